@@ -1,0 +1,103 @@
+// The Tenant resource: the only thing sync and the operator share. Both import these names
+// so a label or a condition type is spelled in exactly one place.
+import type { V1ConfigMap, V1Deployment, V1ObjectMeta } from '@kubernetes/client-node';
+
+export const GROUP = 'landlord.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+export const KIND = 'Tenant';
+export const PLURAL = 'tenants';
+export const CRD_NAME = `${PLURAL}.${GROUP}`;
+
+/** Field managers: one per component, so server-side apply keeps their fields apart. */
+export const FIELD_MANAGER = {
+  operator: 'landlord-operator',
+  sync: 'landlord-sync',
+} as const;
+
+/** Labels and annotations landlord owns; a tenant's manifest may not set these. */
+export const LABEL = {
+  /** On every child: the name of the Tenant that owns it. */
+  tenant: 'landlord.dev/tenant',
+  /** On every child and every synced Tenant: which component manages it. */
+  managedBy: 'app.kubernetes.io/managed-by',
+  /** On Tenants made by sync: a short hash of the table, so prune only touches its own. */
+  sourceTable: 'landlord.dev/source-table',
+} as const;
+
+export const ANNOTATION = {
+  /** On Tenants made by sync: sha256 of the row's content, so an unchanged row costs no write. */
+  rowHash: 'landlord.dev/row-hash',
+  /** On Tenants made by sync: the table's full name (labels are too short for it). */
+  table: 'landlord.dev/table',
+} as const;
+
+export const MANAGED_BY = {
+  operator: 'landlord-operator',
+  sync: 'landlord-sync',
+} as const;
+
+/** Condition types. `Synced` belongs to sync; the rest to the operator. */
+export const CONDITION = {
+  ready: 'Ready',
+  applied: 'Applied',
+  available: 'Available',
+  degraded: 'Degraded',
+  synced: 'Synced',
+} as const;
+export type ConditionType = (typeof CONDITION)[keyof typeof CONDITION];
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+/** A status condition as Kubernetes API conventions define it (metav1.Condition). */
+export interface Condition {
+  type: string;
+  status: ConditionStatus;
+  observedGeneration?: number;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+/** What sync records about the row a Tenant came from. */
+export interface SyncStatus {
+  table: string;
+  rowHash: string;
+  /** When sync last read a row whose content differed from what the Tenant held. */
+  lastChangedTime: string;
+}
+
+export interface TenantStatus {
+  observedGeneration?: number;
+  conditions?: Condition[];
+  /** Desired replicas of the child Deployment. */
+  replicas?: number;
+  readyReplicas?: number;
+  /** "ready/desired", for the REPLICAS printer column. */
+  replicaSummary?: string;
+  /** "namespace/name" of the owned Deployment. */
+  deployment?: string;
+  /** "namespace/name" of each owned ConfigMap, sorted. */
+  configMaps?: string[];
+  sync?: SyncStatus;
+}
+
+export interface TenantSpec {
+  /** An apps/v1 Deployment manifest; absent while sync has never read a valid row. */
+  deployment?: V1Deployment;
+  configMaps?: V1ConfigMap[];
+}
+
+export interface Tenant {
+  apiVersion: typeof API_VERSION;
+  kind: typeof KIND;
+  metadata: V1ObjectMeta;
+  spec?: TenantSpec;
+  status?: TenantStatus;
+}
+
+/** The API path of the Tenant collection, or of one Tenant. */
+export function tenantPath(name?: string): string {
+  const base = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
+  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`;
+}

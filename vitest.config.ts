@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner, two projects: pure-logic unit tests, and end-to-end tests that share one real
+// control plane + DynamoDB started by the e2e global setup.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'operator/**/*.test.ts', 'sync/**/*.test.ts', 'cli/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts', 'bench/**/*.test.ts'],
+          globalSetup: ['e2e/harness/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          // The control plane and the machine's two cores are shared: run files one at a time.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
