@@ -1,0 +1,156 @@
+// The Prometheus metrics both components expose. One set for both, so dashboards and alerts need
+// no per-component knowledge; a metric a component never touches simply stays at zero. Metric
+// names are an API: dashboards and alerts depend on them.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export const METRIC_PREFIX = 'landlord_';
+
+export const RECONCILE_RESULTS = ['success', 'error', 'refused', 'requeue'] as const;
+export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
+
+export const SCAN_RESULTS = ['success', 'error'] as const;
+export type ScanResult = (typeof SCAN_RESULTS)[number];
+
+/** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
+const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export interface Metrics {
+  registry: Registry;
+  /** Reconciles by result: success, error (retried), refused (invalid input), requeue. */
+  reconcileTotal: Counter<'result'>;
+  reconcileDuration: Histogram;
+  /** Keys ready to run in the work queue. */
+  queueDepth: Gauge;
+  queueInFlight: Gauge;
+  /** Tenants by condition and its status (condition=Ready, status=True). */
+  tenants: Gauge<'condition' | 'status'>;
+  /** Requests this component made to the Kubernetes API server, by verb, resource and HTTP code. */
+  apiRequestsTotal: Counter<'verb' | 'resource' | 'code'>;
+  syncRowsScannedTotal: Counter;
+  /** Full table scans by result: success, error. */
+  syncScansTotal: Counter<'result'>;
+  /** Age of the newest stream record processed, when it was processed. */
+  syncStreamLagSeconds: Gauge;
+  /** Deletions a scan held back because they exceeded the allowed share of all tenants. */
+  syncDeletionsHeldBackTotal: Counter;
+  /** Rows that failed validation in the last complete scan. */
+  syncInvalidRows: Gauge;
+  /** Writes sync made to Tenants, by kind (create, update, delete, status, …). */
+  syncWritesTotal: Counter<'kind'>;
+  dynamodbRetriesTotal: Counter<'operation'>;
+  /** 1 while this replica holds its component's Lease, else 0. */
+  leader: Gauge;
+}
+
+/**
+ * A fresh registry holding the landlord metrics and the Node.js process metrics, every series
+ * labelled with `component`. Fresh, not prom-client's global registry, so that tests and the
+ * sandbox (which runs both components in one process) can each hold their own.
+ */
+export function createMetrics(component: string): Metrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ component });
+  collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+  const registers = [registry];
+  const metrics: Metrics = {
+    registry,
+    ...reconcileMetrics(registers),
+    ...syncMetrics(registers),
+    apiRequestsTotal: new Counter({
+      name: 'landlord_api_requests_total',
+      help: 'Requests made to the Kubernetes API server, by verb, resource and HTTP status code.',
+      labelNames: ['verb', 'resource', 'code'] as const,
+      registers,
+    }),
+    leader: new Gauge({
+      name: 'landlord_leader',
+      help: "1 while this replica holds its component's leader Lease, else 0.",
+      registers,
+    }),
+  };
+  // Known label values start at zero, so that rate() and absent() work before the first event.
+  for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.labels({ result }).inc(0);
+  for (const result of SCAN_RESULTS) metrics.syncScansTotal.labels({ result }).inc(0);
+  return metrics;
+}
+
+type Registers = Registry[];
+
+function reconcileMetrics(
+  registers: Registers,
+): Pick<Metrics, 'reconcileTotal' | 'reconcileDuration' | 'queueDepth' | 'queueInFlight' | 'tenants'> {
+  return {
+    reconcileTotal: new Counter({
+      name: 'landlord_reconcile_total',
+      help: 'Reconciles by result: success, error, refused or requeue.',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    reconcileDuration: new Histogram({
+      name: 'landlord_reconcile_duration_seconds',
+      help: 'Time one reconcile took.',
+      buckets: RECONCILE_BUCKETS,
+      registers,
+    }),
+    queueDepth: new Gauge({ name: 'landlord_queue_depth', help: 'Keys ready to run.', registers }),
+    queueInFlight: new Gauge({ name: 'landlord_queue_in_flight', help: 'Keys being handled.', registers }),
+    tenants: new Gauge({
+      name: 'landlord_tenants',
+      help: 'Tenants by condition type and condition status.',
+      labelNames: ['condition', 'status'] as const,
+      registers,
+    }),
+  };
+}
+
+type SyncMetricName =
+  | 'syncRowsScannedTotal'
+  | 'syncScansTotal'
+  | 'syncStreamLagSeconds'
+  | 'syncDeletionsHeldBackTotal'
+  | 'syncInvalidRows'
+  | 'syncWritesTotal'
+  | 'dynamodbRetriesTotal';
+
+function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
+  return {
+    syncRowsScannedTotal: new Counter({
+      name: 'landlord_sync_rows_scanned_total',
+      help: 'Table rows read by full scans.',
+      registers,
+    }),
+    syncScansTotal: new Counter({
+      name: 'landlord_sync_scans_total',
+      help: 'Full table scans by result.',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    syncStreamLagSeconds: new Gauge({
+      name: 'landlord_sync_stream_lag_seconds',
+      help: 'Age of the newest stream record when it was processed.',
+      registers,
+    }),
+    syncDeletionsHeldBackTotal: new Counter({
+      name: 'landlord_sync_deletions_held_back_total',
+      help: 'Tenant deletions held back because a scan would have deleted more than the allowed share.',
+      registers,
+    }),
+    syncInvalidRows: new Gauge({
+      name: 'landlord_sync_invalid_rows',
+      help: 'Rows that failed validation in the last complete scan.',
+      registers,
+    }),
+    syncWritesTotal: new Counter({
+      name: 'landlord_sync_writes_total',
+      help: 'Writes made to Tenants, by kind.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    dynamodbRetriesTotal: new Counter({
+      name: 'landlord_dynamodb_retries_total',
+      help: 'DynamoDB calls retried, by operation.',
+      labelNames: ['operation'] as const,
+      registers,
+    }),
+  };
+}

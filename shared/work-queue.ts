@@ -1,0 +1,252 @@
+// A keyed work queue for level-triggered reconciling. Events only say which key to look at; the
+// queue makes sure each key is handled by one handler at a time, that a burst of events for one key
+// costs one run, that at most `concurrency` keys run at once, and that a failing key waits out its
+// backoff in a timer, never in front of keys that would succeed.
+import { backoffDelay } from './backoff.js';
+
+export interface WorkQueueOptions {
+  /** Handlers allowed to run at once (≥ 1). */
+  concurrency: number;
+  /** Delay before the first retry of a failing key. */
+  baseDelayMs: number;
+  /** Ceiling of the retry delay, before jitter. */
+  maxDelayMs: number;
+  /** Spread of each retry delay, as a fraction of it (0..1); default 0.1. */
+  jitter?: number;
+  /** Monotonic clock in ms, for handler durations and for comparing delays; default performance.now(). */
+  now?: () => number;
+  /** Source of jitter; default Math.random. */
+  random?: () => number;
+}
+
+/** What a handler reports about one key. */
+export type Outcome =
+  /** The key is as it should be; nothing more to do until the next event. */
+  | { kind: 'done' }
+  /** A transient failure: run again after the key's backoff, which grows with each failure. */
+  | { kind: 'retry'; error?: unknown }
+  /** Fine for now, but look again later (waiting on a rollout, a periodic check). */
+  | { kind: 'requeueAfter'; delayMs: number }
+  /** A permanent problem: do not retry; only a new `add` (a new event) runs the key again. */
+  | { kind: 'stop' };
+
+export interface QueueHooks {
+  onOutcome?(key: string, outcome: Outcome, durationMs: number): void;
+  onHandlerError?(key: string, error: unknown): void;
+}
+
+export type Handler = (key: string) => Promise<Outcome>;
+
+interface Pending {
+  timer: NodeJS.Timeout;
+  dueAt: number;
+  /** A backoff timer may not be brought forward by an ordinary add or addAfter. */
+  backoff: boolean;
+}
+
+const DEFAULT_JITTER = 0.1;
+
+export class WorkQueue {
+  /** Keys ready to run, in arrival order (a Set keeps insertion order and de-duplicates). */
+  private readonly ready = new Set<string>();
+  private readonly running = new Set<string>();
+  /** Running keys that got an event while running: they run once more when they finish. */
+  private readonly dirty = new Set<string>();
+  private readonly pending = new Map<string, Pending>();
+  /** Consecutive failures per key; absent means zero. */
+  private readonly failures = new Map<string, number>();
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly jitter: number;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    private readonly handler: Handler,
+    private readonly options: WorkQueueOptions,
+    private readonly hooks: QueueHooks = {},
+  ) {
+    checkOptions(options);
+    this.jitter = options.jitter ?? DEFAULT_JITTER;
+    this.now = options.now ?? (() => performance.now());
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Keys ready to run (not counting running keys or keys waiting in a timer). */
+  get length(): number {
+    return this.ready.size;
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Keys waiting in a timer: backing off after a failure, or added with a delay. */
+  get delayed(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Asks for `key` to be handled. A key already waiting is not added twice; a running key runs once
+   * more after it finishes. A key backing off after a failure is left in its timer: if every event
+   * for a failing key ran it at once, a busy key would retry as fast as events arrive. Call
+   * `forget(key)` first when the input is known to have changed and an immediate run is wanted.
+   */
+  add(key: string): void {
+    if (this.closed || this.pending.get(key)?.backoff === true) return;
+    this.clearPending(key);
+    this.enqueue(key);
+  }
+
+  /** Asks for `key` to be handled after `delayMs`; when a delay is already pending, the sooner wins. */
+  addAfter(key: string, delayMs: number): void {
+    if (delayMs <= 0) {
+      this.add(key);
+      return;
+    }
+    if (this.closed || this.ready.has(key)) return;
+    this.schedule(key, delayMs, false);
+  }
+
+  /**
+   * Drops the key's failure count and its backoff timer, so its next failure starts from the base
+   * delay and an `add` runs it at once. A delay from `addAfter` stays.
+   */
+  forget(key: string): void {
+    this.failures.delete(key);
+    if (this.pending.get(key)?.backoff === true) this.clearPending(key);
+  }
+
+  start(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    this.pump();
+  }
+
+  /** Stops taking work, drops waiting keys and timers, and waits for running handlers to finish. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    this.ready.clear();
+    this.dirty.clear();
+    for (const key of [...this.pending.keys()]) this.clearPending(key);
+    await Promise.all([...this.tasks]);
+    this.notifyIfIdle();
+  }
+
+  /** Resolves once no key is ready or running. Keys waiting in a timer do not count. */
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.notifyIfIdle();
+    });
+  }
+
+  private enqueue(key: string): void {
+    if (this.running.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    this.ready.add(key);
+    this.pump();
+  }
+
+  private schedule(key: string, delayMs: number, backoff: boolean): void {
+    const dueAt = this.now() + delayMs;
+    const existing = this.pending.get(key);
+    // A fresh failure's backoff replaces any delay; otherwise the sooner of two delays stands.
+    if (existing !== undefined && !backoff && (existing.backoff || existing.dueAt <= dueAt)) return;
+    this.clearPending(key);
+    const timer = setTimeout(() => {
+      this.pending.delete(key);
+      this.enqueue(key);
+    }, delayMs);
+    this.pending.set(key, { timer, dueAt, backoff });
+  }
+
+  private clearPending(key: string): void {
+    const existing = this.pending.get(key);
+    if (existing === undefined) return;
+    clearTimeout(existing.timer);
+    this.pending.delete(key);
+  }
+
+  private pump(): void {
+    while (this.started && !this.closed && this.running.size < this.options.concurrency) {
+      const next = this.ready.values().next();
+      if (next.done === true) break;
+      this.ready.delete(next.value);
+      this.launch(next.value);
+    }
+    this.notifyIfIdle();
+  }
+
+  private launch(key: string): void {
+    this.running.add(key);
+    const task = this.run(key).finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
+  }
+
+  /** Runs one handler; never rejects, so the task set only ever holds settled-or-settling work. */
+  private async run(key: string): Promise<void> {
+    const startedAt = this.now();
+    let outcome: Outcome;
+    try {
+      outcome = await this.handler(key);
+    } catch (error) {
+      outcome = { kind: 'retry', error };
+      this.callHook(() => this.hooks.onHandlerError?.(key, error));
+    }
+    this.running.delete(key);
+    this.callHook(() => this.hooks.onOutcome?.(key, outcome, this.now() - startedAt));
+    if (!this.closed) this.settle(key, outcome);
+    this.pump();
+  }
+
+  private settle(key: string, outcome: Outcome): void {
+    const rerun = this.dirty.delete(key);
+    if (outcome.kind === 'retry') {
+      // The backoff run also covers any event that came in meanwhile.
+      const attempt = this.failures.get(key) ?? 0;
+      this.failures.set(key, attempt + 1);
+      const { baseDelayMs, maxDelayMs } = this.options;
+      this.schedule(key, backoffDelay(attempt, baseDelayMs, maxDelayMs, this.jitter, this.random), true);
+      return;
+    }
+    this.failures.delete(key);
+    // A newer event makes a rerun more urgent than a requested requeue; that rerun decides again.
+    if (rerun) this.enqueue(key);
+    else if (outcome.kind === 'requeueAfter') this.addAfter(key, outcome.delayMs);
+  }
+
+  /** A broken metrics or logging hook must not stall the queue or leave a key marked running. */
+  private callHook(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // Deliberately ignored: hooks only observe.
+    }
+  }
+
+  private notifyIfIdle(): void {
+    const idle = this.closed ? this.running.size === 0 : this.ready.size === 0 && this.running.size === 0;
+    if (!idle) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}
+
+function checkOptions(options: WorkQueueOptions): void {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new RangeError(`work queue concurrency must be an integer ≥ 1, got ${options.concurrency}`);
+  }
+  if (!(options.baseDelayMs >= 0 && options.maxDelayMs >= options.baseDelayMs)) {
+    throw new RangeError(
+      `work queue needs 0 ≤ baseDelayMs ≤ maxDelayMs, got ${options.baseDelayMs} and ${options.maxDelayMs}`,
+    );
+  }
+  const jitter = options.jitter ?? DEFAULT_JITTER;
+  if (!(jitter >= 0 && jitter <= 1)) {
+    throw new RangeError(`work queue jitter must be between 0 and 1, got ${jitter}`);
+  }
+}

@@ -1,0 +1,39 @@
+// The row's two scalar attributes: `name` (the hash key) and `deleted`.
+import { describeAttribute, readAttribute } from './attribute.js';
+import { DNS_1123_LABEL_RULE, isDns1123Label } from './dns.js';
+import { fail, ok } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { quote } from './text.js';
+
+/** The tenant name: an S holding a DNS-1123 label, since it becomes the Tenant's name. */
+export function readName(value: unknown): Outcome<string> {
+  if (value === undefined) {
+    return fail('name: required');
+  }
+  const attribute = readAttribute(value);
+  if (attribute?.tag !== 'S') {
+    return fail(`name: must be a string (S), got ${describeAttribute(attribute)}`);
+  }
+  if (!isDns1123Label(attribute.value)) {
+    return fail(`name: ${quote(attribute.value)} is not a DNS-1123 label (${DNS_1123_LABEL_RULE})`);
+  }
+  return ok(attribute.value);
+}
+
+/**
+ * Whether the row asks for deletion. Only a BOOL counts: guessing at S "true" or N 1 could delete
+ * a tenant nobody meant to delete, or keep one somebody did.
+ */
+export function readDeleted(value: unknown): Outcome<boolean> {
+  if (value === undefined) {
+    return ok(false);
+  }
+  const attribute = readAttribute(value);
+  if (attribute?.tag === 'NULL') {
+    return ok(false);
+  }
+  if (attribute?.tag !== 'BOOL') {
+    return fail(`deleted: must be a BOOL, got ${describeAttribute(attribute)}`);
+  }
+  return ok(attribute.value);
+}

@@ -1,0 +1,76 @@
+// One DynamoDB item (from a Scan or a stream's NewImage) to what sync should do with its tenant.
+// The row format is a contract with users that must never break: this is where it is enforced.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { TenantSpec } from '../../shared/tenant.js';
+import { isRecord } from './attribute.js';
+import { readDeleted, readName } from './fields.js';
+import { rowHash } from './hash.js';
+import type { JsonObject } from './json.js';
+import { readCustomizations, readSpec } from './manifests.js';
+import type { ParsedRow, RowProblemAttribute } from './types.js';
+
+/**
+ * What the row says about its tenant. Never throws: one bad row must not stop a scan. `deleted:
+ * true` wins over a broken spec, so a user can always delete a tenant whose row they broke.
+ */
+export function parseRow(item: Record<string, AttributeValue>): ParsedRow {
+  try {
+    return parseItem(item);
+  } catch {
+    // Only a hostile object (a throwing getter, a Proxy) gets here; its error could quote anything.
+    return invalid(undefined, 'item', 'item: could not be read');
+  }
+}
+
+function parseItem(item: unknown): ParsedRow {
+  if (!isRecord(item)) {
+    return invalid(undefined, 'item', `item: must be a map of attributes, got ${typeName(item)}`);
+  }
+  const name = readName(attributeOf(item, 'name'));
+  const deleted = readDeleted(attributeOf(item, 'deleted'));
+  if (!name.ok) {
+    return invalid(undefined, 'name', name.message, deleted.ok && deleted.value);
+  }
+  if (!deleted.ok) {
+    return invalid(name.value, 'deleted', deleted.message);
+  }
+  if (deleted.value) {
+    return { kind: 'deleted', name: name.value };
+  }
+  const spec = readSpec(attributeOf(item, 'spec'));
+  if (!spec.ok) {
+    return invalid(name.value, 'spec', spec.message);
+  }
+  const configMaps = readCustomizations(attributeOf(item, 'customizations'));
+  if (!configMaps.ok) {
+    return invalid(name.value, 'customizations', configMaps.message);
+  }
+  return tenant(name.value, spec.value, configMaps.value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) {
+    return 'null';
+  }
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** Own attributes only: an inherited `name` is not on the row. */
+function attributeOf(item: Record<string, unknown>, attribute: string): unknown {
+  return Object.hasOwn(item, attribute) ? item[attribute] : undefined;
+}
+
+function tenant(name: string, deployment: JsonObject, configMaps: JsonObject[]): ParsedRow {
+  // Typed as manifests, but checked only as JSON objects here: the operator validates them.
+  const spec: TenantSpec = { deployment, configMaps };
+  return { kind: 'tenant', name, spec, hash: rowHash(spec) };
+}
+
+function invalid(
+  name: string | undefined,
+  attribute: RowProblemAttribute,
+  message: string,
+  deleted = false,
+): ParsedRow {
+  return { kind: 'invalid', name, problem: { attribute, message }, deleted };
+}
