@@ -1,0 +1,108 @@
+// Builds the pinned upstream control-plane binaries from e2e/controlplane into the user cache,
+// keyed by a hash of the pins, so a warm machine reuses them and a pin change rebuilds.
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { cacheRoot, controlPlaneModule } from './paths.js';
+
+export const BINARIES = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kwok',
+] as const;
+export type BinaryName = (typeof BINARIES)[number];
+export type BinaryPaths = Record<BinaryName | 'kwokStages', string>;
+
+/** kwok v0.8 simulates nothing without Stage objects; these come from the pinned kwok module itself. */
+const KWOK_STAGE_FILES = [
+  'kustomize/stage/node/fast/node-initialize.yaml',
+  'kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
+  'kustomize/stage/pod/fast/pod-ready.yaml',
+  'kustomize/stage/pod/fast/pod-complete.yaml',
+  'kustomize/stage/pod/fast/pod-delete.yaml',
+];
+
+const run = promisify(execFile);
+
+const PACKAGES = [
+  'k8s.io/kubernetes/cmd/kube-apiserver',
+  'k8s.io/kubernetes/cmd/kube-controller-manager',
+  'k8s.io/kubernetes/cmd/kube-scheduler',
+  'sigs.k8s.io/kwok/cmd/kwok',
+  './cmd/etcd',
+];
+
+const PIN_FILES = ['go.mod', 'go.sum', 'cmd/etcd/main.go'];
+
+async function pinHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of PIN_FILES) hash.update(await readFile(join(controlPlaneModule, file)));
+  hash.update(process.platform + process.arch);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function pathsIn(dir: string): BinaryPaths {
+  const binaries = Object.fromEntries(BINARIES.map((b) => [b, join(dir, b)])) as Record<BinaryName, string>;
+  return { ...binaries, kwokStages: join(dir, 'kwok-stages.yaml') };
+}
+
+/** Returns the binaries, building them first when the cache has none for these pins. */
+export async function ensureBinaries(log: (line: string) => void = console.error): Promise<BinaryPaths> {
+  const dir = join(cacheRoot, 'k8s', await pinHash());
+  const paths = pathsIn(dir);
+  if (Object.values(paths).every((p) => existsSync(p))) return paths;
+  log(`building the control plane (kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok)`);
+  log(`into ${dir}; a cold build takes 5-15 minutes on two cores and happens once per pin change`);
+  const staging = `${dir}.tmp-${process.pid}`;
+  await mkdir(staging, { recursive: true });
+  try {
+    await goBuild(staging, log);
+    await writeKwokStages(join(staging, 'kwok-stages.yaml'));
+    await rm(dir, { recursive: true, force: true });
+    await rename(staging, dir);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return paths;
+}
+
+async function writeKwokStages(file: string): Promise<void> {
+  const { stdout } = await run('go', ['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/kwok'], {
+    cwd: controlPlaneModule,
+  });
+  const kwokDir = stdout.trim();
+  const docs = await Promise.all(KWOK_STAGE_FILES.map((f) => readFile(join(kwokDir, f), 'utf8')));
+  await writeFile(file, docs.map((d) => d.trim()).join('\n---\n') + '\n');
+}
+
+function goBuild(outDir: string, log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  const args = ['build', '-v', '-trimpath', '-ldflags=-s -w', '-o', `${outDir}/`, ...PACKAGES];
+  const child = spawn('go', args, { cwd: controlPlaneModule, stdio: ['ignore', 'ignore', 'pipe'] });
+  let packages = 0;
+  const tail: string[] = [];
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = chunk.split('\n').filter(Boolean);
+    packages += lines.length;
+    tail.push(...lines);
+    tail.splice(0, Math.max(0, tail.length - 30));
+  });
+  const progress = setInterval(() => {
+    log(`  still building: ${packages} packages compiled, ${Math.round((Date.now() - started) / 1000)}s`);
+  }, 20_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(progress);
+      if (code === 0) {
+        log(`control plane built in ${Math.round((Date.now() - started) / 1000)}s`);
+        resolve();
+      } else reject(new Error(`go build failed (exit ${code}):\n${tail.join('\n')}`));
+    });
+  });
+}

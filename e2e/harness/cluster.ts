@@ -1,0 +1,266 @@
+// A real, local Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler, kwok with one fake node) and moto, on loopback ports of its own, torn down
+// completely by stop().
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBinaries, type BinaryPaths } from './binaries.js';
+import {
+  apiServerArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  kwokArgs,
+  schedulerArgs,
+  type Ports,
+} from './components.js';
+import { writeCredentials, type Credentials } from './credentials.js';
+import { writeKubeconfig } from './kubeconfig.js';
+import { ensureMoto } from './moto.js';
+import { freePort } from './ports.js';
+import { startProcess, type ManagedProcess } from './process.js';
+import { apiServerReady, createKwokNode, httpOk, probeWorkload } from './readiness.js';
+import { waitUntil } from './wait.js';
+
+export interface ClusterEnv {
+  KUBECONFIG: string;
+  LANDLORD_E2E_API_SERVER: string;
+  LANDLORD_E2E_CA_FILE: string;
+  LANDLORD_E2E_RUN_DIR: string;
+  DYNAMODB_ENDPOINT: string;
+  AWS_REGION: string;
+  AWS_ACCESS_KEY_ID: string;
+  AWS_SECRET_ACCESS_KEY: string;
+}
+
+export interface ClusterOptions {
+  /** moto for tests (it has Streams); none when the caller brings its own DynamoDB. */
+  dynamodb: 'moto' | 'none';
+  log?: (line: string) => void;
+}
+
+interface ClusterParts {
+  runDir: string;
+  ports: Ports;
+  binaries: BinaryPaths;
+  creds: Credentials;
+  motoServer: string | undefined;
+}
+
+type Component = 'etcd' | 'apiserver' | 'controller-manager' | 'scheduler' | 'kwok' | 'moto';
+
+export class Cluster {
+  private readonly processes = new Map<Component, ManagedProcess>();
+  private readonly log: (line: string) => void;
+  private stopping = false;
+
+  readonly runDir: string;
+  private readonly ports: Ports;
+  private readonly binaries: BinaryPaths;
+  private readonly creds: Credentials;
+  private readonly motoServer: string | undefined;
+
+  private constructor(parts: ClusterParts, options: ClusterOptions) {
+    ({ runDir: this.runDir, ports: this.ports, binaries: this.binaries, creds: this.creds } = parts);
+    this.motoServer = parts.motoServer;
+    this.log = options.log ?? ((line) => console.error(line));
+  }
+
+  static async start(options: ClusterOptions): Promise<Cluster> {
+    const log = options.log ?? ((line: string) => console.error(line));
+    const [binaries, motoServer] = await Promise.all([
+      ensureBinaries(log),
+      options.dynamodb === 'moto' ? ensureMoto(log) : Promise.resolve(undefined),
+    ]);
+    const runDir = await mkdtemp(join(tmpdir(), 'landlord-e2e-'));
+    const ports: Ports = {
+      etcdClient: await freePort(),
+      etcdPeer: await freePort(),
+      apiServer: await freePort(),
+      dynamodb: await freePort(),
+    };
+    const creds = await writeCredentials(runDir);
+    const cluster = new Cluster({ runDir, ports, binaries, creds, motoServer }, options);
+    try {
+      await cluster.boot();
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  get env(): ClusterEnv {
+    return {
+      KUBECONFIG: this.adminKubeconfig,
+      LANDLORD_E2E_API_SERVER: this.apiServerUrl,
+      LANDLORD_E2E_CA_FILE: this.caFile,
+      LANDLORD_E2E_RUN_DIR: this.runDir,
+      DYNAMODB_ENDPOINT: this.motoServer === undefined ? '' : `http://127.0.0.1:${this.ports.dynamodb}`,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'landlord-e2e',
+      AWS_SECRET_ACCESS_KEY: 'landlord-e2e',
+    };
+  }
+
+  get apiServerUrl(): string {
+    return `https://127.0.0.1:${this.ports.apiServer}`;
+  }
+
+  /** kube-apiserver writes a self-signed serving cert with its CA appended; trusting the bundle trusts the CA. */
+  get caFile(): string {
+    return join(this.runDir, 'apiserver-certs', 'apiserver.crt');
+  }
+
+  get adminKubeconfig(): string {
+    return join(this.runDir, 'admin.kubeconfig');
+  }
+
+  get adminToken(): string {
+    return this.creds.admin.token;
+  }
+
+  private async boot(): Promise<void> {
+    const logDir = join(this.runDir, 'logs');
+    await mkdir(logDir, { recursive: true });
+    await Promise.all([this.startEtcd(), this.startMoto()]);
+    await this.startApiServer();
+    await this.writeComponentKubeconfigs();
+    await Promise.all([this.startControllerManager(), this.startScheduler(), this.startKwok()]);
+    await createKwokNode(this.adminKubeconfig);
+    await probeWorkload(this.adminKubeconfig, { timeoutMs: 60_000, abortIf: () => this.assertAllRunning() });
+  }
+
+  private spawn(name: Component, command: string, args: string[]): ManagedProcess {
+    const proc = startProcess({ name, command, args, logDir: join(this.runDir, 'logs') });
+    this.processes.set(name, proc);
+    void proc.exited.then((code) => {
+      if (!this.stopping && this.processes.get(name) === proc)
+        this.log(`${name} exited (${code}); see ${proc.logFile}`);
+    });
+    return proc;
+  }
+
+  private async assertAllRunning(): Promise<void> {
+    for (const proc of this.processes.values()) {
+      if (!proc.running) throw new Error(`${proc.name} exited during start-up:\n${await proc.lastLines()}`);
+    }
+  }
+
+  private async startEtcd(): Promise<void> {
+    const proc = this.spawn('etcd', this.binaries.etcd, etcdArgs(join(this.runDir, 'etcd'), this.ports));
+    await waitUntil('etcd', () => httpOk(`http://127.0.0.1:${this.ports.etcdClient}/health`), {
+      timeoutMs: 30_000,
+      abortIf: () => this.assertRunning(proc),
+    });
+  }
+
+  private async startMoto(): Promise<void> {
+    if (this.motoServer === undefined) return;
+    const proc = this.spawn('moto', this.motoServer, ['-H', '127.0.0.1', '-p', String(this.ports.dynamodb)]);
+    await waitUntil('moto', () => httpOk(`http://127.0.0.1:${this.ports.dynamodb}/moto-api/`), {
+      timeoutMs: 60_000,
+      abortIf: () => this.assertRunning(proc),
+    });
+  }
+
+  private async startApiServer(): Promise<void> {
+    const args = apiServerArgs(this.runDir, this.ports, this.creds);
+    const proc = this.spawn('apiserver', this.binaries['kube-apiserver'], args);
+    await waitUntil(
+      'kube-apiserver /readyz',
+      () => apiServerReady(this.apiServerUrl, this.caFile, this.adminToken),
+      {
+        timeoutMs: 60_000,
+        abortIf: () => this.assertRunning(proc),
+      },
+    );
+  }
+
+  private async writeComponentKubeconfigs(): Promise<void> {
+    const base = { server: this.apiServerUrl, caFile: this.caFile };
+    const files: [string, keyof Credentials][] = [
+      ['admin', 'admin'],
+      ['controller-manager', 'controllerManager'],
+      ['scheduler', 'scheduler'],
+      ['kwok', 'kwok'],
+    ];
+    for (const [file, key] of files) {
+      const id = this.creds[key];
+      if (typeof id === 'string') continue;
+      await writeKubeconfig(join(this.runDir, `${file}.kubeconfig`), {
+        ...base,
+        user: id.user,
+        token: id.token,
+      });
+    }
+  }
+
+  private async startControllerManager(): Promise<void> {
+    const kubeconfig = join(this.runDir, 'controller-manager.kubeconfig');
+    const args = controllerManagerArgs(kubeconfig, this.caFile, this.creds);
+    this.spawn('controller-manager', this.binaries['kube-controller-manager'], args);
+    return Promise.resolve();
+  }
+
+  private async startScheduler(): Promise<void> {
+    const args = await schedulerArgs(this.runDir, join(this.runDir, 'scheduler.kubeconfig'));
+    this.spawn('scheduler', this.binaries['kube-scheduler'], args);
+  }
+
+  private async startKwok(): Promise<void> {
+    this.spawn(
+      'kwok',
+      this.binaries.kwok,
+      kwokArgs(join(this.runDir, 'kwok.kubeconfig'), this.binaries.kwokStages),
+    );
+    return Promise.resolve();
+  }
+
+  private async assertRunning(proc: ManagedProcess): Promise<void> {
+    if (!proc.running) throw new Error(`${proc.name} exited during start-up:\n${await proc.lastLines()}`);
+  }
+
+  /** Stops kube-apiserver and starts it again on the same port, data and certificates. */
+  async restartApiServer(downMs = 0): Promise<void> {
+    await this.processes.get('apiserver')?.stop();
+    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    await this.startApiServer();
+  }
+
+  /** Freezes etcd (SIGSTOP): the API server stays up but cannot read or write. */
+  pauseEtcd(): void {
+    this.processes.get('etcd')?.signal('SIGSTOP');
+  }
+
+  resumeEtcd(): void {
+    this.processes.get('etcd')?.signal('SIGCONT');
+  }
+
+  /** Stops moto; its in-memory tables are lost, so callers that need data back use pauseDynamo. */
+  async stopDynamo(): Promise<void> {
+    await this.processes.get('moto')?.stop();
+  }
+
+  async startDynamo(): Promise<void> {
+    await this.startMoto();
+  }
+
+  /** Freezes moto (SIGSTOP): requests hang, as with a network partition, and nothing is lost. */
+  pauseDynamo(): void {
+    this.processes.get('moto')?.signal('SIGSTOP');
+  }
+
+  resumeDynamo(): void {
+    this.processes.get('moto')?.signal('SIGCONT');
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    // A stopped process would ignore SIGTERM; wake it first.
+    this.resumeEtcd();
+    this.resumeDynamo();
+    const order: Component[] = ['kwok', 'scheduler', 'controller-manager', 'apiserver', 'moto', 'etcd'];
+    for (const name of order) await this.processes.get(name)?.stop();
+    if (process.env.LANDLORD_E2E_KEEP !== '1') await rm(this.runDir, { recursive: true, force: true });
+  }
+}

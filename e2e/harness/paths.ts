@@ -1,0 +1,16 @@
+// Where the harness keeps things: built binaries in the user cache (never in the repo), the
+// Python virtualenv inside the repo (git-ignored), and per-run state under the OS temp dir.
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The repository root, whether running from e2e/harness (vitest) or dist/e2e/harness (built). */
+export const repoRoot = resolve(here, here.includes(`${join('dist', 'e2e')}`) ? '../../..' : '../..');
+
+export const cacheRoot = process.env.LANDLORD_CACHE ?? join(homedir(), '.cache', 'landlord');
+export const controlPlaneModule = join(repoRoot, 'e2e', 'controlplane');
+export const venvDir = join(repoRoot, '.venv');
+export const motoRequirements = join(repoRoot, 'e2e', 'requirements.txt');
+export const e2eStateDir = join(repoRoot, '.e2e');

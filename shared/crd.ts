@@ -1,0 +1,200 @@
+// The Tenant CustomResourceDefinition. Defined once here; crds/tenants.landlord.dev.yaml is this
+// object rendered (a golden test keeps the two identical), and both components can install it.
+import { dumpYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { Logger } from './logger.js';
+import { CONTENT_TYPE, isNotFound, type KubeApi } from './kube/api.js';
+import { apiPath } from './kube/paths.js';
+import { CONDITION, CRD_NAME, GROUP, KIND, PLURAL, VERSION } from './tenant.js';
+
+/**
+ * JSON schema as the API server spells it. client-node's Schema renames the
+ * x-kubernetes-* and enum keys for its serializer, so it cannot describe the manifest directly.
+ */
+type Schema = { [key: string]: unknown };
+
+/** The outer shape of a manifest; everything else is preserved as written and checked by the operator. */
+function manifestSchema(description: string): Schema {
+  return {
+    type: 'object',
+    description,
+    required: ['apiVersion', 'kind', 'metadata'],
+    'x-kubernetes-preserve-unknown-fields': true,
+    properties: {
+      apiVersion: { type: 'string', minLength: 1 },
+      kind: { type: 'string', minLength: 1 },
+      metadata: {
+        type: 'object',
+        required: ['name'],
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 253 },
+          namespace: { type: 'string', maxLength: 63 },
+        },
+      },
+    },
+  };
+}
+
+const conditionSchema: Schema = {
+  type: 'object',
+  required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
+  properties: {
+    type: {
+      type: 'string',
+      maxLength: 316,
+      pattern:
+        '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+    },
+    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+    observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
+    lastTransitionTime: { type: 'string', format: 'date-time' },
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+    },
+    message: { type: 'string', maxLength: 32768 },
+  },
+};
+
+const statusSchema: Schema = {
+  type: 'object',
+  properties: {
+    observedGeneration: {
+      type: 'integer',
+      format: 'int64',
+      description: 'The generation the operator last acted on.',
+    },
+    conditions: {
+      type: 'array',
+      description: `${CONDITION.ready}, ${CONDITION.applied}, ${CONDITION.available}, ${CONDITION.degraded} (operator) and ${CONDITION.synced} (sync).`,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+      items: conditionSchema,
+    },
+    replicas: { type: 'integer', format: 'int32', description: 'Desired replicas of the Deployment.' },
+    readyReplicas: { type: 'integer', format: 'int32', description: 'Ready replicas of the Deployment.' },
+    replicaSummary: { type: 'string', description: 'ready/desired, for kubectl get.' },
+    deployment: { type: 'string', description: 'namespace/name of the owned Deployment.' },
+    configMaps: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'namespace/name of each owned ConfigMap.',
+    },
+    sync: {
+      type: 'object',
+      description: 'Where sync read this tenant from.',
+      properties: {
+        table: { type: 'string' },
+        rowHash: { type: 'string' },
+        lastChangedTime: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+};
+
+const condition = (type: string, field: 'status' | 'reason'): string =>
+  `.status.conditions[?(@.type=="${type}")].${field}`;
+
+export const TENANT_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: CRD_NAME, labels: { 'app.kubernetes.io/name': 'landlord' } },
+  spec: {
+    group: GROUP,
+    scope: 'Cluster',
+    names: { plural: PLURAL, singular: 'tenant', kind: KIND, listKind: `${KIND}List`, shortNames: ['tn'] },
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: 'Ready', type: 'string', jsonPath: condition(CONDITION.ready, 'status') },
+          { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
+          { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
+          { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          {
+            name: 'Message',
+            type: 'string',
+            priority: 1,
+            jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
+          },
+        ],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            description:
+              'A tenant: one Deployment and its ConfigMaps, owned and kept as specified by landlord.',
+            properties: {
+              apiVersion: { type: 'string' },
+              kind: { type: 'string' },
+              metadata: { type: 'object' },
+              spec: {
+                type: 'object',
+                properties: {
+                  deployment: manifestSchema('An apps/v1 Deployment manifest.'),
+                  configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
+                },
+              },
+              status: statusSchema,
+            },
+          },
+        },
+      },
+    ],
+  },
+} as const satisfies Schema;
+
+export function crdYaml(): string {
+  return `# Generated from shared/crd.ts by \`landlord crd\`; do not edit by hand.\n${dumpYaml(TENANT_CRD)}`;
+}
+
+export class CrdMissingError extends Error {}
+
+/**
+ * Makes sure the Tenant CRD is served. With install, applies it (server-side apply, so an upgrade
+ * updates the schema); without, a missing CRD is a clear start-up error.
+ */
+export async function ensureCrd(api: KubeApi, install: boolean, logger: Logger): Promise<void> {
+  const path = apiPath({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    name: CRD_NAME,
+  });
+  if (install) {
+    await api.request({
+      method: 'PATCH',
+      path,
+      query: { fieldManager: 'landlord', force: true },
+      contentType: CONTENT_TYPE.apply,
+      body: TENANT_CRD,
+      verb: 'apply',
+    });
+    logger.info('applied the Tenant CRD', { crd: CRD_NAME });
+  }
+  try {
+    await waitEstablished(api, path);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    throw new CrdMissingError(
+      `the CustomResourceDefinition ${CRD_NAME} is not installed: run \`kubectl apply -f crds/\` (or start with LANDLORD_INSTALL_CRD=true)`,
+    );
+  }
+}
+
+async function waitEstablished(api: KubeApi, path: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const crd = await api.request<V1CustomResourceDefinition>({ method: 'GET', path });
+    const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+    const served = crd.spec.versions.some((v) => v.name === VERSION && v.served);
+    if (!served)
+      throw new CrdMissingError(`the CustomResourceDefinition ${CRD_NAME} does not serve ${VERSION}`);
+    if (established === true) return;
+    if (attempt > 100) throw new Error(`the CustomResourceDefinition ${CRD_NAME} never became Established`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

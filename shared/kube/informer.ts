@@ -1,0 +1,157 @@
+// A list+watch cache of one kind, built on client-node's ListWatch (which lists with a
+// resourceVersion, resumes watches from it and relists on 410 Gone). Added around it: paginated
+// lists through KubeApi, watch bookmarks, managedFields stripped to save memory, and restarts
+// with backoff after an error instead of stopping for good.
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { backoffDelay } from '../backoff.js';
+import type { Logger } from '../logger.js';
+import type { KubeApi } from './api.js';
+
+/** How long the server keeps a watch open before the client reconnects from its last resourceVersion. */
+const WATCH_SECONDS = 300;
+
+type WatchCallback = Parameters<Watch['watch']>[2];
+type WatchDone = Parameters<Watch['watch']>[3];
+
+function stripManagedFields(obj: unknown): void {
+  const meta = (obj as { metadata?: { managedFields?: unknown } } | null)?.metadata;
+  if (meta !== undefined) delete meta.managedFields;
+}
+
+/** client-node's Watch with bookmarks on, a server-side timeout, and lighter objects. */
+class LeanWatch extends Watch {
+  constructor(config: KubeConfig) {
+    super(config);
+    // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
+    Object.assign(this, { requestTimeoutMs: (WATCH_SECONDS + 30) * 1000 });
+  }
+
+  override watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: WatchCallback,
+    done: WatchDone,
+  ): Promise<AbortController> {
+    const params = { ...queryParams, allowWatchBookmarks: true, timeoutSeconds: WATCH_SECONDS };
+    return super.watch(
+      path,
+      params,
+      (phase, obj: unknown, raw) => {
+        stripManagedFields(obj);
+        callback(phase, obj, raw);
+      },
+      done,
+    );
+  }
+}
+
+export interface InformerOptions {
+  /** The collection path, e.g. /apis/apps/v1/deployments. */
+  path: string;
+  labelSelector?: string;
+  logger: Logger;
+  pageSize?: number;
+}
+
+export type ObjectHandler<T> = (obj: T) => void;
+
+export class Informer<T extends KubernetesObject> {
+  private readonly listWatch: ListWatch<T>;
+  private listed = false;
+  private stopped = false;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly api: KubeApi,
+    private readonly options: InformerOptions,
+  ) {
+    const watch = new LeanWatch(api.kubeConfig);
+    this.listWatch = new ListWatch<T>(
+      options.path,
+      watch,
+      () => this.listAll(),
+      false,
+      options.labelSelector,
+    );
+    this.listWatch.on('error', (err: unknown) => this.onError(err));
+    this.listWatch.on('connect', () => {
+      this.failures = 0;
+    });
+  }
+
+  /** True once the first complete list has been loaded into the cache. */
+  get synced(): boolean {
+    return this.listed;
+  }
+
+  on(verb: 'add' | 'update' | 'delete', handler: ObjectHandler<T>): void {
+    this.listWatch.on(verb, handler);
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.listWatch.get(name, namespace);
+  }
+
+  list(namespace?: string): readonly T[] {
+    return this.listWatch.list(namespace);
+  }
+
+  /** Starts listing and watching; resolves once the cache holds a complete list. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.listWatch.start();
+    while (!this.listed && !this.stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    await this.listWatch.stop();
+  }
+
+  private onError(err: unknown): void {
+    if (this.stopped) return;
+    const delay = backoffDelay(this.failures++, 500, 30_000, 0.2);
+    this.options.logger.warn('watch failed; restarting', {
+      path: this.options.path,
+      delayMs: delay,
+      error: err,
+    });
+    this.restartTimer = setTimeout(() => {
+      if (!this.stopped) void this.listWatch.start();
+    }, delay);
+  }
+
+  private async listAll(): Promise<KubernetesListObject<T>> {
+    const items: T[] = [];
+    let continueToken: string | undefined;
+    let resourceVersion: string;
+    do {
+      const page = await this.api.request<KubernetesListObject<T>>({
+        method: 'GET',
+        path: this.options.path,
+        verb: 'list',
+        query: {
+          labelSelector: this.options.labelSelector,
+          limit: this.options.pageSize ?? 500,
+          continue: continueToken,
+        },
+      });
+      for (const item of page.items) stripManagedFields(item);
+      items.push(...page.items);
+      continueToken = page.metadata?._continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion ?? '';
+    } while (continueToken !== undefined);
+    this.listed = true;
+    return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion }, items };
+  }
+}

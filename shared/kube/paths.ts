@@ -1,0 +1,48 @@
+// API paths for the few kinds landlord touches. A fixed table rather than discovery: landlord
+// only ever manages these kinds, and a fixed table costs no requests.
+import { GROUP, PLURAL, VERSION } from '../tenant.js';
+
+interface KindInfo {
+  prefix: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+const KINDS: Record<string, KindInfo> = {
+  'apps/v1/Deployment': { prefix: '/apis/apps/v1', plural: 'deployments', namespaced: true },
+  'v1/ConfigMap': { prefix: '/api/v1', plural: 'configmaps', namespaced: true },
+  'v1/Event': { prefix: '/api/v1', plural: 'events', namespaced: true },
+  'coordination.k8s.io/v1/Lease': {
+    prefix: '/apis/coordination.k8s.io/v1',
+    plural: 'leases',
+    namespaced: true,
+  },
+  [`${GROUP}/${VERSION}/Tenant`]: { prefix: `/apis/${GROUP}/${VERSION}`, plural: PLURAL, namespaced: false },
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': {
+    prefix: '/apis/apiextensions.k8s.io/v1',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+  },
+};
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+}
+
+function kindInfo(apiVersion: string, kind: string): KindInfo {
+  const info = KINDS[`${apiVersion}/${kind}`];
+  if (info === undefined) throw new Error(`landlord does not handle ${apiVersion} ${kind}`);
+  return info;
+}
+
+/** The collection path (no name) or the object path (with name); namespace ignored when cluster-scoped. */
+export function apiPath(ref: ObjectRef): string {
+  const info = kindInfo(ref.apiVersion, ref.kind);
+  const ns =
+    info.namespaced && ref.namespace !== undefined ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
+  const name = ref.name === undefined ? '' : `/${encodeURIComponent(ref.name)}`;
+  return `${info.prefix}${ns}/${info.plural}${name}`;
+}
