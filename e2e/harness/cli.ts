@@ -39,7 +39,7 @@ async function up(): Promise<void> {
   const started = Date.now();
   const daemon = fileURLToPath(new URL('./daemon.js', import.meta.url));
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [daemon, '--env-file', envFile], {
+  const child = spawn(process.execPath, [daemon, '--write-env', envFile], {
     detached: true,
     stdio: ['ignore', out, out],
   });

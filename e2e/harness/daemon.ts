@@ -6,9 +6,9 @@ import { Cluster } from './cluster.js';
 import { startControlServer } from './control.js';
 import { writeEnvFile } from './env-file.js';
 
-const { values } = parseArgs({ options: { 'env-file': { type: 'string' } } });
-const envFile = values['env-file'];
-if (envFile === undefined) throw new Error('--env-file is required');
+const { values } = parseArgs({ options: { 'write-env': { type: 'string' } } });
+const envFile = values['write-env'];
+if (envFile === undefined) throw new Error('--write-env is required');
 
 const started = Date.now();
 const cluster = await Cluster.start({ dynamodb: 'moto' });

@@ -107,6 +107,8 @@ export async function probeWorkload(kubeconfigPath: string, options: WaitOptions
     options,
   );
   await core.deleteNamespacedPod({ name: 'landlord-e2e-probe', namespace: 'default', gracePeriodSeconds: 0 });
+  // Where landlord's components keep their Leases, as in a real installation.
+  await core.createNamespace({ body: { metadata: { name: 'landlord-system' } } });
   // Touch the apps API once so a broken aggregation shows here rather than in a test.
   await kc.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: 'default' });
 }

@@ -21,7 +21,7 @@ export {
   type PolicyConfig,
 } from './config.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
-export { isDns1123Label, isDns1123Subdomain } from './names.js';
+export { isDns1123Label, isDns1123Subdomain } from '../../shared/names.js';
 export { REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
 /** The children to apply, exactly as the Tenant gave them: the reconciler adds owners and labels. */

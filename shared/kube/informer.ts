@@ -54,6 +54,9 @@ class LeanWatch extends Watch {
 export interface InformerOptions {
   /** The collection path, e.g. /apis/apps/v1/deployments. */
   path: string;
+  /** Stamped on listed items, which the API server sends without them. */
+  apiVersion: string;
+  kind: string;
   labelSelector?: string;
   logger: Logger;
   pageSize?: number;
@@ -146,7 +149,11 @@ export class Informer<T extends KubernetesObject> {
           continue: continueToken,
         },
       });
-      for (const item of page.items) stripManagedFields(item);
+      for (const item of page.items) {
+        stripManagedFields(item);
+        item.apiVersion = this.options.apiVersion;
+        item.kind = this.options.kind;
+      }
       items.push(...page.items);
       continueToken = page.metadata?._continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? '';

@@ -1,6 +1,6 @@
 // The row's two scalar attributes: `name` (the hash key) and `deleted`.
 import { describeAttribute, readAttribute } from './attribute.js';
-import { DNS_1123_LABEL_RULE, isDns1123Label } from './dns.js';
+import { DNS1123_LABEL_RULE, isDns1123Label } from '../../shared/names.js';
 import { fail, ok } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { quote } from './text.js';
@@ -15,7 +15,7 @@ export function readName(value: unknown): Outcome<string> {
     return fail(`name: must be a string (S), got ${describeAttribute(attribute)}`);
   }
   if (!isDns1123Label(attribute.value)) {
-    return fail(`name: ${quote(attribute.value)} is not a DNS-1123 label (${DNS_1123_LABEL_RULE})`);
+    return fail(`name: ${quote(attribute.value)} is not a DNS-1123 label (${DNS1123_LABEL_RULE})`);
   }
   return ok(attribute.value);
 }

@@ -1,5 +1,5 @@
 // DNS-1123 names as Kubernetes validates them (apimachinery's IsDNS1123Label and IsDNS1123Subdomain).
-// Dependency-free on purpose: sync checks tenant names from table rows with the same rules.
+// Shared: sync checks tenant names from table rows, the operator checks child names, with the same rules.
 
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
@@ -13,8 +13,8 @@ const LABEL_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** A namespace, a container name, a tenant name: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63. */
 export function isDns1123Label(value: string): boolean {
-  // Length first: it bounds the work the pattern does on hostile input.
-  return value.length <= DNS1123_LABEL_MAX_LENGTH && LABEL_PATTERN.test(value);
+  // Length first: it bounds the work the pattern does on hostile input. Callers pass untrusted JSON.
+  return typeof value === 'string' && value.length <= DNS1123_LABEL_MAX_LENGTH && LABEL_PATTERN.test(value);
 }
 
 /** An object name such as a Deployment's or a ConfigMap's: labels joined by '.', at most 253. */

@@ -7,12 +7,20 @@ describe('isDns1123Label', () => {
     expect(isDns1123Label(name)).toBe(true);
   });
 
-  it.each(['', 'A', 'Team', 'a_b', '-a', 'a-', 'a.b', 'a b', 'ä', 'a'.repeat(64), 'a\n'])(
+  it.each(['', 'A', 'Team', 'a_b', '-a', 'a-', 'a.b', 'a b', 'ä', 'tenant-😀', 'a'.repeat(64), 'a\n'])(
     'refuses %j',
     (name) => {
       expect(isDns1123Label(name)).toBe(false);
     },
   );
+
+  it('refuses a non-string from an untyped caller', () => {
+    expect(isDns1123Label(42 as unknown as string)).toBe(false);
+  });
+
+  it('answers a 400 KB string without scanning it with the pattern', () => {
+    expect(isDns1123Label(`${'a'.repeat(400_000)}-`)).toBe(false);
+  });
 });
 
 describe('isDns1123Subdomain', () => {

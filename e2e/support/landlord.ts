@@ -1,0 +1,128 @@
+// Runs a landlord component as a real child process, as a pod would: its JSON log lines are
+// captured (to a file and in memory, so tests can assert what a user would read), /readyz and
+// /metrics are reachable, and it can be stopped gracefully or killed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { repoRoot } from '../harness/paths.js';
+import { waitUntil } from '../harness/wait.js';
+import { e2eEnv, uniqueName } from './env.js';
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: string; tenant?: string };
+
+export interface LandlordProcess {
+  readonly identity: string;
+  readonly logs: LogLine[];
+  readonly exited: Promise<number | string>;
+  httpPort(): Promise<number>;
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  ready(timeoutMs?: number): Promise<void>;
+  metrics(): Promise<string>;
+  kill(signal?: NodeJS.Signals): void;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | string>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
+/** The environment every component gets in tests: the cluster, DynamoDB, and quick, quiet defaults. */
+export function componentEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = e2eEnv();
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    KUBECONFIG: env.KUBECONFIG!,
+    DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT!,
+    AWS_REGION: env.AWS_REGION!,
+    AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID!,
+    AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY!,
+    POD_NAMESPACE: 'landlord-system',
+    LANDLORD_HTTP_PORT: '0',
+    LANDLORD_LEADER_ELECTION: 'false',
+    LANDLORD_INSTALL_CRD: 'true',
+    LANDLORD_LOG_LEVEL: 'debug',
+    ...extra,
+  };
+}
+
+export function startLandlord(component: 'operator' | 'sync', env: Record<string, string>): LandlordProcess {
+  const identity = env.LANDLORD_IDENTITY ?? uniqueName(component);
+  const entry = join(repoRoot, 'dist', component, 'main.js'); // TEMP until cli builds
+  const child = spawn(process.execPath, [entry], {
+    env: { ...env, LANDLORD_IDENTITY: identity },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const logFile = createWriteStream(join(e2eEnv().LANDLORD_E2E_RUN_DIR!, 'logs', `${identity}.log`));
+  const logs: LogLine[] = [];
+  const capture = (stream: NodeJS.ReadableStream): void => {
+    createInterface({ input: stream }).on('line', (text) => {
+      logFile.write(`${text}\n`);
+      try {
+        logs.push(JSON.parse(text) as LogLine);
+      } catch {
+        logs.push({ msg: text, level: 'raw' });
+      }
+    });
+  };
+  capture(child.stdout);
+  capture(child.stderr);
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
+  let alive = true;
+  void exited.then(() => (alive = false));
+  const waitForLog = (predicate: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> =>
+    waitUntil(`${identity} to log a matching line`, () => Promise.resolve(logs.find(predicate)), {
+      timeoutMs,
+    });
+  const httpPort = async (): Promise<number> =>
+    Number((await waitForLog((l) => l.msg === 'starting' && typeof l.httpPort === 'number')).httpPort);
+  const fetchText = async (path: string): Promise<Response> =>
+    fetch(`http://127.0.0.1:${await httpPort()}${path}`);
+  return {
+    identity,
+    logs,
+    exited,
+    httpPort,
+    waitForLog,
+    ready: async (timeoutMs = 120_000) => {
+      await waitUntil(`${identity} to be ready`, async () => alive && (await fetchText('/readyz')).ok, {
+        timeoutMs,
+        abortIf: () => {
+          if (!alive)
+            throw new Error(
+              `${identity} exited:\n${logs
+                .slice(-10)
+                .map((l) => JSON.stringify(l))
+                .join('\n')}`,
+            );
+        },
+      });
+    },
+    metrics: async () => (await fetchText('/metrics')).text(),
+    kill: (signal = 'SIGKILL') => {
+      if (alive) child.kill(signal);
+    },
+    stop: async () => {
+      if (alive) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** The value of one Prometheus sample (summed over series matching every label given). */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}

@@ -1,0 +1,56 @@
+// The children a Tenant asks for, as the operator will apply them: the manifest as written, plus
+// the ownership landlord adds (controller ownerReference, labels) and a hash of the whole, so a
+// later reconcile can tell "the spec changed" from "someone edited the child".
+import type { V1ConfigMap, V1Deployment, V1OwnerReference } from '@kubernetes/client-node';
+import { contentHash } from '../shared/canonical-json.js';
+import { API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../shared/tenant.js';
+import type { DesiredChildren } from './policy/index.js';
+import type { ChildKind, ChildRef } from './observed.js';
+
+export const SPEC_HASH_ANNOTATION = 'landlord.dev/spec-hash';
+
+export interface DesiredChild {
+  ref: ChildRef;
+  /** apiVersion + kind for the apply request. */
+  apiVersion: string;
+  manifest: V1Deployment | V1ConfigMap;
+  hash: string;
+}
+
+function ownerReference(tenant: Tenant): V1OwnerReference {
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    name: tenant.metadata.name!,
+    uid: tenant.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+function withOwnership<T extends V1Deployment | V1ConfigMap>(
+  manifest: T,
+  tenant: Tenant,
+  kind: ChildKind,
+): DesiredChild {
+  const labels = {
+    ...manifest.metadata?.labels,
+    [LABEL.tenant]: tenant.metadata.name!,
+    [LABEL.managedBy]: MANAGED_BY.operator,
+  };
+  const owned = {
+    ...manifest,
+    metadata: { ...manifest.metadata, labels, ownerReferences: [ownerReference(tenant)] },
+  } as T;
+  const hash = contentHash(owned);
+  owned.metadata!.annotations = { ...owned.metadata!.annotations, [SPEC_HASH_ANNOTATION]: hash };
+  const ref = { kind, namespace: owned.metadata!.namespace!, name: owned.metadata!.name! };
+  return { ref, apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', manifest: owned, hash };
+}
+
+export function desiredChildren(tenant: Tenant, children: DesiredChildren): DesiredChild[] {
+  return [
+    withOwnership(children.deployment, tenant, 'Deployment'),
+    ...children.configMaps.map((cm) => withOwnership(cm, tenant, 'ConfigMap')),
+  ];
+}

@@ -1,0 +1,117 @@
+// One reconcile of one Tenant, level-triggered: read it from the cache, decide what its spec
+// allows, make the children match, then report. Whatever happened, status is written in one place
+// and only when it changed; the outcome tells the queue whether to retry.
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { EventRecorder } from '../shared/kube/events.js';
+import type { Logger } from '../shared/logger.js';
+import type { Tenant } from '../shared/tenant.js';
+import type { Outcome } from '../shared/work-queue.js';
+import type { Converged, Converger } from './converge.js';
+import { desiredChildren, type DesiredChild } from './desired.js';
+import { ReconcileError, retryable, stall } from './errors.js';
+import type { ObservedState } from './observed.js';
+import { evaluateTenant, type PolicyConfig } from './policy/index.js';
+import { EVENT, REASON } from './reasons.js';
+import { computeStatus } from './status.js';
+import { newFailure, type StatusWriter } from './status-writer.js';
+
+export interface ReconcilerDeps {
+  observed: ObservedState;
+  converger: Converger;
+  statusWriter: StatusWriter;
+  events: EventRecorder;
+  policy: PolicyConfig;
+  logger: Logger;
+}
+
+interface Attempt {
+  desired: DesiredChild[];
+  converged?: Converged;
+  error?: ReconcileError;
+}
+
+const nsName = (ns: string, name: string): string => `${ns}/${name}`;
+
+export class Reconciler {
+  constructor(private readonly deps: ReconcilerDeps) {}
+
+  async reconcile(name: string): Promise<Outcome> {
+    const tenant = this.deps.observed.tenant(name);
+    // Gone or going: the garbage collector removes the children through their ownerReferences.
+    if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) return { kind: 'done' };
+    const attempt = await this.applySpec(tenant);
+    await this.report(tenant, attempt);
+    if (attempt.error === undefined) return { kind: 'done' };
+    return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
+  }
+
+  private async applySpec(tenant: Tenant): Promise<Attempt> {
+    const verdict = evaluateTenant(tenant, this.deps.policy);
+    if (!verdict.ok) return { desired: [], error: stall(verdict.refusal.reason, verdict.refusal.message) };
+    const desired = desiredChildren(tenant, verdict.children);
+    try {
+      const converged = await this.deps.converger.converge(tenant, desired);
+      await this.announce(tenant, converged);
+      return { desired, converged };
+    } catch (err) {
+      const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
+      return { desired, error };
+    }
+  }
+
+  private async announce(tenant: Tenant, converged: Converged): Promise<void> {
+    const log = this.deps.logger.child({ tenant: tenant.metadata.name });
+    for (const change of converged.changes) {
+      const what = `${change.ref.kind} ${nsName(change.ref.namespace, change.ref.name)}`;
+      const reason = EVENT[change.action];
+      log.info(`${change.action} ${what}`, { generation: tenant.metadata.generation });
+      await this.deps.events.record(
+        tenant,
+        'Normal',
+        reason,
+        `${reason} ${what} for generation ${tenant.metadata.generation}`,
+      );
+    }
+  }
+
+  /** The one place that writes status, with a Warning Event when a new failure appears. */
+  private async report(tenant: Tenant, attempt: Attempt): Promise<void> {
+    const status = computeStatus({
+      tenant,
+      error: attempt.error,
+      now: new Date(),
+      ...this.children(tenant, attempt),
+    });
+    const failure = newFailure(tenant, status);
+    if (failure !== undefined) {
+      this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
+      await this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
+    }
+    await this.deps.statusWriter.write(tenant, status);
+  }
+
+  /** The children to report: the ones applied, or after a refusal, the ones still running. */
+  private children(
+    tenant: Tenant,
+    attempt: Attempt,
+  ): { deployment: V1Deployment | undefined; deploymentName: string | undefined; configMaps: string[] } {
+    const { observed } = this.deps;
+    const refs =
+      attempt.desired.length > 0 && attempt.error === undefined
+        ? attempt.desired.map((d) => d.ref)
+        : observed.childrenOf(tenant.metadata.name!);
+    const deploymentRef = refs.find((r) => r.kind === 'Deployment');
+    const deployment =
+      attempt.converged?.deployment ??
+      (deploymentRef === undefined ? undefined : observed.child<V1Deployment>(deploymentRef));
+    return {
+      deployment,
+      deploymentName:
+        deploymentRef === undefined ? undefined : nsName(deploymentRef.namespace, deploymentRef.name),
+      configMaps: refs
+        .filter((r) => r.kind === 'ConfigMap')
+        .map((r) => nsName(r.namespace, r.name))
+        .sort(),
+    };
+  }
+}

@@ -1,0 +1,82 @@
+// The operator's own settings (environment variables); the common ones are in shared/component.ts.
+import type { CommonSettings } from '../shared/component.js';
+import { ConfigError, type SettingSpec } from '../shared/config.js';
+import type { PodSecurityLevel } from './policy/index.js';
+
+export const OPERATOR_SETTINGS = {
+  concurrency: {
+    env: 'LANDLORD_OPERATOR_CONCURRENCY',
+    description: 'Tenants reconciled at once.',
+    default: '16',
+    schema: { type: 'integer', minimum: 1, maximum: 256 },
+  },
+  allowedNamespaces: {
+    env: 'LANDLORD_ALLOWED_NAMESPACES',
+    description:
+      'Comma-separated namespaces children may live in. With only this set, the operator watches just these namespaces (RBAC may then be per namespace). Empty: any namespace but the system ones and its own.',
+    default: '',
+    schema: {
+      type: 'string',
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(,[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$',
+    },
+  },
+  allowedNamespacePattern: {
+    env: 'LANDLORD_ALLOWED_NAMESPACE_PATTERN',
+    description: 'A regular expression namespaces may match instead (e.g. ^tenant-). Empty: none.',
+    default: '',
+    schema: { type: 'string' },
+  },
+  podSecurity: {
+    env: 'LANDLORD_POD_SECURITY',
+    description: 'Pod Security Standard every pod template must meet.',
+    default: 'baseline',
+    schema: { type: 'string', enum: ['privileged', 'baseline', 'restricted'] },
+  },
+  resyncSeconds: {
+    env: 'LANDLORD_OPERATOR_RESYNC_SECONDS',
+    description: 'Every Tenant is reconciled again this often, to repair what a lost event missed.',
+    default: '600',
+    schema: { type: 'integer', minimum: 10 },
+  },
+  retryBaseMs: {
+    env: 'LANDLORD_OPERATOR_RETRY_BASE_MS',
+    description: 'First retry delay of a failing Tenant; doubles each failure.',
+    default: '500',
+    schema: { type: 'integer', minimum: 10 },
+  },
+  retryMaxSeconds: {
+    env: 'LANDLORD_OPERATOR_RETRY_MAX_SECONDS',
+    description: 'Longest retry delay of a failing Tenant.',
+    default: '300',
+    schema: { type: 'integer', minimum: 1 },
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export interface OperatorSettings extends CommonSettings {
+  concurrency: number;
+  allowedNamespaces: string;
+  allowedNamespacePattern: string;
+  podSecurity: PodSecurityLevel;
+  resyncSeconds: number;
+  retryBaseMs: number;
+  retryMaxSeconds: number;
+}
+
+export function namespaceList(settings: OperatorSettings): string[] {
+  return settings.allowedNamespaces.split(',').filter((ns) => ns !== '');
+}
+
+/** Checked at start-up with the rest of the settings: a bad pattern is a configuration error (ConfigError). */
+export function namespacePattern(settings: OperatorSettings): RegExp | undefined {
+  if (settings.allowedNamespacePattern === '') return undefined;
+  try {
+    return new RegExp(settings.allowedNamespacePattern);
+  } catch (err) {
+    throw new ConfigError(
+      `LANDLORD_ALLOWED_NAMESPACE_PATTERN="${settings.allowedNamespacePattern}": ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}

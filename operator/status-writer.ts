@@ -1,0 +1,54 @@
+// The one place the operator writes Tenant status: only when its part differs from what the
+// Tenant already says, by server-side apply on the status subresource with the operator's own
+// field manager, so sync's Synced condition is never touched.
+import { isDeepStrictEqual } from 'node:util';
+import { findCondition, sameConditions } from '../shared/conditions.js';
+import { CONTENT_TYPE, type KubeApi } from '../shared/kube/api.js';
+import { apiPath } from '../shared/kube/paths.js';
+import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../shared/tenant.js';
+import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
+
+function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
+  const current = tenant.status ?? {};
+  return (
+    sameConditions(current.conditions, next.conditions, OPERATOR_CONDITIONS) &&
+    current.observedGeneration === next.observedGeneration &&
+    current.replicas === next.replicas &&
+    current.readyReplicas === next.readyReplicas &&
+    current.replicaSummary === next.replicaSummary &&
+    current.deployment === next.deployment &&
+    isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
+  );
+}
+
+export class StatusWriter {
+  constructor(private readonly api: KubeApi) {}
+
+  /** Returns true when a write was needed and made. */
+  async write(tenant: Tenant, next: OperatorStatus): Promise<boolean> {
+    if (unchanged(tenant, next)) return false;
+    const name = tenant.metadata.name!;
+    await this.api.request({
+      method: 'PATCH',
+      path: `${apiPath({ apiVersion: API_VERSION, kind: KIND, name })}/status`,
+      query: { fieldManager: FIELD_MANAGER.operator, force: true },
+      contentType: CONTENT_TYPE.apply,
+      body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
+      verb: 'apply',
+    });
+    return true;
+  }
+}
+
+/** The Applied failure to announce with an Event: only when it is new, so retries do not spam. */
+export function newFailure(
+  tenant: Tenant,
+  next: OperatorStatus,
+): { reason: string; message: string } | undefined {
+  const after = findCondition(next.conditions, CONDITION.applied);
+  if (after === undefined || after.status === 'True') return undefined;
+  const before = findCondition(tenant.status?.conditions, CONDITION.applied);
+  const same =
+    before?.status === after.status && before.reason === after.reason && before.message === after.message;
+  return same ? undefined : { reason: after.reason, message: after.message };
+}

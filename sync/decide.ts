@@ -1,0 +1,40 @@
+// The hash gate: whether a row asks for any write at all. An unchanged table must cost no API
+// writes, so every write sync makes is first decided here, from the row's state and the cached
+// Tenant alone.
+import { ANNOTATION, type Tenant } from '../shared/tenant.js';
+import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
+import type { RowState } from './row-book.js';
+import { desiredStatus, statusCurrent, type Verdict } from './status.js';
+
+/** The labels and the table annotation sync sets are all in place. */
+export function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolean {
+  const labels = tenant.metadata.labels ?? {};
+  const annotations = tenant.metadata.annotations ?? {};
+  return (
+    Object.entries(ownedLabels(identity)).every(([key, value]) => labels[key] === value) &&
+    Object.entries(ownedAnnotations(identity)).every(([key, value]) => annotations[key] === value)
+  );
+}
+
+/** The Tenant holds the spec of the row with this hash (as its row-hash annotation records). */
+export function specCurrent(tenant: Tenant | undefined, hash: string, identity: TableIdentity): boolean {
+  return (
+    tenant !== undefined &&
+    tenant.metadata.deletionTimestamp === undefined &&
+    tenant.metadata.annotations?.[ANNOTATION.rowHash] === hash &&
+    metadataCurrent(tenant, identity)
+  );
+}
+
+/** Whether the row's Tenant needs any write: its spec, its creation, its status or its deletion. */
+export function needsWrite(
+  row: RowState,
+  verdict: Verdict | undefined,
+  tenant: Tenant | undefined,
+  context: { identity: TableIdentity; now: Date },
+): boolean {
+  if (row.kind === 'deleted' || verdict === undefined) return tenant !== undefined;
+  if (tenant === undefined) return true;
+  if (verdict.kind === 'synced' && !specCurrent(tenant, verdict.hash, context.identity)) return true;
+  return !statusCurrent(tenant, desiredStatus(verdict, tenant, context.identity.table, context.now));
+}

@@ -1,0 +1,148 @@
+// The TableSource over DynamoDB: checks the table at start-up (a missing table or refused
+// credentials is one clear line), scans it, follows its stream when it has one that carries new
+// images, and reads single rows. A stream that goes away is looked up again; without one, sync polls.
+import { DescribeTableCommand, GetItemCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
+import type { Logger } from '../shared/logger.js';
+import { counted, createClients, endpointText, type DynamoClients, type RetryObserver } from './dynamo-clients.js';
+import {
+  describeError,
+  isCredentialsError,
+  isRegionMissing,
+  isTableNotFound,
+  StartupError,
+} from './errors.js';
+import { ROW_PROJECTION, scanTable } from './scan.js';
+import { StreamGoneError, StreamReader } from './streams.js';
+import type { ChangeBatch, Item, TableSource } from './table-source.js';
+
+export interface DynamoSourceOptions {
+  table: string;
+  endpoint: string | undefined;
+  scanSegments: number;
+  observeRetries: RetryObserver;
+  logger: Logger;
+}
+
+/** View types whose records carry the row's new content; KEYS_ONLY and OLD_IMAGE would need a read per record. */
+const USABLE_VIEWS = new Set(['NEW_IMAGE', 'NEW_AND_OLD_IMAGES']);
+
+/** The stream to follow, when the table has one that sync can use. */
+export function usableStream(table: TableDescription | undefined): string | undefined {
+  const spec = table?.StreamSpecification;
+  if (spec?.StreamEnabled !== true || !USABLE_VIEWS.has(spec.StreamViewType ?? '')) return undefined;
+  return table?.LatestStreamArn;
+}
+
+export class DynamoTableSource implements TableSource {
+  private readonly clients: DynamoClients;
+  private streamArn: string | undefined;
+  private reader: StreamReader | undefined;
+  /** The stream went away: look the table up again before reading changes. */
+  private lost = false;
+
+  constructor(private readonly options: DynamoSourceOptions) {
+    this.clients = createClients(options.endpoint);
+  }
+
+  get streaming(): boolean {
+    return this.streamArn !== undefined;
+  }
+
+  /** Start-up check: the table exists and these credentials may read it. Throws StartupError. */
+  async check(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.describe(signal);
+    } catch (err) {
+      throw await this.startupError(err);
+    }
+    this.options.logger.info('reading the table', {
+      table: this.options.table,
+      mode: this.streaming ? 'stream' : 'poll',
+      ...(this.streaming ? {} : { why: 'the table has no stream with new images (NEW_IMAGE or NEW_AND_OLD_IMAGES)' }),
+    });
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.streamArn === undefined) return;
+    const reader = new StreamReader({
+      client: this.clients.streams,
+      streamArn: this.streamArn,
+      observeRetries: this.options.observeRetries,
+      logger: this.options.logger,
+    });
+    await reader.start(signal);
+    this.reader = reader;
+  }
+
+  scan(signal: AbortSignal): AsyncIterable<Item[]> {
+    const { table, scanSegments: segments, observeRetries } = this.options;
+    return scanTable({ client: this.clients.db, table, segments, observeRetries }, signal);
+  }
+
+  async *changes(signal: AbortSignal): AsyncGenerator<ChangeBatch> {
+    if (this.lost) {
+      // The new stream (if any) starts at LATEST now, and the scan asked for here covers the gap.
+      await this.describe(signal);
+      await this.start(signal);
+      this.lost = false;
+      yield { changes: [{ kind: 'rescan', reason: 'the table stream was replaced or disabled' }] };
+    }
+    if (this.reader === undefined) return;
+    try {
+      yield* this.reader.batches(signal);
+    } catch (err) {
+      if (!(err instanceof StreamGoneError)) throw err;
+      this.options.logger.warn('the table stream is gone; looking it up again', { error: err.message });
+      this.reader = undefined;
+      this.lost = true;
+    }
+  }
+
+  async read(name: string, signal: AbortSignal): Promise<Item | undefined> {
+    const command = new GetItemCommand({
+      TableName: this.options.table,
+      Key: { name: { S: name } },
+      ConsistentRead: true,
+      ...ROW_PROJECTION,
+    });
+    const out = await counted('GetItem', this.options.observeRetries, () =>
+      this.clients.db.send(command, { abortSignal: signal }),
+    );
+    return out.Item;
+  }
+
+  close(): void {
+    this.clients.db.destroy();
+    this.clients.streams.destroy();
+  }
+
+  private async describe(signal: AbortSignal | undefined): Promise<void> {
+    const command = new DescribeTableCommand({ TableName: this.options.table });
+    const out = await counted('DescribeTable', this.options.observeRetries, () =>
+      this.clients.db.send(command, signal === undefined ? {} : { abortSignal: signal }),
+    );
+    this.streamArn = usableStream(out.Table);
+  }
+
+  private async startupError(err: unknown): Promise<StartupError> {
+    const table = `DYNAMODB_TABLE ${JSON.stringify(this.options.table)}`;
+    if (isRegionMissing(err)) {
+      return new StartupError(`${table}: no AWS region is configured; set AWS_REGION (or a region in the AWS config)`);
+    }
+    const region = await this.region();
+    const where = `in ${region} at ${endpointText(this.options.endpoint, region)}`;
+    if (isTableNotFound(err)) return new StartupError(`${table}: table not found ${where}`);
+    if (isCredentialsError(err)) {
+      return new StartupError(`${table}: credentials refused ${where}: ${describeError(err)}`);
+    }
+    return new StartupError(`${table}: cannot describe the table ${where}: ${describeError(err)}`);
+  }
+
+  private async region(): Promise<string> {
+    try {
+      return await this.clients.db.config.region();
+    } catch {
+      return 'an unknown region';
+    }
+  }
+}

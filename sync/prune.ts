@@ -1,0 +1,99 @@
+// Deleting Tenants whose rows are gone, through the mass-deletion guard. Approved deletions go to
+// the work queue, where the row's absence is confirmed by a strongly consistent read before the
+// delete: a scan or a stream record says where to look, never that a row is gone. What the guard
+// holds back is logged with the names, counted, and recorded on each Tenant as a Warning Event.
+import type { EventRecorder } from '../shared/kube/events.js';
+import type { Logger } from '../shared/logger.js';
+import type { Metrics } from '../shared/metrics.js';
+import type { Tenant } from '../shared/tenant.js';
+import { DeletionBudget, type GuardLimits } from './prune-guard.js';
+import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
+import type { RowBook } from './row-book.js';
+import type { TenantView } from './tenant-view.js';
+
+/** A held-back Tenant gets its Event again only after this long, however many passes hold it back. */
+const HELD_BACK_EVENT_INTERVAL_MS = 15 * 60_000;
+/** Names a held-back log line lists; the count says how many more there are. */
+const NAMES_LOGGED = 50;
+/** Events recorded at once while reporting held-back deletions. */
+const EVENT_CONCURRENCY = 8;
+
+export interface PrunerDeps {
+  book: RowBook;
+  view: TenantView;
+  enqueue: (name: string) => void;
+  events: EventRecorder;
+  logger: Logger;
+  metrics: Metrics;
+  limits: GuardLimits;
+  table: string;
+}
+
+export class Pruner {
+  private readonly budget: DeletionBudget;
+  private pass = 0;
+  private readonly lastEventAt = new Map<string, number>();
+
+  constructor(private readonly deps: PrunerDeps) {
+    this.budget = new DeletionBudget(deps.limits);
+  }
+
+  /** After a complete scan: a new interval, and the Tenants whose rows the scan did not find. */
+  async afterScan(seen: ReadonlySet<string>): Promise<void> {
+    const tenants = this.deps.view.list().filter((tenant) => tenant.metadata.deletionTimestamp === undefined);
+    this.pass += 1;
+    this.budget.reset(tenants.length);
+    const gone = tenants
+      .map((tenant) => tenant.metadata.name ?? '')
+      .filter((name) => name !== '' && !seen.has(name) && !this.deps.book.has(name))
+      .sort();
+    const goneNow = new Set(gone);
+    for (const name of this.lastEventAt.keys()) {
+      if (!goneNow.has(name)) this.lastEventAt.delete(name);
+    }
+    await this.prune(gone);
+  }
+
+  /** The stream reported these rows deleted: the same guard, from the same interval's budget. */
+  async rowsRemoved(names: readonly string[]): Promise<void> {
+    for (const name of names) this.deps.book.forget(name);
+    await this.prune(names.filter((name) => this.deps.view.get(name) !== undefined));
+  }
+
+  private async prune(names: readonly string[]): Promise<void> {
+    const granted = this.budget.take(names.length);
+    for (const name of names.slice(0, granted)) {
+      this.deps.book.approve(name, this.pass);
+      this.deps.enqueue(name);
+    }
+    const held = names.slice(granted);
+    if (held.length > 0) await this.holdBack(held);
+  }
+
+  private async holdBack(names: readonly string[]): Promise<void> {
+    const { logger, metrics, table, limits } = this.deps;
+    metrics.syncDeletionsHeldBackTotal.inc(names.length);
+    logger.warn(LOG.heldBack, {
+      table,
+      pass: this.pass,
+      heldBack: names.length,
+      tenants: names.slice(0, NAMES_LOGGED),
+      ...(names.length > NAMES_LOGGED ? { notListed: names.length - NAMES_LOGGED } : {}),
+    });
+    const message = MESSAGE.heldBack(table, limits.fraction, limits.minimum);
+    const now = Date.now();
+    const due = names
+      .map((name) => this.deps.view.get(name))
+      .filter((tenant): tenant is Tenant => tenant !== undefined)
+      .filter((tenant) => now - (this.lastEventAt.get(tenant.metadata.name ?? '') ?? -Infinity) >= HELD_BACK_EVENT_INTERVAL_MS);
+    for (let start = 0; start < due.length; start += EVENT_CONCURRENCY) {
+      const chunk = due.slice(start, start + EVENT_CONCURRENCY);
+      await Promise.all(
+        chunk.map((tenant) => {
+          this.lastEventAt.set(tenant.metadata.name ?? '', now);
+          return this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Every reason and message sync writes where people read them: the Synced condition, Events and
+// the log. Messages name the table and the problem but hold no timestamps, counts or request ids,
+// so an unchanged situation never rewrites a Tenant's status or starts a new Event.
+
+/** Reasons of the Synced condition. */
+export const SYNCED_REASON = {
+  rowSynced: 'RowSynced',
+  invalidRecord: 'InvalidRecord',
+  applyRejected: 'ApplyRejected',
+} as const;
+
+/** Reasons of the Events sync records on Tenants. */
+export const EVENT_REASON = {
+  created: 'Created',
+  updated: 'Updated',
+  invalidRecord: 'InvalidRecord',
+  applyRejected: 'ApplyRejected',
+  deletionsHeldBack: 'DeletionsHeldBack',
+} as const;
+
+const quoted = (text: string): string => JSON.stringify(text);
+const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 10}%`;
+
+export const MESSAGE = {
+  synced: (table: string): string => `synced from its row in DynamoDB table ${quoted(table)}`,
+  created: (table: string, hash: string): string =>
+    `created from its row in DynamoDB table ${quoted(table)} (row hash ${hash})`,
+  updated: (table: string, hash: string): string =>
+    `spec updated from its row in DynamoDB table ${quoted(table)} (row hash ${hash})`,
+  applyRejected: (detail: string): string =>
+    `the API server rejected the Tenant built from this row; fix the row: ${detail.slice(0, 1000)}`,
+  heldBack: (table: string, fraction: number, minimum: number): string =>
+    `the row is gone from DynamoDB table ${quoted(table)}, but deleting this Tenant now would exceed the ` +
+    `deletions allowed per resync (the larger of ${minimum} and ${percent(fraction)} of all Tenants); ` +
+    'it is deleted in a later pass if the row is still gone',
+} as const;
+
+/** Log lines, so that searching the logs for one finds every occurrence. */
+export const LOG = {
+  created: 'created tenant',
+  updated: 'updated tenant',
+  refused: 'row refused: the last valid spec stays applied',
+  rejected: 'the API server rejected the tenant built from the row',
+  deletedByRow: 'deleted tenant: its row says deleted: true',
+  deletedGone: 'deleted tenant: its row is gone from the table',
+  invalidName: 'row skipped: its name cannot name a Tenant',
+  heldBack: 'deletions held back: more rows are gone than one resync may delete',
+  scanComplete: 'scan complete',
+  scanFailed: 'scan failed: nothing is pruned; retrying',
+  streamFailed: 'reading the stream failed; retrying',
+  rescan: 'the stream lost its place; scanning the whole table',
+  writeFailed: 'writing the tenant failed; retrying',
+} as const;

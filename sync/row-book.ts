@@ -1,0 +1,106 @@
+// What sync knows about each row: a small state per name (a hash, not the row), plus the few
+// things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
+// from the moment a row is read until its Tenant has been written, so memory stays O(rows).
+import type { TenantSpec } from '../shared/tenant.js';
+import type { Verdict } from './status.js';
+
+export type RowState =
+  | { kind: 'tenant'; hash: string }
+  | { kind: 'invalid'; attribute: string; message: string }
+  | { kind: 'deleted' };
+
+interface Rejection {
+  hash: string;
+  message: string;
+}
+
+export class RowBook {
+  private readonly rows = new Map<string, RowState>();
+  private readonly specs = new Map<string, { hash: string; spec: TenantSpec }>();
+  private readonly rejections = new Map<string, Rejection>();
+  /** Tenants whose rows are gone and which the prune guard allowed to be deleted, with the pass. */
+  private readonly approved = new Map<string, number>();
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get pendingWrites(): number {
+    return this.specs.size;
+  }
+
+  get(name: string): RowState | undefined {
+    return this.rows.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.rows.has(name);
+  }
+
+  /** Records the row's state; returns the previous one. A row that exists is never pruned. */
+  set(name: string, state: RowState): RowState | undefined {
+    const previous = this.rows.get(name);
+    this.rows.set(name, state);
+    this.approved.delete(name);
+    if (state.kind !== 'tenant') this.specs.delete(name);
+    if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash) this.rejections.delete(name);
+    return previous;
+  }
+
+  /** The row is gone from the table. */
+  forget(name: string): void {
+    this.rows.delete(name);
+    this.specs.delete(name);
+    this.rejections.delete(name);
+  }
+
+  /** Drops every row not in `names`: after a complete scan, those are gone. */
+  retainOnly(names: ReadonlySet<string>): void {
+    for (const name of [...this.rows.keys()]) {
+      if (!names.has(name)) this.forget(name);
+    }
+  }
+
+  keepSpec(name: string, hash: string, spec: TenantSpec): void {
+    this.specs.set(name, { hash, spec });
+  }
+
+  /** The spec read for `hash`, if it still waits for its write. */
+  spec(name: string, hash: string): TenantSpec | undefined {
+    const kept = this.specs.get(name);
+    return kept?.hash === hash ? kept.spec : undefined;
+  }
+
+  written(name: string, hash: string): void {
+    if (this.specs.get(name)?.hash === hash) this.specs.delete(name);
+  }
+
+  reject(name: string, hash: string, message: string): void {
+    this.rejections.set(name, { hash, message });
+    this.written(name, hash);
+  }
+
+  /** What sync concluded about the row as recorded; undefined for a deleted or unknown row. */
+  verdict(name: string): Verdict | undefined {
+    const row = this.rows.get(name);
+    if (row === undefined || row.kind === 'deleted') return undefined;
+    if (row.kind === 'invalid') return { kind: 'invalid', message: row.message };
+    const rejection = this.rejections.get(name);
+    return rejection?.hash === row.hash
+      ? { kind: 'rejected', message: rejection.message }
+      : { kind: 'synced', hash: row.hash };
+  }
+
+  approve(name: string, pass: number): void {
+    this.approved.set(name, pass);
+  }
+
+  /** The pass that approved deleting this Tenant, if one did. */
+  approval(name: string): number | undefined {
+    return this.approved.get(name);
+  }
+
+  unapprove(name: string): void {
+    this.approved.delete(name);
+  }
+}

@@ -1,0 +1,65 @@
+// The status sync owns on a Tenant: the Synced condition and status.sync. Computed from what sync
+// concluded about the row and the Tenant as it is, so that an unchanged row yields exactly the
+// status the Tenant already has, and writing it can be skipped.
+import { findCondition, rfc3339, sameConditions, toCondition, type ConditionInput } from '../shared/conditions.js';
+import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../shared/tenant.js';
+import { MESSAGE, SYNCED_REASON } from './reasons.js';
+
+/** What sync concluded about a row that names a Tenant. */
+export type Verdict =
+  /** The row is valid and its spec (with this hash) is what the Tenant should hold. */
+  | { kind: 'synced'; hash: string }
+  /** The row failed validation; the message names the attribute and the problem. */
+  | { kind: 'invalid'; message: string }
+  /** The row parsed, but the API server refused the Tenant built from it. */
+  | { kind: 'rejected'; message: string };
+
+export interface OwnedStatus {
+  conditions: Condition[];
+  sync: SyncStatus;
+}
+
+function conditionInput(verdict: Verdict, table: string): ConditionInput {
+  const type = CONDITION.synced;
+  switch (verdict.kind) {
+    case 'synced':
+      return { type, status: 'True', reason: SYNCED_REASON.rowSynced, message: MESSAGE.synced(table) };
+    case 'invalid':
+      return { type, status: 'False', reason: SYNCED_REASON.invalidRecord, message: verdict.message };
+    case 'rejected':
+      return { type, status: 'False', reason: SYNCED_REASON.applyRejected, message: verdict.message };
+  }
+}
+
+const sameFacts = (a: Condition | undefined, b: Condition): boolean =>
+  a !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
+
+export function desiredStatus(verdict: Verdict, tenant: Tenant | undefined, table: string, now: Date): OwnedStatus {
+  const previous = tenant?.status;
+  const condition = toCondition(conditionInput(verdict, table), previous?.conditions, tenant?.metadata.generation, now);
+  // The hash of the row whose spec the Tenant holds: a refused row leaves the last valid one.
+  const rowHash =
+    verdict.kind === 'synced' ? verdict.hash : (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '');
+  const unchanged =
+    previous?.sync !== undefined &&
+    previous.sync.rowHash === rowHash &&
+    sameFacts(findCondition(previous.conditions, CONDITION.synced), condition);
+  // lastChangedTime moves only when sync reads a row whose content differs from what the Tenant
+  // held. The time of the last read would move on every scan, and writing it would cost one status
+  // write per Tenant per resync; the steady state must cost no writes at all.
+  const lastChangedTime = unchanged ? previous.sync!.lastChangedTime : rfc3339(now);
+  return { conditions: [condition], sync: { table, rowHash, lastChangedTime } };
+}
+
+/** True when the Tenant already holds exactly this status, so there is nothing to write. */
+export function statusCurrent(tenant: Tenant | undefined, desired: OwnedStatus): boolean {
+  const status = tenant?.status;
+  const sync = status?.sync;
+  return (
+    sameConditions(status?.conditions, desired.conditions, [CONDITION.synced]) &&
+    sync !== undefined &&
+    sync.table === desired.sync.table &&
+    sync.rowHash === desired.sync.rowHash &&
+    sync.lastChangedTime === desired.sync.lastChangedTime
+  );
+}

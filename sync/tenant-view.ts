@@ -1,0 +1,68 @@
+// The Tenants this sync manages, as fresh as sync knows them: the informer's cache, overlaid with
+// the objects sync's own writes returned until the watch catches up with them. Without the overlay
+// a row read again within the watch's delay would look unwritten and be written twice.
+import type { Informer } from '../shared/kube/informer.js';
+import type { Tenant } from '../shared/tenant.js';
+
+/** resourceVersions are opaque to clients, but etcd's are increasing integers; when not, trust the cache. */
+function isNewer(a: Tenant, b: Tenant): boolean {
+  const x = a.metadata.resourceVersion ?? '';
+  const y = b.metadata.resourceVersion ?? '';
+  if (!/^\d+$/.test(x) || !/^\d+$/.test(y)) return false;
+  return BigInt(x) > BigInt(y);
+}
+
+export class TenantView {
+  /** Objects returned by sync's writes that the cache may not hold yet. */
+  private readonly written = new Map<string, Tenant>();
+  /** uids sync deleted: the cache keeps them until the watch reports the deletion. */
+  private readonly deleted = new Map<string, string>();
+
+  constructor(private readonly informer: Informer<Tenant>) {
+    informer.on('add', (tenant) => this.observed(tenant));
+    informer.on('update', (tenant) => this.observed(tenant));
+    informer.on('delete', (tenant) => this.gone(tenant));
+  }
+
+  get(name: string): Tenant | undefined {
+    const cached = this.informer.get(name);
+    const written = this.written.get(name);
+    if (written !== undefined && (cached === undefined || isNewer(written, cached))) return written;
+    if (cached !== undefined && this.deleted.get(name) === cached.metadata.uid) return undefined;
+    return cached;
+  }
+
+  /** Every managed Tenant not known to be deleted. */
+  list(): Tenant[] {
+    return this.informer
+      .list()
+      .map((tenant) => this.get(tenant.metadata.name ?? ''))
+      .filter((tenant) => tenant !== undefined);
+  }
+
+  /** The object a write returned. */
+  remember(tenant: Tenant): void {
+    const name = tenant.metadata.name;
+    if (name === undefined) return;
+    this.written.set(name, tenant);
+    this.deleted.delete(name);
+  }
+
+  /** sync deleted this Tenant. */
+  forget(name: string, uid: string): void {
+    this.written.delete(name);
+    this.deleted.set(name, uid);
+  }
+
+  private observed(tenant: Tenant): void {
+    const name = tenant.metadata.name ?? '';
+    const written = this.written.get(name);
+    if (written !== undefined && !isNewer(written, tenant)) this.written.delete(name);
+  }
+
+  private gone(tenant: Tenant): void {
+    const name = tenant.metadata.name ?? '';
+    this.written.delete(name);
+    if (this.deleted.get(name) === tenant.metadata.uid) this.deleted.delete(name);
+  }
+}
