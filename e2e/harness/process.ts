@@ -40,6 +40,9 @@ export function startProcess(options: StartOptions): ManagedProcess {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C in the terminal reaches the harness, which stops the
+    // components in order, instead of every component dying at once.
+    detached: true,
   });
   child.stdout?.pipe(out, { end: false });
   child.stderr?.pipe(out, { end: false });

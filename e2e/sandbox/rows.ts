@@ -1,0 +1,46 @@
+// The sandbox's example rows, in the exact format users write today (spec and customizations as
+// JSON text). tenant-3 is broken on purpose, to show what a refused row looks like.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+export type Row = Record<string, AttributeValue>;
+
+function deployment(name: string, replicas: number, image: string): string {
+  return JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `${name}-app`, namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image }] } },
+    },
+  });
+}
+
+function configMaps(name: string, data: Record<string, string>): string {
+  return JSON.stringify([
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-config`, namespace: 'default' }, data },
+  ]);
+}
+
+export const EXAMPLE_ROWS: Row[] = [
+  {
+    name: { S: 'tenant-1' },
+    spec: { S: deployment('tenant-1', 1, 'nginx:latest') },
+    customizations: { S: configMaps('tenant-1', { 'config.json': '{"key": "value"}' }) },
+    deleted: { BOOL: false },
+  },
+  {
+    name: { S: 'tenant-2' },
+    spec: { S: deployment('tenant-2', 2, 'nginx:1.27') },
+    customizations: { S: configMaps('tenant-2', { 'greeting.txt': 'hello from tenant-2' }) },
+    deleted: { BOOL: false },
+  },
+  {
+    name: { S: 'tenant-3' },
+    // A missing closing brace: sync refuses the row and says which attribute is wrong.
+    spec: { S: deployment('tenant-3', 1, 'nginx:1.27').slice(0, -1) },
+    customizations: { S: '[]' },
+    deleted: { BOOL: false },
+  },
+];

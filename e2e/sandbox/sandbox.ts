@@ -1,0 +1,164 @@
+// `npm start`: everything landlord needs, on this machine. A real control plane (as in the tests),
+// dynalite as the DynamoDB, sync and operator as child processes, seeded with example rows. Prints
+// how to look at it with kubectl and how to edit rows; Ctrl-C stops everything.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import { Cluster } from '../harness/cluster.js';
+import { writeEnvFile } from '../harness/env-file.js';
+import { e2eStateDir, repoRoot } from '../harness/paths.js';
+import { installTenantCrd } from '../harness/tenant-crd.js';
+import { waitUntil } from '../harness/wait.js';
+import { EXAMPLE_ROWS } from './rows.js';
+
+export const SANDBOX_TABLE = 'landlord-tenants';
+export const SANDBOX_ENV = join(e2eStateDir, 'sandbox.env');
+
+const say = (line: string): void => console.log(line);
+const elapsed = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)}s`;
+
+async function startDynalite(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+function awsEnv(endpoint: string): Record<string, string> {
+  return {
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'sandbox',
+    AWS_SECRET_ACCESS_KEY: 'sandbox',
+  };
+}
+
+async function seedTable(endpoint: string): Promise<void> {
+  const env = awsEnv(endpoint);
+  const client = new DynamoDBClient({
+    endpoint,
+    region: env.AWS_REGION,
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
+  });
+  await client.send(
+    new CreateTableCommand({
+      TableName: SANDBOX_TABLE,
+      AttributeDefinitions: [{ AttributeName: 'name', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'name', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: SANDBOX_TABLE });
+  for (const Item of EXAMPLE_ROWS) await client.send(new PutItemCommand({ TableName: SANDBOX_TABLE, Item }));
+  client.destroy();
+}
+
+function startComponent(
+  name: 'operator' | 'sync',
+  env: Record<string, string>,
+  logDir: string,
+): ChildProcess {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli', 'main.js'), name], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(logDir, `${name}.log`));
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+async function tenantReady(kubeconfig: string): Promise<boolean> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile(
+      'kubectl',
+      ['get', 'tenant', 'tenant-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'],
+      { env: { ...process.env, KUBECONFIG: kubeconfig } },
+      (err, stdout) => resolve(err === null && stdout.trim() === 'True'),
+    );
+  });
+}
+
+function instructions(kubeconfig: string, logDir: string, endpoint: string): string {
+  return `
+landlord sandbox is running. In another terminal:
+
+  export KUBECONFIG=${kubeconfig}
+  kubectl get tenants                       # READY, REASON, REPLICAS, SYNCED
+  kubectl describe tenant tenant-1          # conditions and Events
+  kubectl describe tenant tenant-3          # a refused row: Synced=False, InvalidRecord
+  kubectl get deploy,cm,pods -n default     # what the operator made
+
+Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
+
+  npm run sandbox:row -- list
+  npm run sandbox:row -- put '{"name":"tenant-4","spec":"{...Deployment JSON...}","deleted":false}'
+  npm run sandbox:row -- put-file row.json
+  npm run sandbox:row -- set-deleted tenant-2     # deleted: true, the tenant goes away
+  npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
+
+Logs: ${logDir}/{sync,operator,apiserver,...}.log
+Ctrl-C stops everything.
+`;
+}
+
+export async function runSandbox(): Promise<void> {
+  const started = Date.now();
+  say(
+    'landlord sandbox: starting a local control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok)…',
+  );
+  const cluster = await Cluster.start({ dynamodb: 'none', log: say });
+  say(`  control plane up (${elapsed(started)})`);
+  const dynamo = await startDynalite();
+  const children: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    say('\nstopping…');
+    children.forEach((c) => c.kill('SIGTERM'));
+    const running = (c: ChildProcess): boolean => c.exitCode === null && c.signalCode === null;
+    await Promise.all(children.map((c) => new Promise((r) => (running(c) ? c.once('exit', r) : r(null)))));
+    await dynamo.close();
+    await cluster.stop();
+    say('stopped.');
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  await seedTable(dynamo.endpoint);
+  say(
+    `  DynamoDB (dynalite) at ${dynamo.endpoint}, table ${SANDBOX_TABLE} seeded with ${EXAMPLE_ROWS.length} rows`,
+  );
+  await installTenantCrd(cluster.adminKubeconfig);
+  const logDir = join(cluster.runDir, 'logs');
+  const env = {
+    KUBECONFIG: cluster.adminKubeconfig,
+    ...awsEnv(dynamo.endpoint),
+    DYNAMODB_TABLE: SANDBOX_TABLE,
+    POD_NAMESPACE: 'landlord-system',
+    LANDLORD_HTTP_PORT: '0',
+    LANDLORD_SYNC_POLL_SECONDS: '2',
+  };
+  children.push(startComponent('sync', env, logDir), startComponent('operator', env, logDir));
+  await mkdir(e2eStateDir, { recursive: true });
+  await writeEnvFile(SANDBOX_ENV, {
+    ...awsEnv(dynamo.endpoint),
+    DYNAMODB_TABLE: SANDBOX_TABLE,
+    KUBECONFIG: cluster.adminKubeconfig,
+  });
+  say('  sync and operator started; waiting for tenant-1 to be Ready…');
+  await waitUntil('tenant-1 to be Ready', () => tenantReady(cluster.adminKubeconfig), {
+    timeoutMs: 120_000,
+    intervalMs: 500,
+  });
+  say(`  ready in ${elapsed(started)}`);
+  say(instructions(cluster.adminKubeconfig, logDir, dynamo.endpoint));
+}
