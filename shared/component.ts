@@ -15,7 +15,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 export const COMMON_SETTINGS = {
   logLevel: {
     env: 'LANDLORD_LOG_LEVEL',
-    description: 'Log level: error, warn, info, debug.',
+    description: 'Log level.',
     default: 'info',
     schema: { type: 'string', enum: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] },
   },

@@ -1,6 +1,7 @@
 // The Tenant CustomResourceDefinition. Defined once here; crds/tenants.landlord.dev.yaml is this
 // object rendered (a golden test keeps the two identical), and both components can install it.
-import { dumpYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { dump } from 'js-yaml';
 import type { Logger } from './logger.js';
 import { CONTENT_TYPE, isNotFound, type KubeApi } from './kube/api.js';
 import { apiPath } from './kube/paths.js';
@@ -149,8 +150,9 @@ export const TENANT_CRD = {
   },
 } as const satisfies Schema;
 
+/** The CRD as YAML. js-yaml directly: client-node's dumpYaml passes it through its typed model, which drops the x-kubernetes-* keys. */
 export function crdYaml(): string {
-  return `# Generated from shared/crd.ts by \`landlord crd\`; do not edit by hand.\n${dumpYaml(TENANT_CRD)}`;
+  return `# Generated from shared/crd.ts by \`landlord crd\`; do not edit by hand.\n${dump(TENANT_CRD)}`;
 }
 
 export class CrdMissingError extends Error {}

@@ -1,7 +1,8 @@
 // The hash gate: whether a row asks for any write at all. An unchanged table must cost no API
 // writes, so every write sync makes is first decided here, from the row's state and the cached
 // Tenant alone.
-import { ANNOTATION, type Tenant } from '../shared/tenant.js';
+import { findCondition } from '../shared/conditions.js';
+import { ANNOTATION, CONDITION, type Tenant } from '../shared/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
 import type { RowState } from './row-book.js';
 import { desiredStatus, statusCurrent, type Verdict } from './status.js';
@@ -16,13 +17,28 @@ export function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolea
   );
 }
 
+/**
+ * Someone else changed the spec since sync last synced it: the generation moved past the one its
+ * Synced=True condition observed. Only sync writes the spec, and it writes the condition right
+ * after; a generation it has not seen is an edit the row must overwrite.
+ */
+export function editedSinceSynced(tenant: Tenant): boolean {
+  const synced = findCondition(tenant.status?.conditions, CONDITION.synced);
+  return (
+    synced?.status === 'True' &&
+    synced.observedGeneration !== undefined &&
+    synced.observedGeneration !== tenant.metadata.generation
+  );
+}
+
 /** The Tenant holds the spec of the row with this hash (as its row-hash annotation records). */
 export function specCurrent(tenant: Tenant | undefined, hash: string, identity: TableIdentity): boolean {
   return (
     tenant !== undefined &&
     tenant.metadata.deletionTimestamp === undefined &&
     tenant.metadata.annotations?.[ANNOTATION.rowHash] === hash &&
-    metadataCurrent(tenant, identity)
+    metadataCurrent(tenant, identity) &&
+    !editedSinceSynced(tenant)
   );
 }
 

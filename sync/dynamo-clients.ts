@@ -8,8 +8,9 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 const CLIENT_OPTIONS = {
   maxAttempts: 5,
   retryMode: 'standard',
-  // Passed to the SDK's NodeHttpHandler; a setting object, so no direct dependency on it.
-  requestHandler: { requestTimeout: 5_000, connectionTimeout: 2_000 },
+  // Passed to the SDK's NodeHttpHandler; a setting object, so no direct dependency on it. Without
+  // throwOnRequestTimeout, an exceeded requestTimeout only logs a warning and the call hangs on.
+  requestHandler: { requestTimeout: 5_000, throwOnRequestTimeout: true, connectionTimeout: 2_000 },
 } as const;
 
 export interface DynamoClients {
@@ -35,7 +36,11 @@ function retriesOf(value: unknown): number {
 }
 
 /** Runs one SDK call and reports its retries, whether it succeeded or failed. */
-export async function counted<T>(operation: string, observe: RetryObserver, send: () => Promise<T>): Promise<T> {
+export async function counted<T>(
+  operation: string,
+  observe: RetryObserver,
+  send: () => Promise<T>,
+): Promise<T> {
   try {
     const result = await send();
     const retries = retriesOf(result);

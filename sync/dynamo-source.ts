@@ -3,7 +3,13 @@
 // images, and reads single rows. A stream that goes away is looked up again; without one, sync polls.
 import { DescribeTableCommand, GetItemCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import type { Logger } from '../shared/logger.js';
-import { counted, createClients, endpointText, type DynamoClients, type RetryObserver } from './dynamo-clients.js';
+import {
+  counted,
+  createClients,
+  endpointText,
+  type DynamoClients,
+  type RetryObserver,
+} from './dynamo-clients.js';
 import {
   describeError,
   isCredentialsError,
@@ -58,7 +64,9 @@ export class DynamoTableSource implements TableSource {
     this.options.logger.info('reading the table', {
       table: this.options.table,
       mode: this.streaming ? 'stream' : 'poll',
-      ...(this.streaming ? {} : { why: 'the table has no stream with new images (NEW_IMAGE or NEW_AND_OLD_IMAGES)' }),
+      ...(this.streaming
+        ? {}
+        : { why: 'the table has no stream with new images (NEW_IMAGE or NEW_AND_OLD_IMAGES)' }),
     });
   }
 
@@ -127,7 +135,9 @@ export class DynamoTableSource implements TableSource {
   private async startupError(err: unknown): Promise<StartupError> {
     const table = `DYNAMODB_TABLE ${JSON.stringify(this.options.table)}`;
     if (isRegionMissing(err)) {
-      return new StartupError(`${table}: no AWS region is configured; set AWS_REGION (or a region in the AWS config)`);
+      return new StartupError(
+        `${table}: no AWS region is configured; set AWS_REGION (or a region in the AWS config)`,
+      );
     }
     const region = await this.region();
     const where = `in ${region} at ${endpointText(this.options.endpoint, region)}`;

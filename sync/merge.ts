@@ -28,6 +28,7 @@ export async function* merge<T>(sources: readonly AsyncIterable<T>[]): AsyncGene
     }
   } finally {
     // Sources still running are stopped; their callers abort their requests through a signal.
-    await Promise.allSettled([...inFlight.keys()].map((index) => iterators[index]!.return?.()));
+    const stopping = [...inFlight.keys()].map((index) => iterators[index]!.return?.() ?? Promise.resolve());
+    await Promise.allSettled(stopping);
   }
 }

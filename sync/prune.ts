@@ -85,7 +85,11 @@ export class Pruner {
     const due = names
       .map((name) => this.deps.view.get(name))
       .filter((tenant): tenant is Tenant => tenant !== undefined)
-      .filter((tenant) => now - (this.lastEventAt.get(tenant.metadata.name ?? '') ?? -Infinity) >= HELD_BACK_EVENT_INTERVAL_MS);
+      .filter(
+        (tenant) =>
+          now - (this.lastEventAt.get(tenant.metadata.name ?? '') ?? -Infinity) >=
+          HELD_BACK_EVENT_INTERVAL_MS,
+      );
     for (let start = 0; start < due.length; start += EVENT_CONCURRENCY) {
       const chunk = due.slice(start, start + EVENT_CONCURRENCY);
       await Promise.all(

@@ -49,5 +49,5 @@ export const LOG = {
   scanFailed: 'scan failed: nothing is pruned; retrying',
   streamFailed: 'reading the stream failed; retrying',
   rescan: 'the stream lost its place; scanning the whole table',
-  writeFailed: 'writing the tenant failed; retrying',
+  writeFailed: 'syncing the tenant failed; retrying',
 } as const;

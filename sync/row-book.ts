@@ -43,7 +43,8 @@ export class RowBook {
     this.rows.set(name, state);
     this.approved.delete(name);
     if (state.kind !== 'tenant') this.specs.delete(name);
-    if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash) this.rejections.delete(name);
+    if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
+      this.rejections.delete(name);
     return previous;
   }
 

@@ -43,7 +43,8 @@ export const SYNC_SETTINGS = {
   },
   maxDeleteMinimum: {
     env: 'LANDLORD_SYNC_MAX_DELETE_MINIMUM',
-    description: 'Deletions always allowed per resync interval whatever the share, so small tables can be managed.',
+    description:
+      'Deletions always allowed per resync interval whatever the share, so small tables can be managed.',
     default: '5',
     schema: { type: 'integer', minimum: 0 },
   },

@@ -23,9 +23,7 @@ export interface ShardState {
   finished: boolean;
 }
 
-export type Position =
-  | { type: StartPosition }
-  | { type: 'AFTER_SEQUENCE_NUMBER'; sequence: string };
+export type Position = { type: StartPosition } | { type: 'AFTER_SEQUENCE_NUMBER'; sequence: string };
 
 export class ShardTracker {
   private readonly shards = new Map<string, ShardState>();

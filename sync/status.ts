@@ -1,7 +1,13 @@
 // The status sync owns on a Tenant: the Synced condition and status.sync. Computed from what sync
 // concluded about the row and the Tenant as it is, so that an unchanged row yields exactly the
 // status the Tenant already has, and writing it can be skipped.
-import { findCondition, rfc3339, sameConditions, toCondition, type ConditionInput } from '../shared/conditions.js';
+import {
+  findCondition,
+  rfc3339,
+  sameConditions,
+  toCondition,
+  type ConditionInput,
+} from '../shared/conditions.js';
 import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../shared/tenant.js';
 import { MESSAGE, SYNCED_REASON } from './reasons.js';
 
@@ -34,9 +40,19 @@ function conditionInput(verdict: Verdict, table: string): ConditionInput {
 const sameFacts = (a: Condition | undefined, b: Condition): boolean =>
   a !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
 
-export function desiredStatus(verdict: Verdict, tenant: Tenant | undefined, table: string, now: Date): OwnedStatus {
+export function desiredStatus(
+  verdict: Verdict,
+  tenant: Tenant | undefined,
+  table: string,
+  now: Date,
+): OwnedStatus {
   const previous = tenant?.status;
-  const condition = toCondition(conditionInput(verdict, table), previous?.conditions, tenant?.metadata.generation, now);
+  const condition = toCondition(
+    conditionInput(verdict, table),
+    previous?.conditions,
+    tenant?.metadata.generation,
+    now,
+  );
   // The hash of the row whose spec the Tenant holds: a refused row leaves the last valid one.
   const rowHash =
     verdict.kind === 'synced' ? verdict.hash : (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '');

@@ -7,8 +7,8 @@ export function toChange(record: _Record): Change | undefined {
   const data = record.dynamodb;
   const name = data?.Keys?.name?.S;
   if (record.eventName === 'REMOVE') return name === undefined ? undefined : { kind: 'remove', name };
-  // The streams client types its images with its own (identical) AttributeValue.
-  const image = data?.NewImage as Item | undefined;
+  // The streams client types images with its own AttributeValue, the same shape as DynamoDB's.
+  const image: Item | undefined = data?.NewImage;
   return image === undefined ? undefined : { kind: 'upsert', item: image };
 }
 

@@ -61,12 +61,9 @@ export class StreamReader {
     for (;;) {
       let active = false;
       try {
-        if (performance.now() - this.discoveredAt > DISCOVERY_MS) await this.discover(false, signal);
-        if (this.lostShards.length > 0) yield this.takeLost();
-        for (const shard of this.tracker.readable()) {
-          const batch = await this.read(shard, signal);
-          active ||= batch.changes.length > 0;
-          if (batch.changes.length > 0) yield batch;
+        for await (const batch of this.round(signal)) {
+          active = true;
+          yield batch;
         }
         this.failures = 0;
       } catch (err) {
@@ -75,6 +72,16 @@ export class StreamReader {
         continue;
       }
       if (!active) await sleep(IDLE_MS, signal);
+    }
+  }
+
+  /** One GetRecords on each readable shard; yields the batches that hold changes. */
+  private async *round(signal: AbortSignal): AsyncGenerator<ChangeBatch> {
+    if (performance.now() - this.discoveredAt > DISCOVERY_MS) await this.discover(false, signal);
+    if (this.lostShards.length > 0) yield this.takeLost();
+    for (const shard of this.tracker.readable()) {
+      const batch = await this.read(shard, signal);
+      if (batch.changes.length > 0) yield batch;
     }
   }
 
@@ -92,7 +99,9 @@ export class StreamReader {
         StreamArn: this.options.streamArn,
         ExclusiveStartShardId: startId,
       });
-      const out = await this.call('DescribeStream', () => this.options.client.send(command, { abortSignal: signal }));
+      const out = await this.call('DescribeStream', () =>
+        this.options.client.send(command, { abortSignal: signal }),
+      );
       const description = out.StreamDescription;
       if (description?.StreamStatus === 'DISABLED') throw new StreamGoneError('the stream is disabled');
       for (const shard of description?.Shards ?? []) {
@@ -111,7 +120,9 @@ export class StreamReader {
       const iterator = await this.iteratorFor(shard, signal);
       if (iterator === undefined) return EMPTY;
       const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: RECORDS_PER_CALL });
-      const out = await this.call('GetRecords', () => this.options.client.send(command, { abortSignal: signal }));
+      const out = await this.call('GetRecords', () =>
+        this.options.client.send(command, { abortSignal: signal }),
+      );
       const records = out.Records ?? [];
       const next = out.NextShardIterator ?? undefined;
       this.tracker.advance(shard.id, next, records.at(-1)?.dynamodb?.SequenceNumber);
@@ -137,7 +148,9 @@ export class StreamReader {
       ShardIteratorType: position.type,
       ...(position.type === 'AFTER_SEQUENCE_NUMBER' ? { SequenceNumber: position.sequence } : {}),
     });
-    const out = await this.call('GetShardIterator', () => this.options.client.send(command, { abortSignal: signal }));
+    const out = await this.call('GetShardIterator', () =>
+      this.options.client.send(command, { abortSignal: signal }),
+    );
     if (out.ShardIterator === undefined) {
       // No iterator: a closed shard with nothing left to read at this position.
       this.tracker.advance(shard.id, undefined, undefined);

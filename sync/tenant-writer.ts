@@ -83,7 +83,12 @@ export class TenantWriter {
     await this.api.request({
       method: 'DELETE',
       path: tenantObjectPath(name),
-      body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background', preconditions: { uid } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy: 'Background',
+        preconditions: { uid },
+      },
     });
     this.metrics.syncWritesTotal.inc({ kind: 'delete' });
   }

@@ -1,0 +1,55 @@
+# syntax=docker/dockerfile:1
+# landlord: one image, both components; the first argument picks one:
+#   docker run ghcr.io/landlord-dev/landlord:0.1.0 operator
+#   docker run ghcr.io/landlord-dev/landlord:0.1.0 sync
+# The runtime writes nothing to disk, so it runs with a read-only root filesystem.
+
+# The same Node.js release the tests run on (scripts/node24); e2e/deploy.test.ts keeps them equal.
+ARG NODE_VERSION=24.22.3
+
+# Compile TypeScript with the dev dependencies.
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No dependency needs an install script to compile (the native ones are test-only).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY shared shared
+COPY operator operator
+COPY sync sync
+COPY cli cli
+COPY e2e e2e
+COPY bench bench
+COPY types types
+RUN npm run build
+
+# Production dependencies only, installed apart so the final stage has no npm cache.
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:${NODE_VERSION}-bookworm-slim
+LABEL org.opencontainers.image.title="landlord" \
+      org.opencontainers.image.description="Runs tenants on Kubernetes from a DynamoDB table" \
+      org.opencontainers.image.licenses="Apache-2.0"
+# Package managers are not needed to run landlord; leaving them out leaves less to exploit.
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+# Only the runtime: no tests, test harness or benchmarks (so `landlord sandbox`, which starts a
+# local control plane, is for a developer's machine, not the image). The CLI reads its version
+# from package.json.
+COPY --from=build /app/dist/cli ./dist/cli
+COPY --from=build /app/dist/operator ./dist/operator
+COPY --from=build /app/dist/sync ./dist/sync
+COPY --from=build /app/dist/shared ./dist/shared
+COPY package.json ./
+# Files stay owned by root; the process runs as an unprivileged numeric user (Kubernetes can
+# check runAsNonRoot only against a numeric USER).
+USER 65532:65532
+EXPOSE 8080
+ENTRYPOINT ["node", "dist/cli/main.js"]
+CMD ["--help"]

@@ -1,0 +1,299 @@
+// sync against the real control plane and moto with a stream: rows become Tenants, edits flow
+// through the stream, refusals are visible, deletions happen, and an unchanged table costs nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANNOTATION, LABEL, type Tenant } from '../shared/tenant.js';
+import { tableIdentity } from '../sync/identity.js';
+import { LOG } from '../sync/reasons.js';
+import { waitUntil } from './harness/wait.js';
+import { uniqueName } from './support/env.js';
+import { kubectl } from './support/kubectl.js';
+import type { LandlordProcess } from './support/landlord.js';
+import {
+  createTable,
+  deleteRow,
+  deleteSyncedTenants,
+  eventsFor,
+  moreScans,
+  putRow,
+  readTenant,
+  row,
+  startSync,
+  syncedCondition,
+  tenantWrites,
+  updateRow,
+  verbatimRow,
+} from './support/sync.js';
+
+const table = uniqueName('sync-main');
+let sync: LandlordProcess;
+
+const image = (tenant: Tenant | undefined): string | undefined =>
+  tenant?.spec?.deployment?.spec?.template.spec?.containers[0]?.image;
+
+/** Waits for the Tenant to exist and pass the check. */
+function tenantWhere(
+  name: string,
+  check: (t: Tenant) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<Tenant> {
+  return waitUntil(
+    `Tenant ${name}: ${what}`,
+    async () => {
+      const tenant = await readTenant(name);
+      return tenant !== undefined && check(tenant) ? tenant : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
+}
+
+const synced = (name: string): Promise<Tenant> =>
+  tenantWhere(name, (t) => syncedCondition(t)?.status === 'True', 'Synced=True');
+
+const gone = (name: string, timeoutMs = 30_000): Promise<boolean> =>
+  waitUntil(`Tenant ${name} to be gone`, async () => (await readTenant(name)) === undefined, {
+    timeoutMs,
+    intervalMs: 100,
+  });
+
+/** The spec of the issue's row, as the Tenant must carry it. */
+function expectVerbatimSpec(tenant: Tenant, name: string): void {
+  const deployment = tenant.spec?.deployment;
+  expect(deployment?.metadata?.name).toBe(`${name}-app`);
+  expect(deployment?.metadata?.namespace).toBe('default');
+  expect(image(tenant)).toBe('nginx:latest');
+  const configMaps = tenant.spec?.configMaps ?? [];
+  expect(configMaps.map((cm) => cm.metadata?.name)).toEqual([`${name}-config`]);
+  expect(configMaps[0]?.data).toEqual({ 'config.json': '{"key": "value"}' });
+}
+
+/** Labels, annotations and status sync owns on every Tenant it makes. */
+function expectOwnedMetadata(tenant: Tenant): void {
+  const { labels = {}, annotations = {} } = tenant.metadata;
+  expect(labels).toMatchObject({
+    [LABEL.managedBy]: 'landlord-sync',
+    [LABEL.sourceTable]: tableIdentity(table).sourceLabel,
+  });
+  const hash = annotations[ANNOTATION.rowHash];
+  expect(hash).toMatch(/^[0-9a-f]{32}$/);
+  expect(annotations[ANNOTATION.table]).toBe(table);
+  const condition = syncedCondition(tenant);
+  expect(condition).toMatchObject({
+    status: 'True',
+    reason: 'RowSynced',
+    observedGeneration: tenant.metadata.generation,
+  });
+  expect(condition?.message).toContain(table);
+  expect(tenant.status?.sync).toMatchObject({ table, rowHash: hash });
+}
+
+beforeAll(async () => {
+  await createTable(table);
+  sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '3' });
+  await sync.ready();
+});
+
+afterAll(async () => {
+  expect(await sync.stop()).toBe(0);
+  await deleteSyncedTenants(table);
+});
+
+describe('a row becomes a Tenant', () => {
+  const name = uniqueName('tenant');
+
+  it('turns the issue’s row, put verbatim, into a Tenant with its spec, labels, annotations and Synced=True', async () => {
+    await putRow(table, verbatimRow(name));
+    const tenant = await synced(name);
+    expectVerbatimSpec(tenant, name);
+    expectOwnedMetadata(tenant);
+    expect((await eventsFor(name, 'Created')).length).toBe(1);
+    await sync.waitForLog((l) => l.msg === LOG.created && l.tenant === name);
+    const printed = await kubectl(
+      'get',
+      'tenants',
+      name,
+      '--no-headers',
+      '-o',
+      'custom-columns=SYNCED:.status.conditions[?(@.type=="Synced")].status',
+    );
+    expect(printed.trim()).toBe('True');
+  });
+
+  it('applies an UpdateItem through the stream', async () => {
+    const before = await synced(name);
+    const spec = String(verbatimRow(name).spec).replace('nginx:latest', 'nginx:1.28');
+    const started = performance.now();
+    await updateRow(table, name, { spec });
+    const after = await tenantWhere(name, (t) => image(t) === 'nginx:1.28', 'the new image');
+    const latencyMs = performance.now() - started;
+    console.log(`sync: UpdateItem → Tenant spec updated in ${latencyMs.toFixed(0)} ms (stream)`);
+    expect(after.metadata.uid).toBe(before.metadata.uid);
+    expect(after.metadata.annotations?.[ANNOTATION.rowHash]).not.toBe(
+      before.metadata.annotations?.[ANNOTATION.rowHash],
+    );
+    const status = await tenantWhere(
+      name,
+      (t) => syncedCondition(t)?.observedGeneration === t.metadata.generation,
+      'Synced for the new generation',
+    );
+    expect(status.status?.sync?.rowHash).toBe(after.metadata.annotations?.[ANNOTATION.rowHash]);
+    expect(Date.parse(status.status!.sync!.lastChangedTime)).toBeGreaterThanOrEqual(
+      Date.parse(before.status!.sync!.lastChangedTime),
+    );
+    expect((await eventsFor(name, 'Updated')).length).toBe(1);
+  });
+
+  it('refuses invalid JSON in spec: Synced=False naming the attribute, the last valid spec kept, one Event', async () => {
+    const before = await synced(name);
+    await updateRow(table, name, { spec: '{"apiVersion": "apps/v1", "kind": ' });
+    const refused = await tenantWhere(name, (t) => syncedCondition(t)?.status === 'False', 'Synced=False');
+    expect(syncedCondition(refused)?.reason).toBe('InvalidRecord');
+    expect(syncedCondition(refused)?.message).toMatch(/^spec: /);
+    expect(refused.spec).toEqual(before.spec);
+    expect(refused.metadata.generation).toBe(before.metadata.generation);
+    expect(refused.metadata.annotations?.[ANNOTATION.rowHash]).toBe(
+      before.metadata.annotations?.[ANNOTATION.rowHash],
+    );
+    await sync.waitForLog((l) => l.msg === LOG.refused && l.tenant === name && l.attribute === 'spec');
+    // Scans that read the same refused row again neither write nor record anything more.
+    await moreScans(sync, 2);
+    const events = await eventsFor(name, 'InvalidRecord');
+    expect(events.length).toBe(1);
+    expect(events[0]?.count).toBe(1);
+    expect(events[0]?.type).toBe('Warning');
+    expect(events[0]?.message).toBe(syncedCondition(refused)?.message);
+    expect(sync.logs.filter((l) => l.msg === LOG.refused && l.tenant === name)).toHaveLength(1);
+  });
+
+  it('syncs again once the row is fixed', async () => {
+    await putRow(table, row(name, 'nginx:1.29'));
+    const fixed = await tenantWhere(
+      name,
+      (t) => image(t) === 'nginx:1.29' && syncedCondition(t)?.status === 'True',
+      'the fixed row synced',
+    );
+    expect(fixed.spec?.configMaps).toEqual([]);
+  });
+
+  it('deletes the Tenant for deleted: true', async () => {
+    await updateRow(table, name, { deleted: true });
+    await gone(name);
+    await sync.waitForLog((l) => l.msg === LOG.deletedByRow && l.tenant === name);
+  });
+});
+
+describe('the table is the source of truth', () => {
+  it('prunes the Tenant of a row deleted from the table', async () => {
+    const name = uniqueName('pruned');
+    await putRow(table, row(name));
+    await synced(name);
+    await deleteRow(table, name);
+    await gone(name);
+    await sync.waitForLog((l) => l.msg === LOG.deletedGone && l.tenant === name);
+  });
+
+  it('brings back a Tenant deleted with kubectl while its row exists', async () => {
+    const name = uniqueName('back');
+    await putRow(table, row(name));
+    const first = await synced(name);
+    await kubectl('delete', 'tenant', name, '--wait=true');
+    const again = await tenantWhere(
+      name,
+      (t) => t.metadata.uid !== first.metadata.uid && syncedCondition(t)?.status === 'True',
+      'recreated',
+    );
+    expect(image(again)).toBe('nginx:1.27');
+  });
+
+  it('puts back a spec edited with kubectl', async () => {
+    const name = uniqueName('edited');
+    await putRow(table, row(name));
+    const first = await synced(name);
+    await kubectl(
+      'patch',
+      'tenant',
+      name,
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'replace', path: '/spec/deployment/spec/replicas', value: 3 }]),
+    );
+    const restored = await tenantWhere(
+      name,
+      (t) =>
+        t.metadata.generation! > first.metadata.generation! + 1 &&
+        syncedCondition(t)?.observedGeneration === t.metadata.generation,
+      'the row’s spec applied again',
+    );
+    expect(restored.spec?.deployment?.spec?.replicas).toBe(1);
+    expect(restored.metadata.uid).toBe(first.metadata.uid);
+  });
+});
+
+describe('rows sync refuses', () => {
+  it('makes a Tenant without a spec for a new row that is invalid, so kubectl shows why', async () => {
+    const name = uniqueName('never-valid');
+    await putRow(table, { name, spec: '{"kind": "Deployment"', deleted: false });
+    const refused = await tenantWhere(name, (t) => syncedCondition(t)?.status === 'False', 'Synced=False');
+    expect(refused.spec?.deployment).toBeUndefined();
+    expect(syncedCondition(refused)).toMatchObject({ reason: 'InvalidRecord' });
+    expect(syncedCondition(refused)?.message).toMatch(/^spec: invalid JSON/);
+    const printed = await kubectl('get', 'tenants', name, '--no-headers');
+    expect(printed).toMatch(new RegExp(`^${name}\\s+False`));
+  });
+
+  it('reports a spec the API server rejects (no metadata.name) as ApplyRejected, once', async () => {
+    const name = uniqueName('rejected');
+    const spec = JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { namespace: 'default' },
+    });
+    await putRow(table, { name, spec, deleted: false });
+    const refused = await tenantWhere(name, (t) => syncedCondition(t)?.status === 'False', 'Synced=False');
+    expect(syncedCondition(refused)?.reason).toBe('ApplyRejected');
+    expect(syncedCondition(refused)?.message).toContain('metadata.name');
+    expect(refused.spec?.deployment).toBeUndefined();
+    await moreScans(sync, 2);
+    expect(sync.logs.filter((l) => l.msg === LOG.rejected && l.tenant === name)).toHaveLength(1);
+    expect((await eventsFor(name, 'ApplyRejected')).length).toBe(1);
+  });
+
+  it('skips a row whose name cannot name a Tenant, says so once, and keeps syncing the rest', async () => {
+    const bad = `Bad_Name_${uniqueName('x')}`;
+    const good = uniqueName('good');
+    await putRow(table, row(bad));
+    await putRow(table, row(good));
+    await synced(good);
+    const line = await sync.waitForLog((l) => l.msg === LOG.invalidName && l.rawName === bad);
+    expect(String(line.problem)).toMatch(/^name: .* is not a DNS-1123 label/);
+    await moreScans(sync, 2);
+    expect(sync.logs.filter((l) => l.msg === LOG.invalidName && l.rawName === bad)).toHaveLength(1);
+    const metrics = await sync.metrics();
+    expect(metrics).toMatch(/^landlord_sync_invalid_rows\{[^}]*\} [1-9]/m);
+    await deleteRow(table, bad);
+  });
+});
+
+describe('steady state', () => {
+  const names = Array.from({ length: 10 }, () => uniqueName('steady'));
+
+  it('makes no Tenant writes across two full resyncs of an unchanged table', async () => {
+    for (const name of names) await putRow(table, row(name));
+    for (const name of names) await synced(name);
+    await moreScans(sync, 1);
+    const before = await tenantWrites(sync);
+    await moreScans(sync, 2);
+    expect(await tenantWrites(sync)).toBe(before);
+  });
+
+  it('makes none after a restart either: the row hashes on the Tenants say all is current', async () => {
+    const uids = new Map(
+      (await Promise.all(names.map(readTenant))).map((t) => [t?.metadata.name, t?.metadata.uid]),
+    );
+    expect(await sync.stop()).toBe(0);
+    sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '3' });
+    await moreScans(sync, 2);
+    expect(await tenantWrites(sync)).toBe(0);
+    for (const name of names) expect((await readTenant(name))?.metadata.uid).toBe(uids.get(name));
+  });
+});

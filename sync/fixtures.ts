@@ -1,0 +1,55 @@
+// Test doubles for sync's unit tests: an informer cache the test fills by hand.
+import { Writable } from 'node:stream';
+import type { Informer } from '../shared/kube/informer.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import type { Tenant } from '../shared/tenant.js';
+
+type Handler = (tenant: Tenant) => void;
+
+export class FakeInformer {
+  readonly objects = new Map<string, Tenant>();
+  private readonly handlers: Record<'add' | 'update' | 'delete', Handler[]> = {
+    add: [],
+    update: [],
+    delete: [],
+  };
+
+  on(verb: 'add' | 'update' | 'delete', handler: Handler): void {
+    this.handlers[verb].push(handler);
+  }
+
+  get(name: string): Tenant | undefined {
+    return this.objects.get(name);
+  }
+
+  list(): Tenant[] {
+    return [...this.objects.values()];
+  }
+
+  /** Delivers a watch event, updating the cache first as ListWatch does. */
+  emit(verb: 'add' | 'update' | 'delete', tenant: Tenant): void {
+    const name = tenant.metadata.name!;
+    if (verb === 'delete') this.objects.delete(name);
+    else this.objects.set(name, tenant);
+    for (const handler of this.handlers[verb]) handler(tenant);
+  }
+
+  asInformer(): Informer<Tenant> {
+    // Only the members TenantView uses are implemented.
+    return this as unknown as Informer<Tenant>;
+  }
+}
+
+/** A logger that keeps its lines as objects. */
+export function memoryLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    objectMode: true,
+    write(chunk: unknown, _encoding, done): void {
+      const info = chunk as Record<symbol, string>;
+      lines.push(JSON.parse(info[Symbol.for('message')] ?? '{}') as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger('sync', 'debug', { stream }), lines };
+}

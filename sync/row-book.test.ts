@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { RowBook } from './row-book.js';
+
+const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } } };
+
+describe('RowBook', () => {
+  it('keeps a spec only until its write, and only for its own hash', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.keepSpec('a', 'h1', spec);
+    expect(book.spec('a', 'h2')).toBeUndefined();
+    book.written('a', 'h0');
+    expect(book.spec('a', 'h1')).toBe(spec);
+    book.written('a', 'h1');
+    expect(book.spec('a', 'h1')).toBeUndefined();
+    expect(book.pendingWrites).toBe(0);
+  });
+
+  it('turns a rejected hash into a rejected verdict until the row changes', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.reject('a', 'h1', 'no');
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', message: 'no' });
+    book.set('a', { kind: 'tenant', hash: 'h1' });
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', message: 'no' });
+    book.set('a', { kind: 'tenant', hash: 'h2' });
+    expect(book.verdict('a')).toEqual({ kind: 'synced', hash: 'h2' });
+  });
+
+  it('withdraws a deletion approval when the row shows up again', () => {
+    const book = new RowBook();
+    book.approve('a', 1);
+    expect(book.approval('a')).toBe(1);
+    book.set('a', { kind: 'deleted' });
+    expect(book.approval('a')).toBeUndefined();
+  });
+
+  it('forgets the rows a complete scan did not find', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('b', { kind: 'invalid', attribute: 'spec', message: 'spec: bad' });
+    book.keepSpec('a', 'h1', spec);
+    book.retainOnly(new Set(['b']));
+    expect(book.has('a')).toBe(false);
+    expect(book.pendingWrites).toBe(0);
+    expect(book.verdict('b')).toEqual({ kind: 'invalid', message: 'spec: bad' });
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ANNOTATION, API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
+import { desiredStatus, statusCurrent, type Verdict } from './status.js';
+
+const T0 = new Date('2026-01-01T00:00:00Z');
+const T1 = new Date('2026-01-01T00:05:00Z');
+const TABLE = 'tenants';
+
+function tenant(tweak: (t: Tenant) => void = () => undefined): Tenant {
+  const t: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name: 'a', generation: 3, annotations: { [ANNOTATION.rowHash]: 'h1' } },
+  };
+  tweak(t);
+  return t;
+}
+
+/** A Tenant whose status is what sync wrote at T0 for this verdict. */
+function written(verdict: Verdict, tweak?: (t: Tenant) => void): Tenant {
+  const t = tenant(tweak);
+  t.status = desiredStatus(verdict, t, TABLE, T0);
+  return t;
+}
+
+describe('desiredStatus', () => {
+  it('says Synced=True for a valid row, naming the table, with the row hash and the generation', () => {
+    const status = desiredStatus({ kind: 'synced', hash: 'h1' }, tenant(), TABLE, T0);
+    expect(status).toEqual({
+      conditions: [
+        {
+          type: 'Synced',
+          status: 'True',
+          reason: 'RowSynced',
+          message: 'synced from its row in DynamoDB table "tenants"',
+          observedGeneration: 3,
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+      sync: { table: TABLE, rowHash: 'h1', lastChangedTime: '2026-01-01T00:00:00Z' },
+    });
+  });
+
+  it('is exactly the current status when nothing changed, however much later', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    const again = desiredStatus({ kind: 'synced', hash: 'h1' }, current, TABLE, T1);
+    expect(again).toEqual(current.status);
+    expect(statusCurrent(current, again)).toBe(true);
+  });
+
+  it('moves lastChangedTime (not lastTransitionTime) when the row content changes', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    const next = desiredStatus({ kind: 'synced', hash: 'h2' }, current, TABLE, T1);
+    expect(next.sync).toEqual({ table: TABLE, rowHash: 'h2', lastChangedTime: '2026-01-01T00:05:00Z' });
+    expect(next.conditions[0]?.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
+    expect(statusCurrent(current, next)).toBe(false);
+  });
+
+  it('refuses an invalid row with its message, keeping the hash of the spec still applied', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    const message = 'spec: invalid JSON at position 1';
+    const next = desiredStatus({ kind: 'invalid', message }, current, TABLE, T1);
+    expect(next.conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'InvalidRecord',
+      message,
+      lastTransitionTime: '2026-01-01T00:05:00Z',
+    });
+    expect(next.sync.rowHash).toBe('h1');
+  });
+
+  it('reports a new problem as a change, and the same problem as none', () => {
+    const current = written({ kind: 'invalid', message: 'spec: one' });
+    expect(
+      statusCurrent(current, desiredStatus({ kind: 'invalid', message: 'spec: one' }, current, TABLE, T1)),
+    ).toBe(true);
+    const other = desiredStatus({ kind: 'invalid', message: 'spec: two' }, current, TABLE, T1);
+    expect(statusCurrent(current, other)).toBe(false);
+    expect(other.sync.lastChangedTime).toBe('2026-01-01T00:05:00Z');
+  });
+
+  it('uses an empty row hash for a Tenant that never held a valid spec', () => {
+    const bare = tenant((t) => delete t.metadata.annotations);
+    expect(desiredStatus({ kind: 'rejected', message: 'no' }, bare, TABLE, T0).sync.rowHash).toBe('');
+  });
+
+  it('follows a new generation in observedGeneration', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    current.metadata.generation = 4;
+    const next = desiredStatus({ kind: 'synced', hash: 'h1' }, current, TABLE, T1);
+    expect(next.conditions[0]?.observedGeneration).toBe(4);
+    expect(statusCurrent(current, next)).toBe(false);
+  });
+
+  it('leaves the operator’s conditions out of the comparison', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    current.status!.conditions!.push({
+      type: 'Ready',
+      status: 'False',
+      reason: 'Progressing',
+      message: 'waiting',
+      lastTransitionTime: '2026-01-01T00:01:00Z',
+    });
+    expect(statusCurrent(current, desiredStatus({ kind: 'synced', hash: 'h1' }, current, TABLE, T1))).toBe(
+      true,
+    );
+  });
+});
