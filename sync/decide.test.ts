@@ -68,7 +68,7 @@ describe('needsWrite (the hash gate)', () => {
   });
 
   it('does not retry a rejected spec: only its status is compared', () => {
-    const rejected: Verdict = { kind: 'rejected', message: 'refused' };
+    const rejected: Verdict = { kind: 'rejected', hash: 'h1', message: 'refused' };
     const tenant = synced((t) => (t.metadata.annotations![ANNOTATION.rowHash] = 'h0'));
     tenant.status = desiredStatus(rejected, tenant, identity.table, NOW);
     expect(needsWrite({ kind: 'tenant', hash: 'h1' }, rejected, tenant, context)).toBe(false);

@@ -8,6 +8,7 @@ import type { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
 import type { RowBook, RowState } from './row-book.js';
 import { parseRow, type ParsedRow } from './row/index.js';
+import { recordedRejection } from './status.js';
 import type { ChangeBatch, Item } from './table-source.js';
 import type { TenantView } from './tenant-view.js';
 
@@ -59,17 +60,26 @@ export class Intake {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
       return { name: undefined, invalid: true };
     }
-    const { book, view, identity } = this.deps;
     const state = stateOf(row);
-    if (contentChanged(book.set(name, state), state)) this.deps.forgetBackoff(name);
-    const tenant = view.get(name);
-    if (needsWrite(state, book.verdict(name), tenant, { identity, now: new Date() })) {
-      // Kept only when the spec itself is to be written, and dropped once it is.
-      if (row.kind === 'tenant' && !specCurrent(tenant, row.hash, identity))
-        book.keepSpec(name, row.hash, row.spec);
-      this.deps.enqueue(name);
-    }
+    if (contentChanged(this.deps.book.set(name, state), state)) this.deps.forgetBackoff(name);
+    this.queueIfNeeded(name, row, state);
     return { name, invalid: row.kind === 'invalid' };
+  }
+
+  /** The hash gate: the tenant is queued only when its Tenant differs from what the row says. */
+  private queueIfNeeded(name: string, row: ParsedRow, state: RowState): void {
+    const { book, view, identity } = this.deps;
+    const tenant = view.get(name);
+    if (row.kind === 'tenant') {
+      // A row the API server rejected before (this process or an earlier one) is not sent again.
+      const rejection = recordedRejection(tenant, row.hash);
+      if (rejection !== undefined) book.reject(name, row.hash, rejection);
+    }
+    if (!needsWrite(state, book.verdict(name), tenant, { identity, now: new Date() })) return;
+    // A spec is kept only when it is itself to be written, and dropped once it is.
+    if (row.kind === 'tenant' && !specCurrent(tenant, row.hash, identity))
+      book.keepSpec(name, row.hash, row.spec);
+    this.deps.enqueue(name);
   }
 
   /**

@@ -20,9 +20,9 @@ describe('RowBook', () => {
     const book = new RowBook();
     book.set('a', { kind: 'tenant', hash: 'h1' });
     book.reject('a', 'h1', 'no');
-    expect(book.verdict('a')).toEqual({ kind: 'rejected', message: 'no' });
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h1', message: 'no' });
     book.set('a', { kind: 'tenant', hash: 'h1' });
-    expect(book.verdict('a')).toEqual({ kind: 'rejected', message: 'no' });
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h1', message: 'no' });
     book.set('a', { kind: 'tenant', hash: 'h2' });
     expect(book.verdict('a')).toEqual({ kind: 'synced', hash: 'h2' });
   });

@@ -88,7 +88,7 @@ export class RowBook {
     if (row.kind === 'invalid') return { kind: 'invalid', message: row.message };
     const rejection = this.rejections.get(name);
     return rejection?.hash === row.hash
-      ? { kind: 'rejected', message: rejection.message }
+      ? { kind: 'rejected', hash: row.hash, message: rejection.message }
       : { kind: 'synced', hash: row.hash };
   }
 

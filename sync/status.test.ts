@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
-import { desiredStatus, statusCurrent, type Verdict } from './status.js';
+import { desiredStatus, recordedRejection, statusCurrent, type Verdict } from './status.js';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const T1 = new Date('2026-01-01T00:05:00Z');
@@ -79,9 +79,17 @@ describe('desiredStatus', () => {
     expect(other.sync.lastChangedTime).toBe('2026-01-01T00:05:00Z');
   });
 
-  it('uses an empty row hash for a Tenant that never held a valid spec', () => {
+  it('uses an empty row hash for an unreadable row on a Tenant that never held a valid spec', () => {
     const bare = tenant((t) => delete t.metadata.annotations);
-    expect(desiredStatus({ kind: 'rejected', message: 'no' }, bare, TABLE, T0).sync.rowHash).toBe('');
+    expect(desiredStatus({ kind: 'invalid', message: 'spec: bad' }, bare, TABLE, T0).sync.rowHash).toBe('');
+  });
+
+  it('records the hash of a rejected row, so that a restart knows not to send it again', () => {
+    const rejected = written({ kind: 'rejected', hash: 'h9', message: 'no' });
+    expect(rejected.status?.sync?.rowHash).toBe('h9');
+    expect(recordedRejection(rejected, 'h9')).toBe('no');
+    expect(recordedRejection(rejected, 'h1')).toBeUndefined();
+    expect(recordedRejection(written({ kind: 'synced', hash: 'h9' }), 'h9')).toBeUndefined();
   });
 
   it('follows a new generation in observedGeneration', () => {

@@ -17,8 +17,8 @@ export type Verdict =
   | { kind: 'synced'; hash: string }
   /** The row failed validation; the message names the attribute and the problem. */
   | { kind: 'invalid'; message: string }
-  /** The row parsed, but the API server refused the Tenant built from it. */
-  | { kind: 'rejected'; message: string };
+  /** The row (with this hash) parsed, but the API server refused the Tenant built from it. */
+  | { kind: 'rejected'; hash: string; message: string };
 
 export interface OwnedStatus {
   conditions: Condition[];
@@ -53,9 +53,10 @@ export function desiredStatus(
     tenant?.metadata.generation,
     now,
   );
-  // The hash of the row whose spec the Tenant holds: a refused row leaves the last valid one.
+  // The hash of the row last read; a row that cannot be parsed has none, so the hash of the spec
+  // the Tenant still holds stands. A rejected row's hash lets a restarted sync know it was refused.
   const rowHash =
-    verdict.kind === 'synced' ? verdict.hash : (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '');
+    verdict.kind === 'invalid' ? (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '') : verdict.hash;
   const unchanged =
     previous?.sync !== undefined &&
     previous.sync.rowHash === rowHash &&
@@ -78,4 +79,11 @@ export function statusCurrent(tenant: Tenant | undefined, desired: OwnedStatus):
     sync.rowHash === desired.sync.rowHash &&
     sync.lastChangedTime === desired.sync.lastChangedTime
   );
+}
+
+/** The refusal the Tenant records for the row with this hash, if the API server rejected that row. */
+export function recordedRejection(tenant: Tenant | undefined, hash: string): string | undefined {
+  const synced = findCondition(tenant?.status?.conditions, CONDITION.synced);
+  const rejected = synced?.reason === SYNCED_REASON.applyRejected && tenant?.status?.sync?.rowHash === hash;
+  return rejected ? synced.message : undefined;
 }

@@ -49,8 +49,7 @@ export function componentEnv(extra: Record<string, string> = {}): Record<string,
 
 export function startLandlord(component: 'operator' | 'sync', env: Record<string, string>): LandlordProcess {
   const identity = env.LANDLORD_IDENTITY ?? uniqueName(component);
-  const entry = join(repoRoot, 'dist', component, 'main.js'); // TEMP until cli builds
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli', 'main.js'), component], {
     env: { ...env, LANDLORD_IDENTITY: identity },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

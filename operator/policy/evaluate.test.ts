@@ -844,3 +844,13 @@ describe('the first problem wins', () => {
     expect(evaluateTenant(backward, testConfig())).toStrictEqual(evaluateTenant(forward, testConfig()));
   });
 });
+
+describe('null list elements', () => {
+  // Found by the property test: a null port reached the host-port check and threw.
+  it.each(['ports'])('refuses a null element in a container’s %s as InvalidSpec', (field) => {
+    const tenant = validTenant();
+    setField(containerOf(tenant), field, [null]);
+    const result = evaluateTenant(tenant, testConfig());
+    expect(result.ok ? undefined : result.refusal.reason).toBe('InvalidSpec');
+  });
+});

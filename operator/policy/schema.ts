@@ -18,6 +18,11 @@ function object(properties: Record<string, SchemaObject>, required: string[] = [
     : { type: optional('object'), properties, required };
 }
 
+/** A list element: an object, never null (a null port or sysctl would reach the checks as null). */
+function element(properties: Record<string, SchemaObject>, required: string[] = []): SchemaObject {
+  return { ...object(properties, required), type: 'object' };
+}
+
 const text: SchemaObject = { type: optional('string') };
 const flag: SchemaObject = { type: optional('boolean') };
 const integer: SchemaObject = { type: optional('integer') };
@@ -65,7 +70,7 @@ const labelSelector: SchemaObject = {
     matchLabels: textMap,
     matchExpressions: {
       type: optional('array'),
-      items: object({ key: { type: 'string' }, operator: { type: 'string' }, values: textList }, [
+      items: element({ key: { type: 'string' }, operator: { type: 'string' }, values: textList }, [
         'key',
         'operator',
       ]),
@@ -93,7 +98,7 @@ const podSecurityContext = object({
   windowsOptions,
   sysctls: {
     type: optional('array'),
-    items: object({ name: { type: 'string' }, value: { type: 'string' } }, ['name', 'value']),
+    items: element({ name: { type: 'string' }, value: { type: 'string' } }, ['name', 'value']),
   },
 });
 
@@ -123,7 +128,7 @@ const container: SchemaObject = {
     image: { type: 'string', minLength: 1 },
     ports: {
       type: optional('array'),
-      items: object({ containerPort: integer, hostPort: integer }),
+      items: element({ containerPort: integer, hostPort: integer }),
     },
     securityContext: containerSecurityContext,
     livenessProbe: handler,

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DNS1123_LABEL_RULE } from '../../shared/names.js';
 import { canonicalJson, isDns1123Label, parseRow, rowHash } from './index.js';
 import type { ParsedRow, RowProblemAttribute } from './index.js';
 
@@ -200,8 +201,7 @@ describe('parseRow: deleted', () => {
   });
 });
 
-const DNS_RULE =
-  "(lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)";
+const DNS_RULE = `(${DNS1123_LABEL_RULE})`;
 
 describe('parseRow: refused rows', () => {
   it.each<[string, Item, RowProblemAttribute, string | RegExp]>([

@@ -1,0 +1,155 @@
+// sync and operator as the real CLI runs them (`node dist/cli/main.js sync|operator`), one child
+// process each, so that their memory, CPU profile and restarts are their own. Log lines go to a
+// file; the few the benchmark waits on are kept in memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { repoRoot } from '../e2e/harness/paths.js';
+import { RssSampler, type MemoryReport } from './measure/rss.js';
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
+
+export type ComponentName = 'operator' | 'sync';
+
+export interface SpawnOptions {
+  name: ComponentName;
+  /** A label for the log file and profile, e.g. "operator-restarted". */
+  label: string;
+  env: Record<string, string>;
+  logDir: string;
+  /** Write a CPU profile to this directory when the process exits. */
+  profileDir?: string;
+}
+
+/** Messages worth keeping in memory; warnings and errors are always kept. */
+const KEPT = new Set([
+  'starting',
+  'work loop running',
+  'resync complete',
+  'scan complete',
+  'reading the table',
+]);
+
+const children = new Set<ChildProcess>();
+process.once('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+export class ComponentProcess {
+  readonly spawnedAt = performance.now();
+  readonly lines: LogLine[] = [];
+  readonly exited: Promise<number | string>;
+  private readonly child: ChildProcess;
+  private readonly sampler: RssSampler;
+  private readonly waiters = new Set<() => void>();
+  private alive = true;
+
+  constructor(private readonly options: SpawnOptions) {
+    const profile =
+      options.profileDir === undefined
+        ? []
+        : [
+            '--cpu-prof',
+            `--cpu-prof-dir=${options.profileDir}`,
+            `--cpu-prof-name=${options.label}.cpuprofile`,
+          ];
+    this.child = spawn(
+      process.execPath,
+      [...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
+      {
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.add(this.child);
+    this.sampler = new RssSampler(this.child.pid ?? -1);
+    const file = createWriteStream(join(options.logDir, `${options.label}.log`));
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      createInterface({ input: stream }).on('line', (text) => this.take(text, file));
+    }
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        this.alive = false;
+        children.delete(this.child);
+        this.notify();
+        file.end();
+        resolve(code ?? signal ?? 'unknown');
+      }),
+    );
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  private take(text: string, file: NodeJS.WritableStream): void {
+    file.write(`${text}\n`);
+    let line: LogLine;
+    try {
+      line = { ...(JSON.parse(text) as Record<string, unknown>), at: performance.now() };
+    } catch {
+      line = { msg: text, level: 'raw', at: performance.now() };
+    }
+    if (KEPT.has(line.msg ?? '') || line.level === 'warn' || line.level === 'error' || line.level === 'raw') {
+      if (this.lines.length > 5_000) this.lines.splice(0, 1_000);
+      this.lines.push(line);
+      this.notify();
+    }
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** The first kept line (after `from`, a performance.now() value) that matches. */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs: number, from = 0): Promise<LogLine> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = this.lines.find((l) => l.at >= from && match(l));
+        if (found !== undefined) done(() => resolve(found));
+        else if (!this.alive) done(() => reject(new Error(`${this.options.label} exited:\n${this.tail()}`)));
+      };
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`${this.options.label}: no matching log line in ${timeoutMs} ms`))),
+        timeoutMs,
+      );
+      const done = (finish: () => void): void => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        finish();
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  tail(count = 10): string {
+    return this.lines
+      .slice(-count)
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+  }
+
+  async httpPort(): Promise<number> {
+    const line = await this.waitForLog((l) => l.msg === 'starting' && typeof l.httpPort === 'number', 60_000);
+    return Number(line.httpPort);
+  }
+
+  async metrics(): Promise<string> {
+    const res = await fetch(`http://127.0.0.1:${await this.httpPort()}/metrics`);
+    return res.text();
+  }
+
+  /** Reads the peak RSS, then SIGTERM: finish in-flight work, exit (and write the CPU profile). */
+  async stop(): Promise<MemoryReport> {
+    const memory = this.sampler.finish();
+    if (this.alive) this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+    await this.exited;
+    clearTimeout(timer);
+    return memory;
+  }
+}
+
+export function stopAllComponents(): void {
+  children.forEach((child) => child.kill('SIGKILL'));
+}

@@ -1,0 +1,170 @@
+// The benchmark's side of DynamoDB (moto): the table, its rows, the edits, and what a full
+// resync scan costs in read capacity.
+import {
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  ScanCommand,
+  UpdateItemCommand,
+  waitUntilTableExists,
+  waitUntilTableNotExists,
+  type AttributeValue,
+  type ScanCommandInput,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import type { ClusterEnv } from '../e2e/harness/cluster.js';
+import { runPool } from './pool.js';
+import { deployment, row } from './rows.js';
+
+type Item = Record<string, AttributeValue>;
+
+export function dynamoClient(env: ClusterEnv): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint: env.DYNAMODB_ENDPOINT,
+    region: env.AWS_REGION,
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+  });
+}
+
+/** A tenants table keyed by `name`, with a NEW_AND_OLD_IMAGES stream unless told otherwise. */
+export async function createTable(client: DynamoDBClient, table: string, stream = true): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      AttributeDefinitions: [{ AttributeName: 'name', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'name', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      ...(stream
+        ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }
+        : {}),
+    }),
+  );
+  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: table });
+}
+
+/**
+ * Recreates the table without a stream, holding the same rows, so that a sync started afterwards
+ * polls. UpdateTable cannot be used: moto keeps the old stream shard after StreamEnabled: false and
+ * then fails every write (KeyError 'StreamViewType' in StreamShard.add).
+ */
+export async function recreateWithoutStream(client: DynamoDBClient, table: string): Promise<void> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: startKey }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  await client.send(new DeleteTableCommand({ TableName: table }));
+  await waitUntilTableNotExists({ client, maxWaitTime: 60 }, { TableName: table });
+  await createTable(client, table, false);
+  await writeItems(client, table, items);
+}
+
+/** The benchmark's rows for these tenants. */
+export function putRows(client: DynamoDBClient, table: string, names: readonly string[]): Promise<void> {
+  return writeItems(
+    client,
+    table,
+    names.map((name) => row(name)),
+  );
+}
+
+/** BatchWriteItem, 25 rows a call, 4 calls at once, resending what comes back unprocessed. */
+async function writeItems(client: DynamoDBClient, table: string, items: readonly Item[]): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < items.length; i += 25) {
+    batches.push(items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })));
+  }
+  await runPool(batches.length, 4, async (index) => {
+    let pending = batches[index]!;
+    while (pending.length > 0) {
+      const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }));
+      pending = out.UnprocessedItems?.[table] ?? [];
+    }
+  });
+}
+
+/** Changes the image of a tenant's Deployment, as a user editing the row would (UpdateItem). */
+export async function editImage(
+  client: DynamoDBClient,
+  table: string,
+  name: string,
+  image: string,
+): Promise<void> {
+  await client.send(
+    new UpdateItemCommand({
+      TableName: table,
+      Key: { name: { S: name } },
+      UpdateExpression: 'SET #spec = :spec',
+      ExpressionAttributeNames: { '#spec': 'spec' },
+      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(deployment(name, image)) } },
+    }),
+  );
+}
+
+/** sync's scan (sync/scan.ts): strongly consistent, only the row's contract attributes. */
+const SYNC_SCAN: Omit<ScanCommandInput, 'TableName'> = {
+  ConsistentRead: true,
+  ProjectionExpression: '#name, #spec, #customizations, #deleted',
+  ExpressionAttributeNames: {
+    '#name': 'name',
+    '#spec': 'spec',
+    '#customizations': 'customizations',
+    '#deleted': 'deleted',
+  },
+};
+
+export interface ScanCost {
+  items: number;
+  pages: number;
+  /** Bytes of the rows as DynamoDB sizes them (names plus values), which is what a Scan is billed on. */
+  bytes: number;
+  /** Σ over pages of ceil(page bytes / 4 KB): strongly consistent reads, 1 RCU per 4 KB. */
+  computedRcu: number;
+  /** What moto reported through ReturnConsumedCapacity: TOTAL, when it reports anything. */
+  reportedRcu: number | undefined;
+}
+
+/** DynamoDB's size of an attribute value; S, N and BOOL are all a row here holds. */
+function valueBytes(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S, 'utf8');
+  if (value.N !== undefined) return Math.ceil(value.N.length / 2) + 1;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+export function itemBytes(item: Item): number {
+  return Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name, 'utf8') + valueBytes(value),
+    0,
+  );
+}
+
+/** One full scan exactly as sync makes it, with ReturnConsumedCapacity: TOTAL, plus the billing arithmetic. */
+export async function scanCost(client: DynamoDBClient, table: string): Promise<ScanCost> {
+  const cost: ScanCost = { items: 0, pages: 0, bytes: 0, computedRcu: 0, reportedRcu: undefined };
+  let startKey: Item | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: table,
+        ...SYNC_SCAN,
+        ReturnConsumedCapacity: 'TOTAL',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const bytes = (page.Items ?? []).reduce((sum, item) => sum + itemBytes(item), 0);
+    cost.items += page.Items?.length ?? 0;
+    cost.pages += 1;
+    cost.bytes += bytes;
+    cost.computedRcu += Math.ceil(bytes / 4096);
+    const reported = page.ConsumedCapacity?.CapacityUnits;
+    if (reported !== undefined) cost.reportedRcu = (cost.reportedRcu ?? 0) + reported;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return cost;
+}

@@ -1,0 +1,102 @@
+// What the benchmark watches in the cluster: Tenants (how many are Ready) and the bench
+// namespace's Deployments (how many are available, which image each runs). One list+watch each,
+// the same informer landlord uses, so following progress costs the API server next to nothing.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { Informer } from '../shared/kube/informer.js';
+import type { KubeApi } from '../shared/kube/api.js';
+import { createLogger } from '../shared/logger.js';
+import { API_VERSION, CONDITION, KIND, tenantPath, type Tenant } from '../shared/tenant.js';
+import { secondsSince, sleep } from './pool.js';
+import { BENCH_NAMESPACE } from './rows.js';
+
+const logger = createLogger('bench', 'warn');
+
+export async function watchTenants(api: KubeApi): Promise<Informer<Tenant>> {
+  const informer = new Informer<Tenant>(api, {
+    path: tenantPath(),
+    apiVersion: API_VERSION,
+    kind: KIND,
+    logger,
+  });
+  await informer.start();
+  return informer;
+}
+
+export async function watchDeployments(api: KubeApi): Promise<Informer<V1Deployment>> {
+  const informer = new Informer<V1Deployment>(api, {
+    path: `/apis/apps/v1/namespaces/${BENCH_NAMESPACE}/deployments`,
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    logger,
+  });
+  await informer.start();
+  return informer;
+}
+
+/** Ready=True for the Tenant's current generation. */
+export function tenantReady(tenant: Tenant): boolean {
+  const ready = tenant.status?.conditions?.find((c) => c.type === CONDITION.ready);
+  return ready?.status === 'True' && ready.observedGeneration === tenant.metadata.generation;
+}
+
+function replicaCounts(d: V1Deployment): {
+  seen: boolean;
+  updated: number;
+  total: number;
+  available: number;
+} {
+  const status = d.status ?? {};
+  return {
+    seen: (status.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0),
+    updated: status.updatedReplicas ?? 0,
+    total: status.replicas ?? 0,
+    available: status.availableReplicas ?? 0,
+  };
+}
+
+/** Rolled out and available, as `kubectl rollout status` (and the operator's Ready) judges it. */
+export function deploymentAvailable(d: V1Deployment): boolean {
+  const want = d.spec?.replicas ?? 1;
+  const counts = replicaCounts(d);
+  const available = d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') === true;
+  return (
+    counts.seen &&
+    available &&
+    counts.updated >= want &&
+    counts.total <= counts.updated &&
+    counts.available >= want
+  );
+}
+
+export interface ProgressOptions {
+  what: string;
+  target: number;
+  timeoutMs: number;
+  /** performance.now() at the start of the measurement. */
+  since: number;
+  print: (line: string) => void;
+}
+
+/**
+ * Waits until `count()` reaches the target, checking every 250 ms and printing progress every
+ * 10 s. Resolves with the performance.now() of the check that saw it.
+ */
+export async function waitForCount(count: () => number, options: ProgressOptions): Promise<number> {
+  const deadline = options.since + options.timeoutMs;
+  let nextPrint = performance.now() + 10_000;
+  for (;;) {
+    const now = performance.now();
+    const done = count();
+    if (done >= options.target) return now;
+    if (now > deadline) {
+      throw new Error(
+        `${options.what}: ${done}/${options.target} after ${Math.round(options.timeoutMs / 1000)} s`,
+      );
+    }
+    if (now >= nextPrint) {
+      options.print(`${options.what}: ${done}/${options.target} after ${secondsSince(options.since)} s`);
+      nextPrint = now + 10_000;
+    }
+    await sleep(250);
+  }
+}

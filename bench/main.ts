@@ -1,0 +1,119 @@
+// `npm run bench`: for each N, the client-node baseline on one fresh cluster, then landlord on
+// another, each measured as bench/scenarios describe; a table at the end and the JSON in
+// bench/results (<timestamp>.json and latest.json, rewritten after every N so a late failure
+// keeps the earlier sizes).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs, USAGE, type BenchOptions } from './args.js';
+import { stopAllClusters } from './cluster.js';
+import { stopAllComponents } from './component.js';
+import { describeMachine, loadAverage } from './machine.js';
+import { resultsTable, type BenchReport, type SizeResult } from './report.js';
+import type { RunContext } from './run-context.js';
+import { runBaseline } from './scenarios/baseline.js';
+import { runLandlord } from './scenarios/landlord.js';
+
+const CONCURRENCY = 16;
+
+function print(line: string): void {
+  console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
+}
+
+function context(options: BenchOptions, runDir: string): RunContext {
+  return {
+    options,
+    concurrency: CONCURRENCY,
+    // The operator's minimum; long enough that a 5,000-tenant pass fits inside one interval.
+    resyncSeconds: options.quick ? 10 : 20,
+    pollSeconds: 1,
+    runDir,
+    print,
+    log: (line) => print(`cluster: ${line}`),
+    // Up to 30 minutes at 5,000 tenants, never under 5.
+    timeoutMs: (n) => Math.max(300_000, n * 360),
+    loadAverage,
+  };
+}
+
+async function runSize(n: number, ctx: RunContext): Promise<SizeResult> {
+  const result: SizeResult = { n };
+  try {
+    if (ctx.options.baseline) {
+      print(`[N=${n}] baseline: fresh cluster, ${n} Tenants + Deployments + ConfigMaps via client-node`);
+      result.baseline = await runBaseline(n, ctx);
+      print(`[N=${n}] baseline: ${result.baseline.seconds} s`);
+    }
+    print(`[N=${n}] landlord: fresh cluster, ${n} rows, sync + operator`);
+    result.landlord = await runLandlord(n, ctx);
+    if (result.baseline !== undefined) {
+      result.ratio = Math.round((result.landlord.cold.seconds / result.baseline.seconds) * 100) / 100;
+    }
+  } catch (err) {
+    result.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    print(`[N=${n}] failed: ${result.error}`);
+  }
+  return result;
+}
+
+async function save(report: BenchReport, outDir: string, stamp: string): Promise<void> {
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  await writeFile(join(outDir, `${stamp}.json`), text);
+  await writeFile(join(outDir, 'latest.json'), text);
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  if (args.includes('--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const options = parseArgs(args);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const runDir = join(options.outDir, stamp);
+  await mkdir(runDir, { recursive: true });
+  const ctx = context(options, runDir);
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    mode: options.quick ? 'quick' : 'full',
+    sizes: options.sizes,
+    settings: {
+      concurrency: ctx.concurrency,
+      resyncSeconds: ctx.resyncSeconds,
+      pollSeconds: ctx.pollSeconds,
+      editsPerMode: options.edits,
+      leaderElection: false,
+      profile: options.profile,
+    },
+    machine: describeMachine(),
+    runDir,
+    results: [],
+  };
+  print(`landlord bench: N = ${options.sizes.join(', ')}; logs in ${runDir}`);
+  for (const n of options.sizes) {
+    report.results.push(await runSize(n, ctx));
+    await save(report, options.outDir, stamp);
+  }
+  report.finishedAt = new Date().toISOString();
+  await save(report, options.outDir, stamp);
+  console.log(`\n${resultsTable(report.results)}\n`);
+  print(`results: ${join(options.outDir, `${stamp}.json`)}`);
+  return report.results.some((r) => r.error !== undefined) ? 1 : 0;
+}
+
+async function interrupted(): Promise<void> {
+  print('interrupted: stopping landlord processes and clusters');
+  stopAllComponents();
+  await stopAllClusters();
+  process.exit(130);
+}
+
+process.once('SIGINT', () => void interrupted());
+process.once('SIGTERM', () => void interrupted());
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  stopAllComponents();
+  await stopAllClusters();
+  process.exitCode = 2;
+}

@@ -1,0 +1,102 @@
+// The results: the JSON written to bench/results, the table printed at the end, and the list of
+// metrics every size must carry (the quick e2e test checks the JSON against it).
+import type { MachineInfo } from './machine.js';
+import { fixed, renderTable, type Column } from './measure/table.js';
+import type { BaselineResult } from './scenarios/baseline.js';
+import type { LandlordResult } from './scenarios/landlord.js';
+
+export interface SizeResult {
+  n: number;
+  baseline?: BaselineResult;
+  landlord?: LandlordResult;
+  /** landlord's cold convergence time over the baseline's (goal ≤ 1.5). */
+  ratio?: number;
+  error?: string;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt?: string;
+  mode: 'quick' | 'full';
+  sizes: number[];
+  settings: Record<string, number | string | boolean>;
+  machine: MachineInfo;
+  runDir: string;
+  results: SizeResult[];
+}
+
+/** Dotted paths into a SizeResult that must hold a number for the run to count as complete. */
+export const REQUIRED_METRICS = [
+  'baseline.seconds',
+  'landlord.cold.seconds',
+  'landlord.cold.tenantsPerSecond',
+  'ratio',
+  'landlord.steady.apiServer.reads',
+  'landlord.steady.apiServer.writes',
+  'landlord.steady.apiServer.landlordWrites',
+  'landlord.steady.sync.writes',
+  'landlord.steady.operator.writes',
+  'landlord.steady.dynamodb.computedRcu',
+  'landlord.edits.stream.p50Ms',
+  'landlord.edits.stream.p99Ms',
+  'landlord.edits.poll.p50Ms',
+  'landlord.edits.poll.p99Ms',
+  'landlord.memory.syncPeakMiB',
+  'landlord.memory.operatorPeakMiB',
+  'landlord.recovery.seconds',
+  'landlord.recovery.writes',
+] as const;
+
+export function metricAt(result: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result);
+}
+
+export function missingMetrics(result: SizeResult): string[] {
+  return REQUIRED_METRICS.filter((path) => {
+    const value = metricAt(result, path);
+    return typeof value !== 'number' || Number.isNaN(value);
+  });
+}
+
+const COLUMNS: Column<SizeResult>[] = [
+  { title: 'N', value: (r) => String(r.n) },
+  { title: 'landlord s', value: (r) => fixed(r.landlord?.cold.seconds) },
+  { title: 'baseline s', value: (r) => fixed(r.baseline?.seconds) },
+  { title: 'ratio', value: (r) => fixed(r.ratio, 2) },
+  { title: 'tenants/s', value: (r) => fixed(r.landlord?.cold.tenantsPerSecond) },
+  {
+    title: 'steady reads/writes',
+    value: (r) => {
+      const s = r.landlord?.steady;
+      return s === undefined ? '–' : `${s.apiServer.landlordReads}/${s.apiServer.landlordWrites}`;
+    },
+  },
+  { title: 'RCU/resync', value: (r) => fixed(r.landlord?.steady.dynamodb.computedRcu, 0) },
+  {
+    title: 'edit p50/p99 stream ms',
+    value: (r) => pair(r.landlord?.edits.stream.p50Ms, r.landlord?.edits.stream.p99Ms),
+  },
+  {
+    title: 'edit p50/p99 poll ms',
+    value: (r) => pair(r.landlord?.edits.poll.p50Ms, r.landlord?.edits.poll.p99Ms),
+  },
+  { title: 'sync MiB', value: (r) => fixed(r.landlord?.memory.syncPeakMiB, 0) },
+  { title: 'operator MiB', value: (r) => fixed(r.landlord?.memory.operatorPeakMiB, 0) },
+  {
+    title: 'recovery s/writes',
+    value: (r) => {
+      const rec = r.landlord?.recovery;
+      return rec === undefined ? '–' : `${fixed(rec.seconds)}/${rec.writes}`;
+    },
+  },
+];
+
+function pair(a: number | undefined, b: number | undefined): string {
+  return `${fixed(a, 0)}/${fixed(b, 0)}`;
+}
+
+export function resultsTable(results: readonly SizeResult[]): string {
+  return renderTable(results, COLUMNS);
+}

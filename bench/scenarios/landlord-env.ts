@@ -1,0 +1,36 @@
+// The environment of the benchmark's sync and operator: the cluster, moto, and the settings each
+// measurement needs. Leader election is off (one replica each), so that no Lease renewal shows up
+// among the steady state's writes; a two-replica deployment adds one Lease write per component
+// every LANDLORD_RETRY_PERIOD_SECONDS (2 s by default).
+import type { BenchCluster } from '../cluster.js';
+import { BENCH_NAMESPACE } from '../rows.js';
+import type { RunContext } from '../run-context.js';
+
+export function landlordEnv(
+  bench: BenchCluster,
+  table: string,
+  ctx: RunContext,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const env = bench.cluster.env;
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    KUBECONFIG: env.KUBECONFIG,
+    DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT,
+    DYNAMODB_TABLE: table,
+    AWS_REGION: env.AWS_REGION,
+    AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,
+    POD_NAMESPACE: 'landlord-system',
+    LANDLORD_HTTP_PORT: '0',
+    LANDLORD_LEADER_ELECTION: 'false',
+    LANDLORD_INSTALL_CRD: 'false',
+    LANDLORD_LOG_LEVEL: 'info',
+    LANDLORD_ALLOWED_NAMESPACES: BENCH_NAMESPACE,
+    LANDLORD_OPERATOR_CONCURRENCY: String(ctx.concurrency),
+    LANDLORD_SYNC_RESYNC_SECONDS: String(ctx.resyncSeconds),
+    LANDLORD_OPERATOR_RESYNC_SECONDS: String(ctx.resyncSeconds),
+    ...extra,
+  };
+}

@@ -1,0 +1,92 @@
+// One landlord run on one fresh cluster: the table and its rows, the sync and operator processes
+// (restarted and swapped as the scenarios need), the watch on Tenants, and the memory each
+// process reached before it was stopped.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { Informer } from '../../shared/kube/informer.js';
+import type { Tenant } from '../../shared/tenant.js';
+import type { BenchCluster } from '../cluster.js';
+import { ComponentProcess, type ComponentName } from '../component.js';
+import { createTable, dynamoClient, putRows } from '../dynamo.js';
+import { watchDeployments, watchTenants } from '../kube.js';
+import type { MemoryReport } from '../measure/rss.js';
+import { sumOf } from '../measure/prom.js';
+import { tenantName } from '../rows.js';
+import type { RunContext } from '../run-context.js';
+import { landlordEnv } from './landlord-env.js';
+
+export const TABLE = 'landlord-bench';
+
+export class Session {
+  readonly dynamo: DynamoDBClient;
+  readonly names: string[];
+  tenants: Informer<Tenant> | undefined;
+  deployments: Informer<V1Deployment> | undefined;
+  sync: ComponentProcess | undefined;
+  operator: ComponentProcess | undefined;
+  /** Memory of every process stopped so far, by its label. */
+  readonly memory: Record<string, MemoryReport> = {};
+
+  constructor(
+    readonly bench: BenchCluster,
+    readonly n: number,
+    readonly ctx: RunContext,
+  ) {
+    this.dynamo = dynamoClient(bench.cluster.env);
+    this.names = Array.from({ length: n }, (_, i) => tenantName(i));
+  }
+
+  /** The table and its N rows, before any landlord process starts; not timed. */
+  async seed(): Promise<void> {
+    await createTable(this.dynamo, TABLE);
+    await putRows(this.dynamo, TABLE, this.names);
+    this.tenants = await watchTenants(this.bench.api);
+  }
+
+  async watchDeployments(): Promise<Informer<V1Deployment>> {
+    this.deployments ??= await watchDeployments(this.bench.api);
+    return this.deployments;
+  }
+
+  private spawn(name: ComponentName, label: string, extra: Record<string, string>): ComponentProcess {
+    return new ComponentProcess({
+      name,
+      label: `${label}-${this.n}`,
+      env: landlordEnv(this.bench, TABLE, this.ctx, extra),
+      logDir: this.ctx.runDir,
+      ...(this.ctx.options.profile ? { profileDir: this.ctx.runDir } : {}),
+    });
+  }
+
+  startSync(label: string, extra: Record<string, string> = {}): ComponentProcess {
+    this.sync = this.spawn('sync', label, extra);
+    return this.sync;
+  }
+
+  startOperator(label: string): ComponentProcess {
+    this.operator = this.spawn('operator', label, {});
+    return this.operator;
+  }
+
+  async stopSync(label: string): Promise<void> {
+    if (this.sync !== undefined) this.memory[label] = await this.sync.stop();
+    this.sync = undefined;
+  }
+
+  async stopOperator(label: string): Promise<void> {
+    if (this.operator !== undefined) this.memory[label] = await this.operator.stop();
+    this.operator = undefined;
+  }
+
+  /** Completed full scans of the running sync, from its metrics. */
+  async syncScans(): Promise<number> {
+    return sumOf(await this.sync!.metrics(), 'landlord_sync_scans_total', { result: 'success' });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.stopSync('sync-at-close'), this.stopOperator('operator-at-close')]);
+    await this.tenants?.stop();
+    await this.deployments?.stop();
+    this.dynamo.destroy();
+  }
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { EventRecorder } from '../shared/kube/events.js';
+import { createMetrics } from '../shared/metrics.js';
+import { FakeInformer, memoryLogger } from './fixtures.js';
+import { tableIdentity } from './identity.js';
+import { Intake } from './intake.js';
+import { Pruner } from './prune.js';
+import { RowBook } from './row-book.js';
+import { SyncLoop } from './sync.js';
+import type { ChangeBatch, Item, TableSource } from './table-source.js';
+import { TenantView } from './tenant-view.js';
+import { API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
+import { ownedLabels } from './identity.js';
+
+const identity = tableIdentity('tenants');
+const row = (name: string): Item => ({ name: { S: name }, spec: { S: '{"kind":"Deployment"}' } });
+const tenant = (name: string): Tenant => ({
+  apiVersion: API_VERSION,
+  kind: KIND,
+  metadata: { name, uid: `uid-${name}`, labels: ownedLabels(identity) },
+});
+
+/** A table whose scans are scripted: each entry is one scan's pages, or an error after them. */
+class ScriptedTable implements TableSource {
+  readonly streaming = false;
+  scans = 0;
+
+  constructor(private readonly script: { pages: Item[][]; failAfter?: boolean }[]) {}
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async *scan(): AsyncGenerator<Item[]> {
+    const step = this.script[Math.min(this.scans++, this.script.length - 1)]!;
+    for (const page of step.pages) {
+      await Promise.resolve();
+      yield page;
+    }
+    if (step.failAfter === true) throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+  }
+
+  // eslint-disable-next-line require-yield -- a table without a stream has no changes
+  async *changes(): AsyncGenerator<ChangeBatch> {
+    await Promise.resolve();
+  }
+
+  read(): Promise<Item | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  close(): void {}
+}
+
+function harness(source: ScriptedTable, existing: string[]) {
+  const informer = new FakeInformer();
+  for (const name of existing) informer.emit('add', tenant(name));
+  const view = new TenantView(informer.asInformer());
+  const book = new RowBook();
+  const queued: string[] = [];
+  const { logger, lines } = memoryLogger();
+  const metrics = createMetrics('sync');
+  const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
+  const enqueue = (name: string): void => void queued.push(name);
+  const limits = { fraction: 0.5, minimum: 0 };
+  const pruner = new Pruner({ book, view, enqueue, events, logger, metrics, limits, table: identity.table });
+  const intake = new Intake({
+    book,
+    view,
+    enqueue,
+    forgetBackoff: () => undefined,
+    pruner,
+    identity,
+    logger,
+  });
+  const loop = new SyncLoop({
+    source,
+    intake,
+    pruner,
+    book,
+    drained: () => Promise.resolve(),
+    metrics,
+    logger,
+    resyncMs: 10,
+    pollMs: 10,
+    highWater: 100,
+  });
+  return { loop, book, queued, lines };
+}
+
+/** Runs the loop until `done()` holds, then stops it. */
+async function runUntil(loop: SyncLoop, done: () => boolean): Promise<void> {
+  const controller = new AbortController();
+  const running = loop.run(controller.signal);
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
+  await running;
+}
+
+describe('SyncLoop', () => {
+  it('prunes nothing after a scan that failed midway, and prunes once a complete scan agrees', async () => {
+    const source = new ScriptedTable([{ pages: [[row('a')]], failAfter: true }, { pages: [[row('a')], []] }]);
+    const { loop, book, lines } = harness(source, ['a', 'b', 'c', 'd']);
+    await runUntil(loop, () => lines.some((l) => l.msg === 'scan failed: nothing is pruned; retrying'));
+    expect(['b', 'c', 'd'].map((name) => book.approval(name))).toEqual([undefined, undefined, undefined]);
+    await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
+    // Half of four Tenants may go in one pass; the third is held back.
+    expect(['b', 'c', 'd'].map((name) => book.approval(name) !== undefined)).toEqual([true, true, false]);
+    expect(
+      lines.find((l) => l.msg === 'deletions held back: more rows are gone than one resync may delete'),
+    ).toMatchObject({
+      heldBack: 1,
+      tenants: ['d'],
+    });
+  });
+
+  it('never prunes a Tenant whose row the scan read, valid or not', async () => {
+    const broken: Item = { name: { S: 'b' }, spec: { S: '{oops' } };
+    const source = new ScriptedTable([{ pages: [[row('a'), broken]] }]);
+    const { loop, book, lines } = harness(source, ['a', 'b']);
+    await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
+    expect(book.approval('a')).toBeUndefined();
+    expect(book.approval('b')).toBeUndefined();
+  });
+});
