@@ -1,9 +1,10 @@
 // A thousand rows written at once (BatchWriteItem) reach sync through the stream and become a
-// thousand Synced Tenants, each written exactly once.
+// thousand Synced Tenants, each written exactly once, which the operator brings to Ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION, type Tenant } from '../shared/tenant.js';
 import { waitUntil } from './harness/wait.js';
 import { uniqueName } from './support/env.js';
-import { metricValue, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   batchWrite,
   createTable,
@@ -18,20 +19,26 @@ import {
 const ROWS = 1000;
 const table = uniqueName('sync-scale');
 let sync: LandlordProcess;
+let operator: LandlordProcess;
 
 beforeAll(async () => {
   await createTable(table);
   sync = startSync(table, { LANDLORD_LOG_LEVEL: 'info' });
-  await sync.waitForLog((l) => l.msg === 'scan complete');
+  operator = startLandlord('operator', componentEnv({ LANDLORD_LOG_LEVEL: 'info' }));
+  await Promise.all([sync.waitForLog((l) => l.msg === 'scan complete'), operator.ready()]);
 });
 
 afterAll(async () => {
   expect(await sync.stop()).toBe(0);
+  expect(await operator.stop()).toBe(0);
   await deleteSyncedTenants(table);
 });
 
+const ready = (t: Tenant): boolean =>
+  t.status?.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True') === true;
+
 describe('1,000 rows', () => {
-  it('become 1,000 Tenants with Synced=True, one spec and one status write each', async () => {
+  it('become 1,000 Ready Tenants with Synced=True, one spec and one status write each', async () => {
     const names = Array.from({ length: ROWS }, (_, i) => `${table}-${String(i).padStart(4, '0')}`);
     const started = performance.now();
     await batchWrite(
@@ -47,10 +54,19 @@ describe('1,000 rows', () => {
       },
       { timeoutMs: 150_000, intervalMs: 1_000 },
     );
+    const synced = performance.now();
+    await waitUntil(
+      `${ROWS} Tenants Ready`,
+      async () => (await syncedTenants(table)).filter(ready).length === ROWS,
+      {
+        timeoutMs: 400_000,
+        intervalMs: 2_000,
+      },
+    );
     const seconds = (ms: number): string => (ms / 1000).toFixed(1);
     console.log(
-      `sync: ${ROWS} rows → ${ROWS} Tenants Synced in ${seconds(performance.now() - started)} s ` +
-        `(BatchWriteItem took ${seconds(loaded - started)} s)`,
+      `${ROWS} rows → ${ROWS} Tenants Synced in ${seconds(synced - started)} s, Ready in ` +
+        `${seconds(performance.now() - started)} s (BatchWriteItem took ${seconds(loaded - started)} s)`,
     );
     const text = await sync.metrics();
     expect(metricValue(text, 'landlord_sync_writes_total', { kind: 'apply' })).toBe(ROWS);
