@@ -95,7 +95,8 @@ export function delta(before: RequestCounts, after: RequestCounts): RequestBreak
 
 function tally(result: RequestBreakdown, key: string, moved: number): void {
   const [verb = '', resource = ''] = key.split(' ');
-  if (resource === '') {
+  // Non-resource paths (discovery, /openapi, /metrics) come with an empty or path-like resource.
+  if (resource === '' || resource.startsWith('/')) {
     result.nonResource += moved;
     return;
   }

@@ -6,6 +6,7 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1OwnerReference } from '@
 import { API_VERSION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../shared/tenant.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
+import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
@@ -18,6 +19,7 @@ export interface BaselineResult {
   concurrency: number;
   clusterStartSeconds: number;
   loadAverage: number[];
+  apiServer: RequestBreakdown;
 }
 
 function owned<
@@ -46,6 +48,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
   const core = bench.kubeConfig.makeApiClient(CoreV1Api);
   const deployments = await watchDeployments(bench.api);
   try {
+    const before = await requestCounts(bench.access);
     const started = performance.now();
     await runPool(n, ctx.concurrency, async (index) => {
       const name = tenantName(index);
@@ -78,6 +81,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
       print: ctx.print,
     });
     const seconds = (done - started) / 1000;
+    const after = await requestCounts(bench.access);
     return {
       seconds: round(seconds),
       createSeconds: round((created - started) / 1000),
@@ -85,6 +89,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
       concurrency: ctx.concurrency,
       clusterStartSeconds: round(bench.startSeconds),
       loadAverage: ctx.loadAverage(),
+      apiServer: delta(before, after),
     };
   } finally {
     await deployments.stop();

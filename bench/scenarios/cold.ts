@@ -2,6 +2,9 @@
 // together. Timed from their spawn until N Tenants are Ready=True (every Deployment available).
 import { CONDITION } from '../../shared/tenant.js';
 import { tenantReady, waitForCount } from '../kube.js';
+import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { sumOf } from '../measure/prom.js';
+import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
 
 export interface ColdResult {
@@ -11,6 +14,18 @@ export interface ColdResult {
   syncedSeconds: number;
   /** When sync logged its first complete scan. */
   firstScanSeconds: number | undefined;
+  /** What the convergence cost, as the API server counted it and as each component did. */
+  apiServer: RequestBreakdown;
+  sync: OwnRequests;
+  operator: OwnRequests & { reconciles: number; reconcileSeconds: number };
+}
+
+/** The operator's reconciles so far and the time they took in total, from its metrics. */
+function reconcileTotals(text: string): { reconciles: number; reconcileSeconds: number } {
+  return {
+    reconciles: sumOf(text, 'landlord_reconcile_duration_seconds_count'),
+    reconcileSeconds: round(sumOf(text, 'landlord_reconcile_duration_seconds_sum')),
+  };
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;
@@ -18,9 +33,10 @@ const round = (value: number): number => Math.round(value * 100) / 100;
 export async function measureCold(session: Session): Promise<ColdResult> {
   const { n, ctx } = session;
   const tenants = session.tenants!;
+  const before = await requestCounts(session.bench.access);
   const started = performance.now();
   const sync = session.startSync('sync');
-  session.startOperator('operator');
+  const operator = session.startOperator('operator');
   const progress = { target: n, timeoutMs: ctx.timeoutMs(n), since: started, print: ctx.print };
   const synced = waitForCount(
     () =>
@@ -35,11 +51,19 @@ export async function measureCold(session: Session): Promise<ColdResult> {
     what: `[N=${n}] landlord: Tenants Ready`,
   });
   const seconds = (ready - started) / 1000;
+  const [after, syncMetrics, operatorMetrics] = await Promise.all([
+    requestCounts(session.bench.access),
+    sync.metrics(),
+    operator.metrics(),
+  ]);
   const scan = sync.lines.find((l) => l.msg === 'scan complete');
   return {
     seconds: round(seconds),
     tenantsPerSecond: round(n / seconds),
     syncedSeconds: round(((await synced) - started) / 1000),
     firstScanSeconds: scan === undefined ? undefined : round((scan.at - started) / 1000),
+    apiServer: delta(before, after),
+    sync: ownDelta('', syncMetrics),
+    operator: { ...ownDelta('', operatorMetrics), ...reconcileTotals(operatorMetrics) },
   };
 }

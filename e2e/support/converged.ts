@@ -41,10 +41,24 @@ interface Observed {
   children: KubernetesObject[];
 }
 
-const readyFor = (tenant: Tenant): boolean => {
-  const ready = tenant.status?.conditions?.find((c) => c.type === CONDITION.ready);
-  return ready?.status === 'True' && ready.observedGeneration === tenant.metadata.generation;
-};
+/**
+ * The condition convergence waits for: Ready (the children match and the Deployment has rolled out,
+ * which also takes kube-controller-manager), or Applied (the operator's own part: the children
+ * match this generation).
+ */
+export type Goal = typeof CONDITION.ready | typeof CONDITION.applied;
+
+/** Undefined when the Tenant reports the goal for its current generation, else why not. */
+function shortOf(tenant: Tenant, goal: Goal): string | undefined {
+  const c = tenant.status?.conditions?.find((x) => x.type === goal);
+  if (c?.status === 'True' && c.observedGeneration === tenant.metadata.generation) return undefined;
+  const where = `generation ${tenant.metadata.generation}`;
+  return c === undefined
+    ? `has no ${goal} condition (${where})`
+    : `is ${goal}=${c.status} ${c.reason} (${where})`;
+}
+
+const readyFor = (tenant: Tenant): boolean => shortOf(tenant, CONDITION.ready) === undefined;
 
 const keyOf = (obj: KubernetesObject): string =>
   `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
@@ -79,7 +93,7 @@ async function observe(expectation: Expectation): Promise<Observed> {
   return { all, selected, children: await listChildren(expectation.namespaces) };
 }
 
-function tenantProblems(expectation: Expectation, observed: Observed): string[] {
+function tenantProblems(expectation: Expectation, observed: Observed, goal: Goal): string[] {
   const problems: string[] = [];
   const names = new Set(observed.selected.map((t) => t.metadata.name!));
   const expected = new Set(expectation.tenants);
@@ -89,8 +103,10 @@ function tenantProblems(expectation: Expectation, observed: Observed): string[] 
     if (!expected.has(name)) problems.push(`Tenant ${name} should not exist`);
     else if (tenant.metadata.deletionTimestamp !== undefined)
       problems.push(`Tenant ${name} is being deleted`);
-    else if (!readyFor(tenant))
-      problems.push(`Tenant ${name} is not Ready for generation ${tenant.metadata.generation}`);
+    else {
+      const short = shortOf(tenant, goal);
+      if (short !== undefined) problems.push(`Tenant ${name} ${short}`);
+    }
   }
   return problems;
 }
@@ -148,12 +164,19 @@ function childSetProblems(expectation: Expectation, observed: Observed): string[
 }
 
 /** Every problem that keeps the cluster from being converged; empty when it is. */
-export async function convergenceProblems(expectation: Expectation): Promise<string[]> {
+export async function convergenceProblems(
+  expectation: Expectation,
+  goal: Goal = CONDITION.ready,
+): Promise<string[]> {
   const observed = await observe(expectation);
   const owners = observed.children
     .map((child) => ownerProblem(child, observed.all))
     .filter((p): p is string => p !== undefined);
-  return [...tenantProblems(expectation, observed), ...owners, ...childSetProblems(expectation, observed)];
+  return [
+    ...tenantProblems(expectation, observed, goal),
+    ...owners,
+    ...childSetProblems(expectation, observed),
+  ];
 }
 
 /** Throws, listing every problem (the first 40), unless the cluster is converged. */
@@ -165,15 +188,19 @@ export async function assertConverged(expectation: Expectation): Promise<void> {
   }
 }
 
-/** Waits until assertConverged passes; returns how long it took, in ms. */
-export async function waitConverged(expectation: Expectation, timeoutMs: number): Promise<number> {
+/** Waits until assertConverged passes (or, for Applied, the operator's part of it); returns the ms it took. */
+export async function waitConverged(
+  expectation: Expectation,
+  timeoutMs: number,
+  goal: Goal = CONDITION.ready,
+): Promise<number> {
   const started = Date.now();
   let last: string[] = [];
   try {
     await waitUntil(
       'convergence',
       async () => {
-        last = await convergenceProblems(expectation);
+        last = await convergenceProblems(expectation, goal);
         if (process.env.LANDLORD_E2E_VERBOSE === '1')
           console.log(`${new Date().toISOString()} ${last.length} problems: ${last.slice(0, 3).join('; ')}`);
         return last.length === 0;

@@ -1,0 +1,50 @@
+// The benchmark harness itself, as CI runs it: `npm run bench -- --quick` must complete and write
+// well-formed JSON carrying every metric. The numbers are never judged here: this machine is
+// shared and a smoke run is too small to mean anything; docs/performance.md has the real run.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { missingMetrics, type BenchReport } from '../bench/report.js';
+import { repoRoot } from './harness/paths.js';
+
+let outDir: string | undefined;
+
+afterAll(async () => {
+  if (outDir !== undefined) await rm(outDir, { recursive: true, force: true });
+});
+
+function runBench(args: string[]): Promise<{ code: number | string; output: string }> {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'bench', 'main.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code: code ?? signal ?? 'unknown', output })),
+  );
+}
+
+describe('npm run bench -- --quick', () => {
+  it('completes and writes JSON with every metric for N=50', { timeout: 900_000 }, async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'landlord-bench-'));
+    const { code, output } = await runBench(['--quick', `--out=${outDir}`]);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(await readFile(join(outDir, 'latest.json'), 'utf8')) as BenchReport;
+    expect(report.mode).toBe('quick');
+    const { cpus, memoryGiB, node, kernel } = report.machine;
+    expect([typeof cpus, typeof memoryGiB, typeof node, typeof kernel]).toEqual([
+      'number',
+      'number',
+      'string',
+      'string',
+    ]);
+    expect(report.machine.loadAverage).toHaveLength(3);
+    expect(report.results.map((r) => r.n)).toEqual([50]);
+    const [result] = report.results;
+    expect(result?.error, output).toBeUndefined();
+    expect(missingMetrics(result!)).toEqual([]);
+  });
+});

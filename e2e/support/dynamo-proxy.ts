@@ -1,0 +1,184 @@
+// A loopback proxy in front of the run's DynamoDB (moto), through which a test makes DynamoDB
+// misbehave for sync alone, the way the real service and network do: connections refused,
+// requests that hang, throttling (HTTP 400 ProvisionedThroughputExceededException, as DynamoDB
+// answers it), and a Scan that fails on its later pages. Everything else passes through untouched.
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { seededRandom } from './suite.js';
+
+export type ProxyMode = 'pass' | 'refuse' | 'hang';
+
+export interface ProxyStats {
+  /** Requests received, by operation (the X-Amz-Target after the dot: Scan, GetRecords, …). */
+  byOperation: Map<string, number>;
+  throttled: number;
+  failedPages: number;
+  hung: number;
+}
+
+const THROTTLED = JSON.stringify({
+  __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+  message:
+    'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.',
+});
+
+function operationOf(req: IncomingMessage): string {
+  const target = req.headers['x-amz-target'];
+  return typeof target === 'string' ? (target.split('.').pop() ?? target) : 'unknown';
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A later page of a Scan: the request continues from where the previous page stopped. */
+function isLaterScanPage(operation: string, body: Buffer): boolean {
+  if (operation !== 'Scan') return false;
+  try {
+    return (
+      (JSON.parse(body.toString('utf8')) as { ExclusiveStartKey?: unknown }).ExclusiveStartKey !== undefined
+    );
+  } catch {
+    return false;
+  }
+}
+
+export class DynamoProxy {
+  readonly stats: ProxyStats = { byOperation: new Map(), throttled: 0, failedPages: 0, hung: 0 };
+  private mode: ProxyMode = 'pass';
+  private throttleShare = 0;
+  private failLaterScanPages = false;
+  private random = seededRandom(1);
+  private readonly sockets = new Set<Socket>();
+  private readonly held = new Set<ServerResponse>();
+  private readonly server: Server;
+  private port = 0;
+
+  private constructor(private readonly target: URL) {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  /** Starts a proxy on a free loopback port in front of `target` (an http:// URL). */
+  static async start(target: string): Promise<DynamoProxy> {
+    const proxy = new DynamoProxy(new URL(target));
+    await proxy.listen(0);
+    return proxy;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Requests seen for an operation so far. */
+  count(operation: string): number {
+    return this.stats.byOperation.get(operation) ?? 0;
+  }
+
+  /**
+   * pass: forward everything. refuse: stop listening and drop every open connection, so clients
+   * get ECONNREFUSED or a reset. hang: accept requests and never answer them.
+   */
+  async setMode(mode: ProxyMode): Promise<void> {
+    const previous = this.mode;
+    this.mode = mode;
+    if (previous === 'hang' && mode !== 'hang') this.releaseHeld();
+    if (mode === 'refuse' && previous !== 'refuse') await this.stopListening();
+    if (mode !== 'refuse' && previous === 'refuse') await this.listen(this.port);
+  }
+
+  /** Answers this share (0..1) of requests with throttling, chosen by a seeded generator. */
+  throttle(share: number, seed = 7): void {
+    this.throttleShare = share;
+    this.random = seededRandom(seed);
+  }
+
+  /** While on, every Scan request after the first page fails with throttling, retries included. */
+  failScansAfterFirstPage(on: boolean): void {
+    this.failLaterScanPages = on;
+  }
+
+  async close(): Promise<void> {
+    this.releaseHeld();
+    await this.stopListening();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const operation = operationOf(req);
+    this.stats.byOperation.set(operation, this.count(operation) + 1);
+    if (this.mode === 'hang') {
+      this.stats.hung += 1;
+      this.held.add(res);
+      return;
+    }
+    if (this.failLaterScanPages && isLaterScanPage(operation, body)) {
+      this.stats.failedPages += 1;
+      this.answerThrottled(res);
+    } else if (this.throttleShare > 0 && this.random() < this.throttleShare) {
+      this.stats.throttled += 1;
+      this.answerThrottled(res);
+    } else {
+      this.forward(req, body, res);
+    }
+  }
+
+  private answerThrottled(res: ServerResponse): void {
+    res.writeHead(400, {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amzn-requestid': `landlord-e2e-${Date.now()}`,
+    });
+    res.end(THROTTLED);
+  }
+
+  private forward(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    const upstream = request(
+      {
+        host: this.target.hostname,
+        port: this.target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: this.target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    // DynamoDB unreachable behind the proxy looks the same to the client: a dropped connection.
+    upstream.on('error', () => res.destroy());
+    upstream.end(body);
+  }
+
+  private releaseHeld(): void {
+    for (const res of this.held) res.socket?.destroy();
+    this.held.clear();
+  }
+
+  private listen(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        this.port = typeof address === 'object' && address !== null ? address.port : port;
+        resolve();
+      });
+    });
+  }
+
+  private stopListening(): Promise<void> {
+    if (!this.server.listening) return Promise.resolve();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    return closed;
+  }
+}
