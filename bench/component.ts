@@ -6,11 +6,19 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../e2e/harness/paths.js';
+import { sumOf } from './measure/prom.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
 
 export type ComponentName = 'operator' | 'sync';
+
+/** The V8 heap as the process reported it just before it was stopped. */
+export interface HeapReport {
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+}
 
 export interface SpawnOptions {
   name: ComponentName;
@@ -122,6 +130,16 @@ export class ComponentProcess {
     });
   }
 
+  private async heap(): Promise<HeapReport> {
+    const text = this.alive ? await this.metrics().catch(() => '') : '';
+    const mib = (name: string): number => Math.round((sumOf(text, name) / 2 ** 20) * 10) / 10;
+    return {
+      heapUsedMiB: mib('landlord_nodejs_heap_size_used_bytes'),
+      heapTotalMiB: mib('landlord_nodejs_heap_size_total_bytes'),
+      externalMiB: mib('landlord_nodejs_external_memory_bytes'),
+    };
+  }
+
   tail(count = 10): string {
     return this.lines
       .slice(-count)
@@ -139,9 +157,13 @@ export class ComponentProcess {
     return res.text();
   }
 
-  /** Reads the peak RSS, then SIGTERM: finish in-flight work, exit (and write the CPU profile). */
-  async stop(): Promise<MemoryReport> {
-    const memory = this.sampler.finish();
+  /**
+   * Reads the peak RSS and the V8 heap (from the process's own metrics: live data versus what the
+   * heap merely holds on to), then SIGTERM: finish in-flight work, exit (and write the CPU profile).
+   */
+  async stop(): Promise<MemoryReport & HeapReport> {
+    const heap = await this.heap();
+    const memory = { ...this.sampler.finish(), ...heap };
     if (this.alive) this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
     await this.exited;

@@ -45,6 +45,7 @@ export const REQUIRED_METRICS = [
   'landlord.memory.operatorPeakMiB',
   'landlord.recovery.seconds',
   'landlord.recovery.writes',
+  'landlord.syncRestart.writes',
 ] as const;
 
 export function metricAt(result: unknown, path: string): unknown {

@@ -87,7 +87,7 @@ async function editOnce(
 
 /** Replaces the stream-following sync by one that polls a table without a stream. */
 export async function switchToPolling(session: Session): Promise<void> {
-  await session.stopSync('sync');
+  await session.stopSync('sync-stream');
   await recreateWithoutStream(session.dynamo, TABLE);
   const sync = session.startSync('sync-poll', {
     LANDLORD_SYNC_POLL_SECONDS: String(session.ctx.pollSeconds),

@@ -1,7 +1,10 @@
-// Recovery: the operator is stopped (SIGTERM) with N Tenants converged and started again. Timed
-// from the new process's spawn to its first "resync complete" covering all N Tenants; the writes
-// it made by then are counted from its own metrics and, as a check, by the API server.
+// Recovery: a component is stopped (SIGTERM) with N Tenants converged and started again, as in a
+// rolling update. The operator is timed from its spawn to its first "resync complete" covering all
+// N Tenants; sync from its spawn to its first complete scan. The writes each made by then are
+// counted from its own metrics and, as a check, by the API server (goal: none).
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { sleep } from '../pool.js';
+import { operatorResync, syncResync } from './landlord-env.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
 
@@ -14,11 +17,21 @@ export interface RecoveryResult {
   resyncDurationMs: number;
 }
 
+export interface SyncRestartResult {
+  /** From spawn to the first complete scan. */
+  seconds: number;
+  scanDurationMs: number;
+  /** Writes made by then, and a second later (what the scan queued). */
+  writes: number;
+  sync: OwnRequests;
+}
+
+/** Restarts the operator, from now on with the steady-state window's short resync. */
 export async function measureRecovery(session: Session): Promise<RecoveryResult> {
   const { n, ctx, bench } = session;
   await session.stopOperator('operator');
   const before = await requestCounts(bench.access);
-  const operator = session.startOperator('operator-restarted');
+  const operator = session.startOperator('operator-restarted', operatorResync(ctx));
   const line = await operator.waitForLog(
     (l) => l.msg === 'resync complete' && l.tenants === n,
     ctx.timeoutMs(n),
@@ -31,5 +44,21 @@ export async function measureRecovery(session: Session): Promise<RecoveryResult>
     operator: own,
     apiServer: delta(before, after),
     resyncDurationMs: Number(line.durationMs),
+  };
+}
+
+/** Restarts sync, from now on with the steady-state window's short resync. */
+export async function measureSyncRestart(session: Session): Promise<SyncRestartResult> {
+  const { n, ctx } = session;
+  await session.stopSync('sync');
+  const sync = session.startSync('sync-resync', syncResync(ctx));
+  const scan = await sync.waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
+  await sleep(1_000);
+  const own = ownDelta('', await sync.metrics());
+  return {
+    seconds: Math.round(((scan.at - sync.spawnedAt) / 1000) * 100) / 100,
+    scanDurationMs: Number(scan.durationMs),
+    writes: own.writes,
+    sync: own,
   };
 }

@@ -6,7 +6,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { Informer } from '../../shared/kube/informer.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { BenchCluster } from '../cluster.js';
-import { ComponentProcess, type ComponentName } from '../component.js';
+import { ComponentProcess, type ComponentName, type HeapReport } from '../component.js';
 import { createTable, dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
 import type { MemoryReport } from '../measure/rss.js';
@@ -25,7 +25,7 @@ export class Session {
   sync: ComponentProcess | undefined;
   operator: ComponentProcess | undefined;
   /** Memory of every process stopped so far, by its label. */
-  readonly memory: Record<string, MemoryReport> = {};
+  readonly memory: Record<string, MemoryReport & HeapReport> = {};
 
   constructor(
     readonly bench: BenchCluster,
@@ -63,8 +63,8 @@ export class Session {
     return this.sync;
   }
 
-  startOperator(label: string): ComponentProcess {
-    this.operator = this.spawn('operator', label, {});
+  startOperator(label: string, extra: Record<string, string> = {}): ComponentProcess {
+    this.operator = this.spawn('operator', label, extra);
     return this.operator;
   }
 

@@ -19,6 +19,7 @@ import { ensureMoto } from './moto.js';
 import { freePort } from './ports.js';
 import { startProcess, type ManagedProcess } from './process.js';
 import { apiServerReady, createKwokNode, httpOk, probeWorkload } from './readiness.js';
+import { installTenantCrd } from './tenant-crd.js';
 import { waitUntil } from './wait.js';
 
 export interface ClusterEnv {
@@ -36,6 +37,11 @@ export interface ClusterOptions {
   /** moto for tests (it has Streams); none when the caller brings its own DynamoDB. */
   dynamodb: 'moto' | 'none';
   log?: (line: string) => void;
+  /**
+   * Installed before kube-controller-manager starts: its garbage collector discovers resources
+   * only every 30 s, and until it knows a kind it does not collect that kind's dependents.
+   */
+  installTenantCrd?: boolean;
 }
 
 interface ClusterParts {
@@ -58,11 +64,13 @@ export class Cluster {
   private readonly binaries: BinaryPaths;
   private readonly creds: Credentials;
   private readonly motoServer: string | undefined;
+  private readonly installCrd: boolean;
 
   private constructor(parts: ClusterParts, options: ClusterOptions) {
     ({ runDir: this.runDir, ports: this.ports, binaries: this.binaries, creds: this.creds } = parts);
     this.motoServer = parts.motoServer;
     this.log = options.log ?? ((line) => console.error(line));
+    this.installCrd = options.installTenantCrd ?? false;
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
@@ -125,6 +133,7 @@ export class Cluster {
     await Promise.all([this.startEtcd(), this.startMoto()]);
     await this.startApiServer();
     await this.writeComponentKubeconfigs();
+    if (this.installCrd) await installTenantCrd(this.adminKubeconfig);
     await Promise.all([this.startControllerManager(), this.startScheduler(), this.startKwok()]);
     await createKwokNode(this.adminKubeconfig);
     await probeWorkload(this.adminKubeconfig, { timeoutMs: 60_000, abortIf: () => this.assertAllRunning() });

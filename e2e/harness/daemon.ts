@@ -11,7 +11,7 @@ const envFile = values['write-env'];
 if (envFile === undefined) throw new Error('--write-env is required');
 
 const started = Date.now();
-const cluster = await Cluster.start({ dynamodb: 'moto' });
+const cluster = await Cluster.start({ dynamodb: 'moto', installTenantCrd: true });
 let stopping = false;
 const shutdown = (): void => {
   if (stopping) return;

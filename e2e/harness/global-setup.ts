@@ -3,7 +3,6 @@
 import type { TestProject } from 'vitest/node';
 import { Cluster } from './cluster.js';
 import { startControlServer } from './control.js';
-import { installTenantCrd } from './tenant-crd.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,11 +12,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
-  const cluster = await Cluster.start({ dynamodb: 'moto', log: (line) => console.log(line) });
+  const cluster = await Cluster.start({
+    dynamodb: 'moto',
+    installTenantCrd: true,
+    log: (line) => console.log(line),
+  });
   const control = await startControlServer(cluster);
-  // Installed up front: the garbage collector only notices a new resource at its next discovery
-  // pass (every 30 s), and until then it would not collect the children of deleted Tenants.
-  await installTenantCrd(cluster.adminKubeconfig);
   console.log(
     `e2e: control plane and moto up in ${((Date.now() - started) / 1000).toFixed(1)}s (${cluster.runDir})`,
   );

@@ -16,7 +16,6 @@ import dynalite from 'dynalite';
 import { Cluster } from '../harness/cluster.js';
 import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
-import { installTenantCrd } from '../harness/tenant-crd.js';
 import { waitUntil } from '../harness/wait.js';
 import { EXAMPLE_ROWS } from './rows.js';
 
@@ -117,7 +116,7 @@ export async function runSandbox(): Promise<void> {
   say(
     'landlord sandbox: starting a local control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok)…',
   );
-  const cluster = await Cluster.start({ dynamodb: 'none', log: say });
+  const cluster = await Cluster.start({ dynamodb: 'none', installTenantCrd: true, log: say });
   say(`  control plane up (${elapsed(started)})`);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
@@ -137,7 +136,6 @@ export async function runSandbox(): Promise<void> {
   say(
     `  DynamoDB (dynalite) at ${dynamo.endpoint}, table ${SANDBOX_TABLE} seeded with ${EXAMPLE_ROWS.length} rows`,
   );
-  await installTenantCrd(cluster.adminKubeconfig);
   const logDir = join(cluster.runDir, 'logs');
   const env = {
     KUBECONFIG: cluster.adminKubeconfig,

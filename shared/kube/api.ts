@@ -2,8 +2,9 @@
 // re-serialize bodies through their TypeScript models, which drops any field a model does not
 // know; a tenant's manifest must reach the API server exactly as written. Authentication,
 // TLS and token refresh still come from client-node's KubeConfig.
-import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { fetch } from 'undici';
+import { ApiConnection } from './connection.js';
 
 export const CONTENT_TYPE = {
   json: 'application/json',
@@ -58,11 +59,15 @@ const DEFAULT_VERB: Record<ApiRequest['method'], Verb> = {
 };
 
 export class KubeApi {
+  private readonly connection: ApiConnection;
+
   constructor(
     readonly kubeConfig: KubeConfig,
     private readonly observe: RequestObserver = () => undefined,
     private readonly timeoutMs = 30_000,
-  ) {}
+  ) {
+    this.connection = new ApiConnection(kubeConfig);
+  }
 
   get server(): string {
     const cluster = this.kubeConfig.getCurrentCluster();
@@ -75,9 +80,8 @@ export class KubeApi {
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const ctx = new RequestContext(url.toString(), HttpMethod[req.method]);
-    await this.kubeConfig.applySecurityAuthentication(ctx);
-    const headers: Record<string, string> = { ...ctx.getHeaders(), Accept: CONTENT_TYPE.json };
+    const { headers: auth, dispatcher } = await this.connection.prepare(url.toString(), req.method);
+    const headers: Record<string, string> = { ...auth, Accept: CONTENT_TYPE.json };
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? CONTENT_TYPE.json;
     const verb = req.verb ?? DEFAULT_VERB[req.method];
     const resource = resourceOf(req.path);
@@ -87,7 +91,7 @@ export class KubeApi {
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        dispatcher: ctx.getDispatcher(),
+        dispatcher,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
@@ -98,6 +102,11 @@ export class KubeApi {
     const text = await res.text();
     if (!res.ok) throw toApiError(res.status, text, req.path);
     return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /** Closes pooled connections; in-flight requests finish first. */
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }
 
