@@ -155,7 +155,8 @@ export class Informer<T extends KubernetesObject> {
         item.kind = this.options.kind;
       }
       items.push(...page.items);
-      continueToken = page.metadata?._continue || undefined;
+      // The wire name is `continue`; client-node's typed model calls it `_continue`, but this is raw JSON.
+      continueToken = (page.metadata as { continue?: string } | undefined)?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? '';
     } while (continueToken !== undefined);
     this.listed = true;

@@ -1,0 +1,60 @@
+// The watch cache both components rely on, against the real API server: a paginated list must
+// load every object (a cache that silently holds only the first page makes sync rewrite, and the
+// operator miss, everything beyond it), and watch events must keep it current.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { KubeApi } from '../shared/kube/api.js';
+import { Informer } from '../shared/kube/informer.js';
+import { createLogger } from '../shared/logger.js';
+import { waitUntil } from './harness/wait.js';
+import { clients, kubeConfig, uniqueName } from './support/env.js';
+
+const { core } = clients();
+const namespace = uniqueName('informer');
+const label = uniqueName('cache');
+let informer: Informer<KubernetesObject> | undefined;
+
+afterAll(async () => {
+  await informer?.stop();
+  await core.deleteNamespace({ name: namespace });
+});
+
+describe('Informer', () => {
+  it('loads every page of a list and follows changes', async () => {
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    for (let i = 0; i < 25; i++) {
+      await core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name: `cm-${i}`, labels: { [label]: 'yes' } } },
+      });
+    }
+    informer = new Informer(new KubeApi(kubeConfig()), {
+      path: `/api/v1/namespaces/${namespace}/configmaps`,
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      labelSelector: label,
+      logger: createLogger('e2e', 'error'),
+      pageSize: 10,
+    });
+    await informer.start();
+    expect(informer.list()).toHaveLength(25);
+    expect(informer.get('cm-24', namespace)?.kind).toBe('ConfigMap');
+    expect(informer.get('cm-0', namespace)?.metadata?.managedFields).toBeUndefined();
+    await core.deleteNamespacedConfigMap({ name: 'cm-3', namespace });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'cm-new', labels: { [label]: 'yes' } } },
+    });
+    await waitUntil(
+      'the cache to follow a delete and a create',
+      () =>
+        Promise.resolve(
+          informer?.get('cm-new', namespace) !== undefined && informer.get('cm-3', namespace) === undefined,
+        ),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(informer.list()).toHaveLength(25);
+  });
+});
