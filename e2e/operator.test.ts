@@ -226,6 +226,11 @@ describe('refusals', () => {
     expect(condition(refused, CONDITION.applied)?.message).toContain(`is owned by Tenant ${name}`);
     const d = await apps.readNamespacedDeployment({ name: `${name}-app`, namespace: ns });
     expect(d.metadata?.ownerReferences?.map((o) => o.name)).toEqual([name]);
+    // Once the owner and its Deployment are gone, the refused Tenant is looked at again at once
+    // (not at the next resync) and takes the name.
+    await deleteTenant(custom, name);
+    const owned = await ready(thief);
+    expect(condition(owned, CONDITION.applied)?.reason).toBe('Applied');
   });
 });
 

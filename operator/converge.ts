@@ -4,6 +4,7 @@
 import type { KubernetesObject, V1Deployment, V1OwnerReference } from '@kubernetes/client-node';
 import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../shared/kube/api.js';
 import { apiPath } from '../shared/kube/paths.js';
+import { KeyedLock } from '../shared/keyed-lock.js';
 import { FIELD_MANAGER, KIND, type Tenant } from '../shared/tenant.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
@@ -31,13 +32,28 @@ function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
 export class Converger {
   /** Desired manifests as the server spelled them after applying, by manifest hash. */
   private readonly normalized = new Map<string, unknown>();
+  private readonly locks = new KeyedLock();
+  /** Tenants refused because another owner holds a child: child key → tenant names, woken when it goes. */
+  private readonly waiting = new Map<string, Set<string>>();
 
   constructor(
     private readonly api: KubeApi,
     private readonly observed: ObservedState,
   ) {}
 
-  async converge(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
+  /**
+   * Two Tenants may name the same child. Reading, checking ownership and applying happen under a lock
+   * per child, so the second one reads the first one's child and is refused, instead of both seeing
+   * it absent and the later apply taking it over. Only the leader writes: a process lock suffices.
+   */
+  converge(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
+    return this.locks.withKeys(
+      desired.map((d) => childKey(d.ref)),
+      () => this.convergeLocked(tenant, desired),
+    );
+  }
+
+  private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
     const live = await Promise.all(desired.map((child) => this.liveChild(child.ref)));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, live[i]));
     const changes: ChildChange[] = [];
@@ -76,12 +92,21 @@ export class Converger {
         `${describeRef(ref)} still belongs to an earlier Tenant named ${owner.name}; waiting for the garbage collector to remove it`,
       );
     }
+    const waiters = this.waiting.get(childKey(ref)) ?? new Set<string>();
+    this.waiting.set(childKey(ref), waiters.add(tenant.metadata.name!));
     const holder =
       owner === undefined ? 'is not managed by landlord' : `is owned by ${owner.kind} ${owner.name}`;
     throw stall(
       REASON.conflict,
       `${describeRef(ref)} already exists and ${holder}; rename the child or remove the other owner's claim`,
     );
+  }
+
+  /** The Tenants refused over this child, to look at again now that it went away. */
+  takeWaiters(key: string): string[] {
+    const waiters = [...(this.waiting.get(key) ?? [])];
+    this.waiting.delete(key);
+    return waiters;
   }
 
   private needsApply(child: DesiredChild, live: KubernetesObject | undefined): boolean {

@@ -7,7 +7,7 @@ import { findCondition } from '../shared/conditions.js';
 import { CONDITION, GROUP, LABEL, PLURAL, VERSION, type Tenant } from '../shared/tenant.js';
 import { WorkQueue, type Outcome } from '../shared/work-queue.js';
 import { Converger } from './converge.js';
-import { ObservedState, type ChildKind } from './observed.js';
+import { childKey, ObservedState, type ChildKind } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { namespaceList, namespacePattern, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
@@ -26,6 +26,7 @@ class OperatorComponent implements Component {
   private watcher: InformerOperator | undefined;
   private observed: ObservedState | undefined;
   private queue: WorkQueue | undefined;
+  private converger: Converger | undefined;
   private readonly generations = new Map<string, number | undefined>();
 
   constructor(private readonly settings: OperatorSettings) {}
@@ -64,9 +65,10 @@ class OperatorComponent implements Component {
 
   lead(ctx: ComponentContext): Promise<Work> {
     const observed = this.observed!;
+    this.converger = new Converger(ctx.api, observed);
     const reconciler = new Reconciler({
       observed,
-      converger: new Converger(ctx.api, observed),
+      converger: this.converger,
       statusWriter: new StatusWriter(ctx.api),
       events: ctx.events,
       policy: {
@@ -136,8 +138,13 @@ class OperatorComponent implements Component {
   }
 
   private onChildEvent(kind: ChildKind, event: ResourceEvent): void {
-    const tenant = this.observed?.indexChild(kind, event.object, event.type === ResourceEventType.Deleted);
+    const deleted = event.type === ResourceEventType.Deleted;
+    const tenant = this.observed?.indexChild(kind, event.object, deleted);
     if (tenant !== undefined) this.queue?.add(tenant);
+    if (!deleted) return;
+    const { namespace = '', name = '' } = event.object.metadata ?? {};
+    for (const waiter of this.converger?.takeWaiters(childKey({ kind, namespace, name })) ?? [])
+      this.queue?.add(waiter);
   }
 
   private updateGauges(ctx: ComponentContext): void {

@@ -40,7 +40,16 @@ export class Reconciler {
     // Gone or going: the garbage collector removes the children through their ownerReferences.
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) return { kind: 'done' };
     const attempt = await this.applySpec(tenant);
-    await this.report(tenant, attempt);
+    try {
+      await this.report(tenant, attempt);
+    } catch (error) {
+      // The API server is unreachable or busy: an expected fault, retried with backoff.
+      this.deps.logger.warn('could not write the Tenant status; will retry', {
+        tenant: name,
+        error: String(error),
+      });
+      return { kind: 'retry', error };
+    }
     if (attempt.error === undefined) return { kind: 'done' };
     return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
   }
