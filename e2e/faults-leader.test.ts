@@ -4,7 +4,8 @@
 // covers the operator's Lease itself: takeover timing, hand-back on SIGTERM.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedSelector, tableIdentity } from '../sync/identity.js';
-import { lostSince, snapshot, waitConverged, type Expectation } from './support/converged.js';
+import { waitUntil } from './harness/wait.js';
+import { lostSince, ofTenants, snapshot, waitConverged, type Expectation } from './support/converged.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { deploymentManifest } from './support/tenants.js';
@@ -89,10 +90,15 @@ const isLeader = async (p: LandlordProcess): Promise<boolean> =>
 
 /** The pair as [leader, standby], once one of them leads. */
 async function leaderOf(pair: LandlordProcess[]): Promise<[LandlordProcess, LandlordProcess]> {
-  for (;;) {
-    for (const [i, p] of pair.entries()) if (await isLeader(p)) return [p, pair[1 - i]!];
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const leader = await waitUntil(
+    'one replica of the pair to lead',
+    async () => {
+      for (const p of pair) if (await isLeader(p)) return p;
+      return undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  return [leader, pair.find((p) => p !== leader)!];
 }
 
 beforeAll(async () => {
@@ -152,9 +158,7 @@ describe('two replicas of sync and of the operator', () => {
     console.log(`faults-leader: both standbys led ${Date.now() - killedAt} ms after SIGKILL`);
     console.log(`faults-leader: converged ${await converged()} after the standbys took over`);
     expect(await tenantsLost(table, uids, new Set(removed))).toEqual([]);
-    const isRemoved = (key: string): boolean =>
-      removed.some((n) => key.endsWith(`/${n}`) || key.includes(`/${n}-`));
-    expect(await lostSince(before, scope(), isRemoved)).toEqual([]);
+    expect(await lostSince(before, scope(), ofTenants(removed))).toEqual([]);
     // New standbys join; the new leaders keep all the writing.
     const standbys = [replica('sync'), replica('operator')];
     await Promise.all(standbys.map((p) => p.ready()));

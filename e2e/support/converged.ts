@@ -55,7 +55,23 @@ function shortOf(tenant: Tenant, goal: Goal): string | undefined {
   const where = `generation ${tenant.metadata.generation}`;
   return c === undefined
     ? `has no ${goal} condition (${where})`
-    : `is ${goal}=${c.status} ${c.reason} (${where})`;
+    : `is ${goal}=${c.status} ${c.reason}: ${c.message.slice(0, 80)} (${where})`;
+}
+
+/**
+ * What the Deployment itself says, next to a Tenant that is not Ready: tells a rollout still under
+ * way (kube-controller-manager's part) from a Tenant status the operator failed to bring up to date.
+ */
+function deploymentFacts(tenant: Tenant, children: readonly KubernetesObject[]): string {
+  const d: V1Deployment | undefined = children.find(
+    (c) => c.kind === 'Deployment' && c.metadata?.labels?.[LABEL.tenant] === tenant.metadata.name,
+  );
+  if (d === undefined) return '[no Deployment]';
+  const st = d.status ?? {};
+  return (
+    `[Deployment generation ${d.metadata?.generation}, observed ${st.observedGeneration}, ` +
+    `updated ${st.updatedReplicas ?? 0}, available ${st.availableReplicas ?? 0} of ${d.spec?.replicas}]`
+  );
 }
 
 const readyFor = (tenant: Tenant): boolean => shortOf(tenant, CONDITION.ready) === undefined;
@@ -105,7 +121,8 @@ function tenantProblems(expectation: Expectation, observed: Observed, goal: Goal
       problems.push(`Tenant ${name} is being deleted`);
     else {
       const short = shortOf(tenant, goal);
-      if (short !== undefined) problems.push(`Tenant ${name} ${short}`);
+      if (short !== undefined)
+        problems.push(`Tenant ${name} ${short} ${deploymentFacts(tenant, observed.children)}`);
     }
   }
   return problems;
@@ -254,4 +271,10 @@ export async function readyCount(expectation: Pick<Expectation, 'selector' | 'te
   const wanted = new Set(expectation.tenants);
   const tenants = await listTenants(expectation.selector);
   return tenants.filter((t) => wanted.has(t.metadata.name!) && readyFor(t)).length;
+}
+
+/** For lostSince: the keys of these Tenants and of their children, named `<tenant>-…` in these tests. */
+export function ofTenants(names: Iterable<string>): (key: string) => boolean {
+  const list = [...names];
+  return (key) => list.some((name) => key === tenantKey(name) || key.includes(`/${name}-`));
 }
