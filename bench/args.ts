@@ -15,19 +15,22 @@ export interface BenchOptions {
   outDir: string;
   /** Skip the baseline (to rerun landlord alone on a disturbed size); the ratio is then absent. */
   baseline: boolean;
+  /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
+  nodeOptions: string | undefined;
 }
 
 const FULL_SIZES = [100, 1000, 5000];
 const QUICK_SIZES = [50];
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--sizes=100,1000] [--edits=100] [--profile] [--out=DIR] [--no-baseline]
+export const USAGE = `Usage: npm run bench -- [options]
 
-  --quick         N=50, 10 edits per mode: a smoke run of the whole harness (~2-3 minutes)
+  --quick         N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)
   --sizes=LIST    tenant counts to run (default 100,1000,5000)
   --edits=COUNT   edits per mode, stream and poll (default 100; quick: 10)
   --profile       run sync and operator with node --cpu-prof; profiles go next to the results
   --out=DIR       results directory (default bench/results)
   --no-baseline   skip the client-node baseline (no ratio)
+  --node-options=OPTS  NODE_OPTIONS for sync and operator (e.g. "--max-old-space-size=128")
 `;
 
 function positiveInts(text: string, flag: string): number[] {
@@ -43,7 +46,16 @@ function valueOf(args: readonly string[], flag: string): string | undefined {
   return arg?.slice(flag.length + 1);
 }
 
-const KNOWN = ['--quick', '--profile', '--no-baseline', '--sizes', '--edits', '--out', '--help'];
+const KNOWN = [
+  '--quick',
+  '--profile',
+  '--no-baseline',
+  '--sizes',
+  '--edits',
+  '--out',
+  '--node-options',
+  '--help',
+];
 
 export function parseArgs(args: readonly string[]): BenchOptions {
   const unknown = args.filter((a) => !KNOWN.includes(a.split('=')[0]!));
@@ -59,5 +71,6 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     profile: args.includes('--profile'),
     outDir: resolve(out ?? resolve(repoRoot, 'bench', 'results')),
     baseline: !args.includes('--no-baseline'),
+    nodeOptions: valueOf(args, '--node-options'),
   };
 }

@@ -50,6 +50,8 @@ export class ComponentProcess {
   private readonly sampler: RssSampler;
   private readonly waiters = new Set<() => void>();
   private alive = true;
+  private stopping = false;
+  private exitedWith: number | string | undefined;
 
   constructor(private readonly options: SpawnOptions) {
     const profile =
@@ -77,6 +79,7 @@ export class ComponentProcess {
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
         this.alive = false;
+        this.exitedWith = code ?? signal ?? 'unknown';
         children.delete(this.child);
         this.notify();
         file.end();
@@ -87,6 +90,12 @@ export class ComponentProcess {
 
   get pid(): number {
     return this.child.pid ?? -1;
+  }
+
+  /** Why the process is gone when nobody stopped it (a crash, or a signal from outside). */
+  get failure(): string | undefined {
+    if (this.alive || this.stopping) return undefined;
+    return `${this.options.label} exited unexpectedly (${String(this.exitedWith)}):\n${this.tail()}`;
   }
 
   private take(text: string, file: NodeJS.WritableStream): void {
@@ -162,6 +171,7 @@ export class ComponentProcess {
    * heap merely holds on to), then SIGTERM: finish in-flight work, exit (and write the CPU profile).
    */
   async stop(): Promise<MemoryReport & HeapReport> {
+    this.stopping = true;
     const heap = await this.heap();
     const memory = { ...this.sampler.finish(), ...heap };
     if (this.alive) this.child.kill('SIGTERM');

@@ -144,7 +144,7 @@ export function itemBytes(item: Item): number {
   );
 }
 
-/** One full scan exactly as sync makes it, with ReturnConsumedCapacity: TOTAL, plus the billing arithmetic. */
+/** One full scan exactly as sync makes it, with ReturnConsumedCapacity: TOTAL, and the billing arithmetic. */
 export async function scanCost(client: DynamoDBClient, table: string): Promise<ScanCost> {
   const cost: ScanCost = { items: 0, pages: 0, bytes: 0, computedRcu: 0, reportedRcu: undefined };
   let startKey: Item | undefined;

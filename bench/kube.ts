@@ -75,6 +75,8 @@ export interface ProgressOptions {
   /** performance.now() at the start of the measurement. */
   since: number;
   print: (line: string) => void;
+  /** Called on every check; throwing ends the wait (a process the count depends on died). */
+  check?: () => void;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function waitForCount(count: () => number, options: ProgressOptions
   const deadline = options.since + options.timeoutMs;
   let nextPrint = performance.now() + 10_000;
   for (;;) {
+    options.check?.();
     const now = performance.now();
     const done = count();
     if (done >= options.target) return now;

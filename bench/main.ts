@@ -44,8 +44,9 @@ async function runSize(n: number, ctx: RunContext): Promise<SizeResult> {
       print(`[N=${n}] baseline: ${result.baseline.seconds} s`);
     }
     print(`[N=${n}] landlord: fresh cluster, ${n} rows, sync + operator`);
-    result.landlord = await runLandlord(n, ctx);
-    if (result.baseline !== undefined) {
+    result.landlord = {};
+    await runLandlord(n, ctx, result.landlord);
+    if (result.baseline !== undefined && result.landlord.cold !== undefined) {
       result.ratio = Math.round((result.landlord.cold.seconds / result.baseline.seconds) * 100) / 100;
     }
   } catch (err) {
@@ -82,6 +83,7 @@ async function main(args: readonly string[]): Promise<number> {
       editsPerMode: options.edits,
       leaderElection: false,
       profile: options.profile,
+      nodeOptions: options.nodeOptions ?? '',
     },
     machine: describeMachine(),
     runDir,
@@ -89,6 +91,7 @@ async function main(args: readonly string[]): Promise<number> {
   };
   print(`landlord bench: N = ${options.sizes.join(', ')}; logs in ${runDir}`);
   for (const n of options.sizes) {
+    if (stopping) break;
     report.results.push(await runSize(n, ctx));
     await save(report, options.outDir, stamp);
   }
@@ -99,7 +102,10 @@ async function main(args: readonly string[]): Promise<number> {
   return report.results.some((r) => r.error !== undefined) ? 1 : 0;
 }
 
+let stopping = false;
+
 async function interrupted(): Promise<void> {
+  stopping = true;
   print('interrupted: stopping landlord processes and clusters');
   stopAllComponents();
   await stopAllClusters();
@@ -109,11 +115,15 @@ async function interrupted(): Promise<void> {
 process.once('SIGINT', () => void interrupted());
 process.once('SIGTERM', () => void interrupted());
 
+let code: number;
 try {
-  process.exitCode = await main(process.argv.slice(2));
+  code = await main(process.argv.slice(2));
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   stopAllComponents();
   await stopAllClusters();
-  process.exitCode = 2;
+  code = 2;
 }
+// Everything started has been stopped and the results are written; a wait left behind by a
+// failed measurement (an edit's timeout, a watch) must not keep the benchmark from ending.
+process.exit(code);

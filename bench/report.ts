@@ -8,7 +8,8 @@ import type { LandlordResult } from './scenarios/landlord.js';
 export interface SizeResult {
   n: number;
   baseline?: BaselineResult;
-  landlord?: LandlordResult;
+  /** What landlord's run measured; a run that failed part-way keeps what it had. */
+  landlord?: Partial<LandlordResult>;
   /** landlord's cold convergence time over the baseline's (goal ≤ 1.5). */
   ratio?: number;
   error?: string;
@@ -63,28 +64,32 @@ export function missingMetrics(result: SizeResult): string[] {
 
 const COLUMNS: Column<SizeResult>[] = [
   { title: 'N', value: (r) => String(r.n) },
-  { title: 'landlord s', value: (r) => fixed(r.landlord?.cold.seconds) },
+  { title: 'landlord s', value: (r) => fixed(r.landlord?.cold?.seconds) },
   { title: 'baseline s', value: (r) => fixed(r.baseline?.seconds) },
   { title: 'ratio', value: (r) => fixed(r.ratio, 2) },
-  { title: 'tenants/s', value: (r) => fixed(r.landlord?.cold.tenantsPerSecond) },
+  { title: 'tenants/s', value: (r) => fixed(r.landlord?.cold?.tenantsPerSecond) },
   {
-    title: 'steady reads/writes',
+    // landlord's own count (sync + operator); the API server's totals, which include other
+    // clients, are in the JSON next to it.
+    title: 'steady r/w',
     value: (r) => {
       const s = r.landlord?.steady;
-      return s === undefined ? '–' : `${s.apiServer.landlordReads}/${s.apiServer.landlordWrites}`;
+      return s === undefined
+        ? '–'
+        : `${s.sync.reads + s.operator.reads}/${s.sync.writes + s.operator.writes}`;
     },
   },
-  { title: 'RCU/resync', value: (r) => fixed(r.landlord?.steady.dynamodb.computedRcu, 0) },
+  { title: 'RCU/resync', value: (r) => fixed(r.landlord?.steady?.dynamodb.computedRcu, 0) },
   {
     title: 'edit p50/p99 stream ms',
-    value: (r) => pair(r.landlord?.edits.stream.p50Ms, r.landlord?.edits.stream.p99Ms),
+    value: (r) => pair(r.landlord?.edits?.stream.p50Ms, r.landlord?.edits?.stream.p99Ms),
   },
   {
     title: 'edit p50/p99 poll ms',
-    value: (r) => pair(r.landlord?.edits.poll.p50Ms, r.landlord?.edits.poll.p99Ms),
+    value: (r) => pair(r.landlord?.edits?.poll.p50Ms, r.landlord?.edits?.poll.p99Ms),
   },
-  { title: 'sync MiB', value: (r) => fixed(r.landlord?.memory.syncPeakMiB, 0) },
-  { title: 'operator MiB', value: (r) => fixed(r.landlord?.memory.operatorPeakMiB, 0) },
+  { title: 'sync MiB', value: (r) => fixed(r.landlord?.memory?.syncPeakMiB, 0) },
+  { title: 'operator MiB', value: (r) => fixed(r.landlord?.memory?.operatorPeakMiB, 0) },
   {
     title: 'recovery s/writes',
     value: (r) => {

@@ -21,8 +21,13 @@ const READ_VERBS = new Set(['GET', 'LIST', 'WATCH', 'WATCHLIST']);
 /** The resources landlord reads and writes; everything else in a window is another client's. */
 export const LANDLORD_RESOURCES = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
 
-/** "VERB resource[/subresource]" → requests so far. */
-export type RequestCounts = Map<string, number>;
+/** The API server's counters at one moment. */
+export interface RequestCounts {
+  /** "VERB resource[/subresource]" → requests so far. */
+  requests: Map<string, number>;
+  /** VERB → [seconds spent serving, requests served], from apiserver_request_duration_seconds. */
+  durations: Map<string, [number, number]>;
+}
 
 export interface ApiServerAccess {
   server: string;
@@ -54,13 +59,25 @@ async function get(access: ApiServerAccess, path: string): Promise<string> {
 }
 
 export async function requestCounts(access: ApiServerAccess): Promise<RequestCounts> {
-  const counts: RequestCounts = new Map();
-  for (const s of samplesOf(await get(access, '/metrics'), 'apiserver_request_total')) {
+  const text = await get(access, '/metrics');
+  const requests = new Map<string, number>();
+  for (const s of samplesOf(text, 'apiserver_request_total')) {
     const { verb = '', resource = '', subresource = '' } = s.labels;
     const key = `${verb} ${subresource === '' ? resource : `${resource}/${subresource}`}`;
-    counts.set(key, (counts.get(key) ?? 0) + s.value);
+    requests.set(key, (requests.get(key) ?? 0) + s.value);
   }
-  return counts;
+  const durations = new Map<string, [number, number]>();
+  const add = (suffix: '_sum' | '_count', index: 0 | 1): void => {
+    for (const s of samplesOf(text, `apiserver_request_duration_seconds${suffix}`)) {
+      const verb = s.labels.verb ?? '';
+      const entry = durations.get(verb) ?? [0, 0];
+      entry[index] += s.value;
+      durations.set(verb, entry);
+    }
+  };
+  add('_sum', 0);
+  add('_count', 1);
+  return { requests, durations };
 }
 
 export interface RequestBreakdown {
@@ -73,6 +90,8 @@ export interface RequestBreakdown {
   nonResource: number;
   /** "VERB resource" → requests in the window, only those that moved. */
   byVerbResource: Record<string, number>;
+  /** VERB → mean time the API server took to serve one request in the window, in ms. */
+  meanLatencyMs: Record<string, number>;
 }
 
 export function delta(before: RequestCounts, after: RequestCounts): RequestBreakdown {
@@ -83,12 +102,19 @@ export function delta(before: RequestCounts, after: RequestCounts): RequestBreak
     landlordWrites: 0,
     nonResource: 0,
     byVerbResource: {},
+    meanLatencyMs: {},
   };
-  for (const [key, value] of after) {
-    const moved = value - (before.get(key) ?? 0);
+  for (const [key, value] of after.requests) {
+    const moved = value - (before.requests.get(key) ?? 0);
     if (moved <= 0) continue;
     result.byVerbResource[key] = moved;
     tally(result, key, moved);
+  }
+  for (const [verb, [seconds, count]] of after.durations) {
+    const [secondsBefore, countBefore] = before.durations.get(verb) ?? [0, 0];
+    if (count > countBefore) {
+      result.meanLatencyMs[verb] = Math.round(((seconds - secondsBefore) / (count - countBefore)) * 1e4) / 10;
+    }
   }
   return result;
 }

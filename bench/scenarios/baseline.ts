@@ -7,6 +7,7 @@ import { API_VERSION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '.
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
@@ -20,6 +21,8 @@ export interface BaselineResult {
   clusterStartSeconds: number;
   loadAverage: number[];
   apiServer: RequestBreakdown;
+  /** CPU seconds each process spent: who was busy. */
+  cpuSeconds: CpuTimes;
 }
 
 function owned<
@@ -49,6 +52,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
   const deployments = await watchDeployments(bench.api);
   try {
     const before = await requestCounts(bench.access);
+    const cpuBefore = childCpuTimes();
     const started = performance.now();
     await runPool(n, ctx.concurrency, async (index) => {
       const name = tenantName(index);
@@ -81,6 +85,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
       print: ctx.print,
     });
     const seconds = (done - started) / 1000;
+    const cpuSeconds = cpuDelta(cpuBefore, childCpuTimes());
     const after = await requestCounts(bench.access);
     return {
       seconds: round(seconds),
@@ -90,6 +95,7 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
       clusterStartSeconds: round(bench.startSeconds),
       loadAverage: ctx.loadAverage(),
       apiServer: delta(before, after),
+      cpuSeconds,
     };
   } finally {
     await deployments.stop();

@@ -3,6 +3,7 @@
 import { CONDITION } from '../../shared/tenant.js';
 import { tenantReady, waitForCount } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { sumOf } from '../measure/prom.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
@@ -18,6 +19,8 @@ export interface ColdResult {
   apiServer: RequestBreakdown;
   sync: OwnRequests;
   operator: OwnRequests & { reconciles: number; reconcileSeconds: number };
+  /** CPU seconds each process spent converging: who was busy. */
+  cpuSeconds: CpuTimes;
 }
 
 /** The operator's reconciles so far and the time they took in total, from its metrics. */
@@ -34,23 +37,48 @@ export async function measureCold(session: Session): Promise<ColdResult> {
   const { n, ctx } = session;
   const tenants = session.tenants!;
   const before = await requestCounts(session.bench.access);
+  const cpuBefore = childCpuTimes();
   const started = performance.now();
   const sync = session.startSync('sync');
   const operator = session.startOperator('operator');
-  const progress = { target: n, timeoutMs: ctx.timeoutMs(n), since: started, print: ctx.print };
+  const progress = {
+    target: n,
+    timeoutMs: ctx.timeoutMs(n),
+    since: started,
+    print: ctx.print,
+    check: () => session.assertRunning(),
+  };
+  let over = false;
   const synced = waitForCount(
     () =>
       tenants
         .list()
         .filter((t) => t.status?.conditions?.some((c) => c.type === CONDITION.synced && c.status === 'True'))
         .length,
-    { ...progress, what: `[N=${n}] landlord: Tenants Synced`, print: () => undefined },
+    {
+      ...progress,
+      what: `[N=${n}] landlord: Tenants Synced`,
+      print: () => undefined,
+      // Stops when the Ready wait fails: left running, it would keep the process alive.
+      check: () => {
+        if (over) throw new Error('convergence was not measured');
+      },
+    },
   );
-  const ready = await waitForCount(() => tenants.list().filter(tenantReady).length, {
-    ...progress,
-    what: `[N=${n}] landlord: Tenants Ready`,
-  });
+  // Awaited after the Ready count; until then a rejection must not count as unhandled.
+  synced.catch(() => undefined);
+  let ready: number;
+  try {
+    ready = await waitForCount(() => tenants.list().filter(tenantReady).length, {
+      ...progress,
+      what: `[N=${n}] landlord: Tenants Ready`,
+    });
+  } catch (err) {
+    over = true;
+    throw err;
+  }
   const seconds = (ready - started) / 1000;
+  const cpuSeconds = cpuDelta(cpuBefore, childCpuTimes());
   const [after, syncMetrics, operatorMetrics] = await Promise.all([
     requestCounts(session.bench.access),
     sync.metrics(),
@@ -63,6 +91,7 @@ export async function measureCold(session: Session): Promise<ColdResult> {
     syncedSeconds: round(((await synced) - started) / 1000),
     firstScanSeconds: scan === undefined ? undefined : round((scan.at - started) / 1000),
     apiServer: delta(before, after),
+    cpuSeconds,
     sync: ownDelta('', syncMetrics),
     operator: { ...ownDelta('', operatorMetrics), ...reconcileTotals(operatorMetrics) },
   };

@@ -1,10 +1,13 @@
 // Edit latency: from the UpdateItem that changes a row's image to the moment the watch on the
 // bench namespace sees the tenant's Deployment with that image. With a stream, edits go one at a
 // time; by polling, in waves of a few distinct tenants, since each waits out a poll interval and
-// a full scan anyway (the latency of each is still its own).
+// a full scan anyway (the latency of each is still its own). Each wave waits a random 0-1 s first:
+// an edit made right after the previous one was seen would always land at the same point of
+// sync's polling cycle (just after a read) and measure its worst case, not a user's.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { editImage, recreateWithoutStream } from '../dynamo.js';
 import { summarize, type LatencySummary } from '../measure/percentiles.js';
+import { sleep } from '../pool.js';
 import { deploymentName } from '../rows.js';
 import { TABLE, type Session } from './session.js';
 
@@ -46,6 +49,8 @@ export async function measureEdits(session: Session, mode: EditMode): Promise<Ed
   let timeouts = 0;
   for (let start = 0; start < count; start += wave) {
     const batch = Array.from({ length: Math.min(wave, count - start) }, (_, k) => start + k);
+    await sleep(Math.random() * 1_000);
+    session.assertRunning();
     const results = await Promise.all(batch.map((i) => editOnce(session, waiters, i, mode)));
     for (const ms of results) {
       if (ms === undefined) timeouts += 1;
@@ -79,10 +84,20 @@ async function editOnce(
   });
   const started = performance.now();
   await editImage(session.dynamo, TABLE, name, image);
-  const at = await changed;
+  const watchdog = new AbortController();
+  const at = await Promise.race([changed, failed(session, watchdog.signal)]).finally(() => watchdog.abort());
   clearTimeout(timer);
   waiters.delete(key);
   return at === undefined ? undefined : at - started;
+}
+
+/** Rejects as soon as sync or the operator is found dead, so an edit does not wait out its timeout. */
+async function failed(session: Session, stop: AbortSignal): Promise<undefined> {
+  while (!stop.aborted) {
+    await sleep(1_000);
+    if (!stop.aborted) session.assertRunning();
+  }
+  return undefined;
 }
 
 /** Replaces the stream-following sync by one that polls a table without a stream. */

@@ -1,8 +1,9 @@
 // The environment of the benchmark's sync and operator: the cluster, moto, and the settings each
 // measurement needs. Resync intervals stay at their defaults (operator 600 s, sync 300 s) except
-// for the steady-state window, which needs one full pass of each within seconds. Leader election is off (one replica each), so that no Lease renewal shows up
-// among the steady state's writes; a two-replica deployment adds one Lease write per component
-// every LANDLORD_RETRY_PERIOD_SECONDS (2 s by default).
+// for the steady-state window, which needs one full pass of each within seconds. Leader election
+// is off (one replica each), so that no Lease renewal shows up among the steady state's writes; a
+// two-replica deployment adds one Lease write per component every LANDLORD_RETRY_PERIOD_SECONDS
+// (2 s by default).
 import type { BenchCluster } from '../cluster.js';
 import { BENCH_NAMESPACE } from '../rows.js';
 import type { RunContext } from '../run-context.js';
@@ -30,6 +31,7 @@ export function landlordEnv(
     LANDLORD_LOG_LEVEL: 'info',
     LANDLORD_ALLOWED_NAMESPACES: BENCH_NAMESPACE,
     LANDLORD_OPERATOR_CONCURRENCY: String(ctx.concurrency),
+    ...(ctx.options.nodeOptions === undefined ? {} : { NODE_OPTIONS: ctx.options.nodeOptions }),
     ...extra,
   };
 }

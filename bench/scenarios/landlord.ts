@@ -1,6 +1,8 @@
 // landlord on one fresh cluster, its measurements in the order each needs the last: cold
-// convergence, then the steady state of the converged cluster, a restart of the operator, edits
-// through the stream, and edits by polling. Peak memory is read from each process before it stops.
+// convergence (default resync intervals, as deployed); restarts of the operator and of sync (now
+// with the short resync of the steady-state window); the steady state; edits through the stream
+// (sync back on its default resync) and by polling. Peak memory is read from each process before
+// it stops.
 import { freshCluster, stopCluster } from '../cluster.js';
 import type { HeapReport } from '../component.js';
 import type { MemoryReport } from '../measure/rss.js';
@@ -31,44 +33,42 @@ export interface LandlordResult {
   loadAverage: { afterCold: number[]; atEnd: number[] };
 }
 
-export async function runLandlord(n: number, ctx: RunContext): Promise<LandlordResult> {
+/** Fills `out` as each measurement completes, so that a failure late in the run keeps the rest. */
+export async function runLandlord(n: number, ctx: RunContext, out: Partial<LandlordResult>): Promise<void> {
   const bench = await freshCluster(ctx.log);
+  out.clusterStartSeconds = Math.round(bench.startSeconds * 10) / 10;
   const session = new Session(bench, n, ctx);
   try {
     await session.seed();
-    const cold = await measureCold(session);
+    out.cold = await measureCold(session);
     const afterCold = ctx.loadAverage();
-    ctx.print(`[N=${n}] landlord: ${n} Ready in ${cold.seconds} s; restarting the operator, then sync`);
-    const recovery = await measureRecovery(session);
-    const syncRestart = await measureSyncRestart(session);
+    ctx.print(`[N=${n}] landlord: ${n} Ready in ${out.cold.seconds} s; restarting the operator, then sync`);
+    out.recovery = await measureRecovery(session);
+    out.syncRestart = await measureSyncRestart(session);
     ctx.print(`[N=${n}] landlord: measuring the steady state`);
-    const steady = await measureSteady(session);
+    out.steady = await measureSteady(session);
     // Edits follow the stream with sync's default resync again, as deployed: a scan holds up the stream.
     await session.stopSync('sync-resync');
     await session.startSync('sync-stream').waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
     const stream = await measureEdits(session, 'stream');
     await switchToPolling(session);
-    const poll = await measureEdits(session, 'poll');
+    out.edits = { stream, poll: await measureEdits(session, 'poll') };
     await session.stopSync('sync-poll');
     await session.stopOperator('operator-restarted');
-    const peak = (prefix: string): number =>
-      Math.max(
-        ...Object.entries(session.memory)
-          .filter(([label]) => label.startsWith(prefix))
-          .map(([, m]) => m.peakMiB),
-      );
-    return {
-      cold,
-      steady,
-      recovery,
-      syncRestart,
-      edits: { stream, poll },
-      memory: { syncPeakMiB: peak('sync'), operatorPeakMiB: peak('operator'), processes: session.memory },
-      clusterStartSeconds: Math.round(bench.startSeconds * 10) / 10,
-      loadAverage: { afterCold, atEnd: ctx.loadAverage() },
-    };
+    out.loadAverage = { afterCold, atEnd: ctx.loadAverage() };
   } finally {
     await session.close();
+    out.memory = memoryOf(session);
     await stopCluster(bench.cluster);
   }
+}
+
+function memoryOf(session: Session): LandlordResult['memory'] {
+  const peak = (prefix: string): number =>
+    Math.max(
+      ...Object.entries(session.memory)
+        .filter(([label]) => label.startsWith(prefix))
+        .map(([, m]) => m.peakMiB),
+    );
+  return { syncPeakMiB: peak('sync'), operatorPeakMiB: peak('operator'), processes: session.memory };
 }

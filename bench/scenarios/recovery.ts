@@ -1,8 +1,9 @@
 // Recovery: a component is stopped (SIGTERM) with N Tenants converged and started again, as in a
-// rolling update. The operator is timed from its spawn to its first "resync complete" covering all
-// N Tenants; sync from its spawn to its first complete scan. The writes each made by then are
-// counted from its own metrics and, as a check, by the API server (goal: none).
+// rolling update. The operator is timed from its spawn to its first "resync complete" (which says
+// how many Tenants it covered); sync from its spawn to its first complete scan. The writes each
+// made by then are counted from its own metrics and, as a check, by the API server (goal: none).
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import type { ComponentProcess } from '../component.js';
 import { sleep } from '../pool.js';
 import { operatorResync, syncResync } from './landlord-env.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
@@ -15,6 +16,8 @@ export interface RecoveryResult {
   operator: OwnRequests;
   apiServer: RequestBreakdown;
   resyncDurationMs: number;
+  /** Tenants the new operator's first resync covered: N unless its cache missed some. */
+  tenantsSeen: number;
 }
 
 export interface SyncRestartResult {
@@ -32,10 +35,8 @@ export async function measureRecovery(session: Session): Promise<RecoveryResult>
   await session.stopOperator('operator');
   const before = await requestCounts(bench.access);
   const operator = session.startOperator('operator-restarted', operatorResync(ctx));
-  const line = await operator.waitForLog(
-    (l) => l.msg === 'resync complete' && l.tenants === n,
-    ctx.timeoutMs(n),
-  );
+  // The first pass, whatever it covered: a cache that missed Tenants is a finding, not a hang.
+  const line = await operator.waitForLog((l) => l.msg === 'resync complete', ctx.timeoutMs(n));
   const [after, metrics] = await Promise.all([requestCounts(bench.access), operator.metrics()]);
   const own = ownDelta('', metrics);
   return {
@@ -44,7 +45,20 @@ export async function measureRecovery(session: Session): Promise<RecoveryResult>
     operator: own,
     apiServer: delta(before, after),
     resyncDurationMs: Number(line.durationMs),
+    tenantsSeen: Number(line.tenants),
   };
+}
+
+/** The process's requests once its writes have stopped moving for 1.5 s: what the scan queued is done. */
+async function settledRequests(process: ComponentProcess): Promise<OwnRequests> {
+  let last = ownDelta('', await process.metrics());
+  for (let quiet = 0; quiet < 3;) {
+    await sleep(500);
+    const now = ownDelta('', await process.metrics());
+    quiet = now.writes === last.writes ? quiet + 1 : 0;
+    last = now;
+  }
+  return last;
 }
 
 /** Restarts sync, from now on with the steady-state window's short resync. */
@@ -53,8 +67,7 @@ export async function measureSyncRestart(session: Session): Promise<SyncRestartR
   await session.stopSync('sync');
   const sync = session.startSync('sync-resync', syncResync(ctx));
   const scan = await sync.waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
-  await sleep(1_000);
-  const own = ownDelta('', await sync.metrics());
+  const own = await settledRequests(sync);
   return {
     seconds: Math.round(((scan.at - sync.spawnedAt) / 1000) * 100) / 100,
     scanDurationMs: Number(scan.durationMs),

@@ -78,6 +78,12 @@ export class Session {
     this.operator = undefined;
   }
 
+  /** Throws when sync or the operator died while a measurement depended on it. */
+  assertRunning(): void {
+    const failure = this.sync?.failure ?? this.operator?.failure;
+    if (failure !== undefined) throw new Error(failure);
+  }
+
   /** Completed full scans of the running sync, from its metrics. */
   async syncScans(): Promise<number> {
     return sumOf(await this.sync!.metrics(), 'landlord_sync_scans_total', { result: 'success' });

@@ -1,0 +1,13 @@
+// Prints the table of a results file again: node dist/bench/show.js [bench/results/latest.json]
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repoRoot } from '../e2e/harness/paths.js';
+import { resultsTable, type BenchReport } from './report.js';
+
+const file = process.argv[2] ?? join(repoRoot, 'bench', 'results', 'latest.json');
+const report = JSON.parse(await readFile(file, 'utf8')) as BenchReport;
+console.log(resultsTable(report.results));
+const { machine } = report;
+const load = machine.loadAverage.join(' ');
+console.log(`\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+console.log(`${machine.kernel}; load average at start ${load}`);
