@@ -2,6 +2,7 @@
 // the full benchmark of the issue; --quick is the CI smoke run that keeps the harness working.
 import { resolve } from 'node:path';
 import { repoRoot } from '../e2e/harness/paths.js';
+import { deployedNodeOptions } from './deployed.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -30,7 +31,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --profile       run sync and operator with node --cpu-prof; profiles go next to the results
   --out=DIR       results directory (default bench/results)
   --no-baseline   skip the client-node baseline (no ratio)
-  --node-options=OPTS  NODE_OPTIONS for sync and operator (e.g. "--max-old-space-size=128")
+  --node-options=OPTS  NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml)
 `;
 
 function positiveInts(text: string, flag: string): number[] {
@@ -71,6 +72,7 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     profile: args.includes('--profile'),
     outDir: resolve(out ?? resolve(repoRoot, 'bench', 'results')),
     baseline: !args.includes('--no-baseline'),
-    nodeOptions: valueOf(args, '--node-options'),
+    // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
+    nodeOptions: valueOf(args, '--node-options') ?? deployedNodeOptions(),
   };
 }

@@ -7,13 +7,12 @@ import { join } from 'node:path';
 import { parseArgs, USAGE, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
+import { DEFAULT_CONCURRENCY } from './deployed.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { resultsTable, type BenchReport, type SizeResult } from './report.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
-
-const CONCURRENCY = 16;
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -22,7 +21,7 @@ function print(line: string): void {
 function context(options: BenchOptions, runDir: string): RunContext {
   return {
     options,
-    concurrency: CONCURRENCY,
+    concurrency: DEFAULT_CONCURRENCY,
     // The operator's minimum; long enough that a 5,000-tenant pass fits inside one interval.
     resyncSeconds: options.quick ? 10 : 20,
     pollSeconds: 1,

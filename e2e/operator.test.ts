@@ -200,11 +200,17 @@ describe('refusals', () => {
       expect(after.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.27');
       expect(condition(tenant, CONDITION.available)?.status).toBe('True');
       // An Event and a log line name the tenant and the reason.
-      const events = await core.listNamespacedEvent({
-        namespace: 'default',
-        fieldSelector: `involvedObject.name=${name},reason=${reason}`,
-      });
-      expect(events.items.length).toBeGreaterThan(0);
+      await waitUntil(
+        `a ${reason} Event`,
+        async () => {
+          const events = await core.listNamespacedEvent({
+            namespace: 'default',
+            fieldSelector: `involvedObject.name=${name},reason=${reason}`,
+          });
+          return events.items.length > 0;
+        },
+        { timeoutMs: 10_000 },
+      );
       await operator.waitForLog((l) => l.tenant === name && l.reason === reason);
       // Others are still served.
       const other = `${bystander}-${reason.toLowerCase()}`;
@@ -246,11 +252,19 @@ describe('kubectl', () => {
     expect(row?.split(/\s+/).slice(0, 4)).toEqual([name, 'True', 'Ready', '1/1']);
     const short = await kubectl('get', 'tn', name, '-o', 'name');
     expect(short.trim()).toBe(`tenant.landlord.dev/${name}`);
-    const described = await kubectl('describe', 'tenant', name);
+    // Events are written in the background, so the one for this change may trail Ready a little.
+    const createdEvent =
+      /Normal\s+Created\s+.*landlord-operator\s+Created Deployment \S+, ConfigMap \S+ for generation 1/;
+    const described = await waitUntil(
+      'the Created Event',
+      async () => {
+        const text = await kubectl('describe', 'tenant', name);
+        return createdEvent.test(text) ? text : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     for (const type of ['Ready', 'Applied', 'Available', 'Degraded'])
       expect(described).toContain(`Type:                  ${type}`);
-    expect(described).toMatch(/Normal\s+Created\s+.*landlord-operator\s+Created Deployment/);
-    expect(described).toMatch(/Normal\s+Created\s+.*Created ConfigMap/);
   });
 });
 

@@ -126,7 +126,8 @@ export class Converger {
         body: manifest,
         verb: 'apply',
       });
-      this.remember(child.hash, project(manifest, result));
+      // Most manifests come back as written; only a server normalisation is worth remembering.
+      if (!isSubset(child.manifest, result)) this.remember(child.hash, project(child.manifest, result));
       return result;
     } catch (err) {
       throw applyError(child.ref, err);

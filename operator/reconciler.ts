@@ -60,7 +60,7 @@ export class Reconciler {
     const desired = desiredChildren(tenant, verdict.children);
     try {
       const converged = await this.deps.converger.converge(tenant, desired);
-      await this.announce(tenant, converged);
+      this.announce(tenant, converged);
       return { desired, converged };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
@@ -68,17 +68,22 @@ export class Reconciler {
     }
   }
 
-  private async announce(tenant: Tenant, converged: Converged): Promise<void> {
+  /** A log line per child changed, and one Event per kind of change: "Created Deployment a/b, ConfigMap a/c". */
+  private announce(tenant: Tenant, converged: Converged): void {
     const log = this.deps.logger.child({ tenant: tenant.metadata.name });
-    for (const change of converged.changes) {
-      const what = `${change.ref.kind} ${nsName(change.ref.namespace, change.ref.name)}`;
-      const reason = EVENT[change.action];
-      log.info(`${change.action} ${what}`, { generation: tenant.metadata.generation });
-      await this.deps.events.record(
+    const generation = tenant.metadata.generation;
+    for (const action of ['created', 'updated', 'pruned'] as const) {
+      const children = converged.changes
+        .filter((c) => c.action === action)
+        .map((c) => `${c.ref.kind} ${nsName(c.ref.namespace, c.ref.name)}`);
+      if (children.length === 0) continue;
+      children.forEach((what) => log.info(`${action} ${what}`, { generation }));
+      const reason = EVENT[action];
+      this.deps.events.record(
         tenant,
         'Normal',
         reason,
-        `${reason} ${what} for generation ${tenant.metadata.generation}`,
+        `${reason} ${children.join(', ')} for generation ${generation}`,
       );
     }
   }
@@ -94,7 +99,7 @@ export class Reconciler {
     const failure = newFailure(tenant, status);
     if (failure !== undefined) {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
-      await this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
+      this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
     }
     await this.deps.statusWriter.write(tenant, status);
   }

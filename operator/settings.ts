@@ -7,7 +7,7 @@ export const OPERATOR_SETTINGS = {
   concurrency: {
     env: 'LANDLORD_OPERATOR_CONCURRENCY',
     description: 'Tenants reconciled at once.',
-    default: '16',
+    default: '32',
     schema: { type: 'integer', minimum: 1, maximum: 256 },
   },
   allowedNamespaces: {

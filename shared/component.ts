@@ -181,6 +181,7 @@ class Lifecycle {
     const { logger } = this.ctx;
     logger.info('shutting down: finishing in-flight work', { exitCode: code });
     await this.work?.stop();
+    await this.ctx.events.flush();
     await this.elector?.release();
     this.ctx.metrics.leader.set(0);
     await this.component.close();

@@ -95,9 +95,9 @@ export class Intake {
 
   /**
    * Takes in a batch of stream changes, in order. Returns a reason when the batch asks for a full
-   * scan. Everything is recorded before the first await, as the stream reader requires.
+   * scan. Synchronous: everything is recorded before the stream reader moves on.
    */
-  async acceptBatch(batch: ChangeBatch): Promise<string | undefined> {
+  acceptBatch(batch: ChangeBatch): string | undefined {
     const removed = new Set<string>();
     let rescan: string | undefined;
     for (const change of batch.changes) {
@@ -109,7 +109,7 @@ export class Intake {
         if (name !== undefined) removed.delete(name);
       }
     }
-    if (removed.size > 0) await this.deps.pruner.rowsRemoved([...removed]);
+    if (removed.size > 0) this.deps.pruner.rowsRemoved([...removed]);
     return rescan;
   }
 

@@ -15,8 +15,6 @@ import type { TenantView } from './tenant-view.js';
 const HELD_BACK_EVENT_INTERVAL_MS = 15 * 60_000;
 /** Names a held-back log line lists; the count says how many more there are. */
 const NAMES_LOGGED = 50;
-/** Events recorded at once while reporting held-back deletions. */
-const EVENT_CONCURRENCY = 8;
 
 export interface PrunerDeps {
   book: RowBook;
@@ -39,7 +37,7 @@ export class Pruner {
   }
 
   /** After a complete scan: a new interval, and the Tenants whose rows the scan did not find. */
-  async afterScan(seen: ReadonlySet<string>): Promise<void> {
+  afterScan(seen: ReadonlySet<string>): void {
     const tenants = this.deps.view.list().filter((tenant) => tenant.metadata.deletionTimestamp === undefined);
     this.pass += 1;
     this.budget.reset(tenants.length);
@@ -51,26 +49,26 @@ export class Pruner {
     for (const name of this.lastEventAt.keys()) {
       if (!goneNow.has(name)) this.lastEventAt.delete(name);
     }
-    await this.prune(gone);
+    this.prune(gone);
   }
 
   /** The stream reported these rows deleted: the same guard, from the same interval's budget. */
-  async rowsRemoved(names: readonly string[]): Promise<void> {
+  rowsRemoved(names: readonly string[]): void {
     for (const name of names) this.deps.book.forget(name);
-    await this.prune(names.filter((name) => this.deps.view.get(name) !== undefined));
+    this.prune(names.filter((name) => this.deps.view.get(name) !== undefined));
   }
 
-  private async prune(names: readonly string[]): Promise<void> {
+  private prune(names: readonly string[]): void {
     const granted = this.budget.take(names.length);
     for (const name of names.slice(0, granted)) {
       this.deps.book.approve(name, this.pass);
       this.deps.enqueue(name);
     }
     const held = names.slice(granted);
-    if (held.length > 0) await this.holdBack(held);
+    if (held.length > 0) this.holdBack(held);
   }
 
-  private async holdBack(names: readonly string[]): Promise<void> {
+  private holdBack(names: readonly string[]): void {
     const { logger, metrics, table, limits } = this.deps;
     metrics.syncDeletionsHeldBackTotal.inc(names.length);
     logger.warn(LOG.heldBack, {
@@ -90,14 +88,9 @@ export class Pruner {
           now - (this.lastEventAt.get(tenant.metadata.name ?? '') ?? -Infinity) >=
           HELD_BACK_EVENT_INTERVAL_MS,
       );
-    for (let start = 0; start < due.length; start += EVENT_CONCURRENCY) {
-      const chunk = due.slice(start, start + EVENT_CONCURRENCY);
-      await Promise.all(
-        chunk.map((tenant) => {
-          this.lastEventAt.set(tenant.metadata.name ?? '', now);
-          return this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
-        }),
-      );
+    for (const tenant of due) {
+      this.lastEventAt.set(tenant.metadata.name ?? '', now);
+      this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
     }
   }
 }

@@ -99,12 +99,7 @@ export class Reconciler {
     const created = before === undefined;
     logger.info(created ? LOG.created : LOG.updated, { tenant: name, rowHash: hash });
     const message = created ? MESSAGE.created(identity.table, hash) : MESSAGE.updated(identity.table, hash);
-    await this.deps.events.record(
-      tenant,
-      'Normal',
-      created ? EVENT_REASON.created : EVENT_REASON.updated,
-      message,
-    );
+    this.deps.events.record(tenant, 'Normal', created ? EVENT_REASON.created : EVENT_REASON.updated, message);
     return tenant;
   }
 
@@ -136,7 +131,7 @@ export class Reconciler {
     const attribute = row?.kind === 'invalid' ? row.attribute : undefined;
     this.deps.logger.warn(LOG.refused, { tenant: name, attribute, problem: verdict.message });
     const reason = verdict.kind === 'invalid' ? EVENT_REASON.invalidRecord : EVENT_REASON.applyRejected;
-    await this.deps.events.record(updated, 'Warning', reason, verdict.message);
+    this.deps.events.record(updated, 'Warning', reason, verdict.message);
   }
 
   /** The row is not in the book: delete its Tenant if the guard approved and the row is really gone. */

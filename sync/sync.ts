@@ -95,7 +95,7 @@ export class SyncLoop {
     intake.scanFinished();
     metrics.syncScansTotal.inc({ result: 'success' });
     metrics.syncInvalidRows.set(invalid);
-    await this.deps.pruner.afterScan(seen);
+    this.deps.pruner.afterScan(seen);
     const level = this.scans++ === 0 ? 'info' : 'debug';
     const durationMs = Math.round(performance.now() - startedAt);
     logger.log(level, LOG.scanComplete, { rows, invalid, tenants: seen.size, durationMs });
@@ -119,7 +119,7 @@ export class SyncLoop {
     const deadline = performance.now() + ms;
     try {
       for await (const batch of this.deps.source.changes(until)) {
-        const rescan = await this.take(batch);
+        const rescan = this.take(batch);
         if (rescan !== undefined) {
           this.deps.logger.info(LOG.rescan, { reason: rescan });
           return;
@@ -133,7 +133,7 @@ export class SyncLoop {
     await sleep(Math.max(0, deadline - performance.now()), until).catch(() => undefined);
   }
 
-  private async take(batch: ChangeBatch): Promise<string | undefined> {
+  private take(batch: ChangeBatch): string | undefined {
     if (batch.newestAt !== undefined) {
       this.deps.metrics.syncStreamLagSeconds.set(Math.max(0, (Date.now() - batch.newestAt.getTime()) / 1000));
     }

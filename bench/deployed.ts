@@ -1,0 +1,30 @@
+// What the shipped manifests run the components with, so the benchmark measures that and not
+// something friendlier: the operator's default concurrency and the NODE_OPTIONS of
+// config/manager/*.yaml (which differ from Node's defaults on purpose, see docs/performance.md).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadAll } from 'js-yaml';
+import { repoRoot } from '../e2e/harness/paths.js';
+import { OPERATOR_SETTINGS } from '../operator/settings.js';
+
+export const DEFAULT_CONCURRENCY = Number(OPERATOR_SETTINGS.concurrency.default);
+
+interface EnvVar {
+  name?: string;
+  value?: string;
+}
+interface Manifest {
+  kind?: string;
+  spec?: { template?: { spec?: { containers?: { env?: EnvVar[] }[] } } };
+}
+
+/** NODE_OPTIONS of the operator's Deployment in config/manager/operator.yaml. */
+export function deployedNodeOptions(): string {
+  const docs = loadAll(
+    readFileSync(join(repoRoot, 'config', 'manager', 'operator.yaml'), 'utf8'),
+  ) as Manifest[];
+  const env = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.env ?? [];
+  const value = env.find((e) => e.name === 'NODE_OPTIONS')?.value;
+  if (value === undefined) throw new Error('config/manager/operator.yaml sets no NODE_OPTIONS');
+  return value;
+}
