@@ -54,6 +54,7 @@ class OperatorComponent implements Component {
         plural: PLURAL,
         kind: 'Tenant',
         onEvent: (e) => this.onTenantEvent(e),
+        onRecovered: () => this.afterOutage(ctx),
       },
       ...scopes.map((ns) => child('Deployment', 'apps', 'deployments', ns)),
       ...scopes.map((ns) => child('ConfigMap', '', 'configmaps', ns)),
@@ -124,6 +125,24 @@ class OperatorComponent implements Component {
           logger.error('reconcile failed', { tenant: name, error }),
       },
     );
+  }
+
+  /**
+   * The API server is back after an outage. Tenants whose writes failed meanwhile sit in growing
+   * backoff (up to the retry maximum) and would ignore the events that now arrive; give every Tenant
+   * a fresh start so the cluster converges as soon as the API answers again.
+   */
+  private afterOutage(ctx: ComponentContext): void {
+    const queue = this.queue;
+    if (queue === undefined) return;
+    const tenants = this.observed?.tenants() ?? [];
+    ctx.logger.info('watch reconnected after a failure; reconciling every Tenant', {
+      tenants: tenants.length,
+    });
+    for (const tenant of tenants) {
+      queue.forget(tenant.metadata.name!);
+      queue.add(tenant.metadata.name!);
+    }
   }
 
   private onTenantEvent(event: ResourceEvent): void {

@@ -22,6 +22,8 @@ export interface WatchSpec {
   /** Watch one namespace; all namespaces when absent. */
   namespace?: string;
   onEvent: (event: ResourceEvent) => void;
+  /** The watch reconnected after an error. */
+  onRecovered?: () => void;
 }
 
 // The library is CommonJS with an `exports.default` class; from ESM its default import is the module object.
@@ -79,6 +81,7 @@ export class InformerOperator extends Operator {
       kind: spec.kind,
       labelSelector: spec.labelSelector,
       logger: this.log,
+      onRecovered: spec.onRecovered,
     });
     const deliver = (type: ResourceEventType) => (object: KubernetesObject) => {
       object.apiVersion ??= group === '' ? version : `${group}/${version}`;

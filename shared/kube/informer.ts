@@ -60,6 +60,8 @@ export interface InformerOptions {
   labelSelector?: string;
   logger: Logger;
   pageSize?: number;
+  /** Called when the watch reconnects after failing: the API server is reachable again. */
+  onRecovered?: () => void;
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
@@ -85,6 +87,7 @@ export class Informer<T extends KubernetesObject> {
     );
     this.listWatch.on('error', (err: unknown) => this.onError(err));
     this.listWatch.on('connect', () => {
+      if (this.failures > 0) options.onRecovered?.();
       this.failures = 0;
     });
   }
