@@ -2,18 +2,17 @@
 // resync scan costs in read capacity.
 import {
   BatchWriteItemCommand,
-  CreateTableCommand,
   DeleteTableCommand,
   DynamoDBClient,
   ScanCommand,
   UpdateItemCommand,
-  waitUntilTableExists,
   waitUntilTableNotExists,
   type AttributeValue,
   type ScanCommandInput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { ClusterEnv } from '../e2e/harness/cluster.js';
+import { createTenantTable } from '../e2e/harness/tenant-table.js';
 import { runPool } from './pool.js';
 import { deployment, row } from './rows.js';
 
@@ -27,21 +26,8 @@ export function dynamoClient(env: ClusterEnv): DynamoDBClient {
   });
 }
 
-/** A tenants table keyed by `name`, with a NEW_AND_OLD_IMAGES stream unless told otherwise. */
-export async function createTable(client: DynamoDBClient, table: string, stream = true): Promise<void> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: table,
-      AttributeDefinitions: [{ AttributeName: 'name', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'name', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-      ...(stream
-        ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }
-        : {}),
-    }),
-  );
-  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: table });
-}
+/** A tenants table keyed by `name`, with a stream unless told otherwise. */
+export const createTable = createTenantTable;
 
 /**
  * Recreates the table without a stream, holding the same rows, so that a sync started afterwards

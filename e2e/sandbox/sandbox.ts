@@ -6,14 +6,10 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  PutItemCommand,
-  waitUntilTableExists,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { Cluster } from '../harness/cluster.js';
+import { createTenantTable } from '../harness/tenant-table.js';
 import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
@@ -48,15 +44,8 @@ async function seedTable(endpoint: string): Promise<void> {
     region: env.AWS_REGION,
     credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
   });
-  await client.send(
-    new CreateTableCommand({
-      TableName: SANDBOX_TABLE,
-      AttributeDefinitions: [{ AttributeName: 'name', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'name', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: SANDBOX_TABLE });
+  // dynalite has no streams: sync polls the sandbox's table.
+  await createTenantTable(client, SANDBOX_TABLE, false);
   for (const Item of EXAMPLE_ROWS) await client.send(new PutItemCommand({ TableName: SANDBOX_TABLE, Item }));
   client.destroy();
 }

@@ -1,5 +1,5 @@
 // DynamoDB clients for tests, against the run's moto server.
-import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { envValue } from './env.js';
 
@@ -22,18 +22,4 @@ export function streamsClient(endpoint?: string): DynamoDBStreamsClient {
   return new DynamoDBStreamsClient(awsConfig(endpoint));
 }
 
-/** Creates a tenants table keyed by `name`, with a NEW_IMAGE stream unless told otherwise. */
-export async function createTenantTable(client: DynamoDBClient, table: string, stream = true): Promise<void> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: table,
-      AttributeDefinitions: [{ AttributeName: 'name', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'name', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-      ...(stream
-        ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }
-        : {}),
-    }),
-  );
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: table });
-}
+export { createTenantTable } from '../harness/tenant-table.js';
