@@ -56,16 +56,18 @@ export class Converger {
   private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
     const live = await Promise.all(desired.map((child) => this.liveChild(child.ref)));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, live[i]));
-    const changes: ChildChange[] = [];
-    const applied = await Promise.all(
+    const outcomes = await Promise.all(
       desired.map(async (child, i) => {
-        if (!this.needsApply(child, live[i])) return live[i];
-        const result = await this.apply(child);
-        changes.push({ action: live[i] === undefined ? 'created' : 'updated', ref: child.ref });
-        return result;
+        if (!this.needsApply(child, live[i])) return { object: live[i] };
+        const change: ChildChange = { action: live[i] === undefined ? 'created' : 'updated', ref: child.ref };
+        return { object: await this.apply(child), change };
       }),
     );
+    // In the spec's order (Deployment first), not the order the applies finished, so that Events
+    // and logs read the same every time.
+    const changes = outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change]));
     changes.push(...(await this.prune(tenant, desired)));
+    const applied = outcomes.map((o) => o.object);
     const deployment: V1Deployment | undefined = applied[0];
     return { changes, deployment };
   }
