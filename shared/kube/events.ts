@@ -2,12 +2,14 @@
 // event are folded into one object with a count, as kubelet and the controllers do. Events are
 // best effort and written in the background: a reconcile never waits for one (the benchmark
 // showed those round trips in every new Tenant's first reconcile), and one that cannot be written
-// is logged and dropped, never a reason to fail a reconcile.
+// is retried a few times, as client-go's recorder does, then logged and dropped: never a reason
+// to fail a reconcile.
 import { randomBytes } from 'node:crypto';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
+import { backoffDelay, sleep } from '../backoff.js';
 import type { Logger } from '../logger.js';
 import { redactText } from '../redact.js';
-import { CONTENT_TYPE, type KubeApi } from './api.js';
+import { CONTENT_TYPE, isNotFound, isTransient, type KubeApi } from './api.js';
 import { apiPath } from './paths.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -16,6 +18,13 @@ export interface InvolvedObject {
   apiVersion: string;
   kind: string;
   metadata: V1ObjectMeta;
+}
+
+interface PendingEvent {
+  type: EventType;
+  reason: string;
+  message: string;
+  now: string;
 }
 
 interface Recorded {
@@ -29,6 +38,12 @@ const MAX_REMEMBERED = 10_000;
 const CONCURRENCY = 4;
 /** Beyond this many waiting, new Events are dropped (and counted in the log): an outage must not grow memory. */
 const MAX_BACKLOG = 5_000;
+/** Tries per Event, with backoff between them: together about half a minute, an API server restart. */
+const MAX_ATTEMPTS = 8;
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 10_000;
+/** How long shutdown waits for Events still queued; retries stop as soon as it starts. */
+const FLUSH_TIMEOUT_MS = 5_000;
 
 /** The API server only accepts Events about cluster-scoped objects (such as Tenants) in `default`. */
 const CLUSTER_EVENTS_NAMESPACE = 'default';
@@ -43,6 +58,7 @@ export class EventRecorder {
   private running = 0;
   private backlog = 0;
   private dropped = 0;
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly api: KubeApi,
@@ -62,7 +78,7 @@ export class EventRecorder {
     const now = new Date().toISOString();
     this.backlog++;
     const chain = (this.chains.get(key) ?? Promise.resolve())
-      .then(() => this.inTurn(() => this.deliver(key, object, { type, reason, message: safeMessage, now })))
+      .then(() => this.deliver(key, object, { type, reason, message: safeMessage, now }))
       .finally(() => {
         this.backlog--;
         if (this.chains.get(key) === chain) this.chains.delete(key);
@@ -70,9 +86,26 @@ export class EventRecorder {
     this.chains.set(key, chain);
   }
 
-  /** Resolves once every queued Event has been written (or given up on); used at shutdown and in tests. */
-  async flush(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all(this.chains.values());
+  /**
+   * At shutdown: resolves once every queued Event has been written or given up on (no retries
+   * from now on), or after `timeoutMs`, whichever comes first.
+   */
+  async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    this.closing.abort(new Error('shutting down'));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    try {
+      while (this.chains.size > 0) {
+        if ((await Promise.race([Promise.all(this.chains.values()), deadline])) === 'timeout') {
+          this.logger.warn('shutting down with Events unwritten', { events: this.chains.size });
+          return;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async inTurn(work: () => Promise<void>): Promise<void> {
@@ -86,27 +119,52 @@ export class EventRecorder {
     }
   }
 
-  private async deliver(
-    key: string,
-    object: InvolvedObject,
-    e: { type: EventType; reason: string; message: string; now: string },
-  ): Promise<void> {
-    const { type, reason, message: safeMessage, now } = e;
-    const previous = this.recent.get(key);
-    try {
-      if (previous === undefined) await this.create(key, object, { type, reason, message: safeMessage, now });
-      else await this.bump(namespaceOf(object), previous, now);
-    } catch (err) {
-      this.recent.delete(key);
-      this.logger.warn('could not record an event', { tenant: object.metadata.name, reason, error: err });
+  private async deliver(key: string, object: InvolvedObject, e: PendingEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Only the writes take turns: an Event waiting out its backoff holds no slot.
+        await this.inTurn(() => this.write(key, object, e));
+        return;
+      } catch (err) {
+        if (!(await this.mayRetry(err, attempt))) {
+          this.recent.delete(key);
+          this.logger.warn('could not record an event', {
+            tenant: object.metadata.name,
+            reason: e.reason,
+            attempts: attempt,
+            error: err,
+          });
+          return;
+        }
+      }
     }
   }
 
-  private async create(
-    key: string,
-    object: InvolvedObject,
-    e: { type: EventType; reason: string; message: string; now: string },
-  ): Promise<void> {
+  /** A repeat bumps the count of the Event already written; once that one has expired, a new one starts. */
+  private async write(key: string, object: InvolvedObject, e: PendingEvent): Promise<void> {
+    const previous = this.recent.get(key);
+    if (previous === undefined) return this.create(key, object, e);
+    try {
+      await this.bump(namespaceOf(object), previous, e.now);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      this.recent.delete(key);
+      await this.create(key, object, e);
+    }
+  }
+
+  /** Waits out the backoff before the next try; false when the failure is final or shutdown began. */
+  private async mayRetry(err: unknown, attempt: number): Promise<boolean> {
+    if (!isTransient(err) || attempt >= MAX_ATTEMPTS || this.closing.signal.aborted) return false;
+    try {
+      await sleep(backoffDelay(attempt - 1, RETRY_BASE_MS, RETRY_MAX_MS, 0.2), this.closing.signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async create(key: string, object: InvolvedObject, e: PendingEvent): Promise<void> {
     const name = `${object.metadata.name ?? 'object'}.${randomBytes(8).toString('hex')}`;
     const namespace = namespaceOf(object);
     // Plain JSON: client-node's CoreV1Event types timestamps as Date, the wire carries strings.
@@ -142,12 +200,13 @@ export class EventRecorder {
   }
 
   private async bump(namespace: string, previous: Recorded, now: string): Promise<void> {
-    previous.count += 1;
+    const count = previous.count + 1;
     await this.api.request({
       method: 'PATCH',
       path: apiPath({ apiVersion: 'v1', kind: 'Event', namespace, name: previous.name }),
       contentType: CONTENT_TYPE.merge,
-      body: { count: previous.count, lastTimestamp: now },
+      body: { count, lastTimestamp: now },
     });
+    previous.count = count;
   }
 }
