@@ -91,31 +91,36 @@ afterAll(async () => {
 });
 
 describe('DynamoDB unreachable', () => {
-  it(`for ${OUTAGE_MS / 1000} s, refusing connections, then hanging: no deletion, then recovery`, async () => {
-    const [table, rows] = await seededTable('unreachable', 30);
-    const sync = launch(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
-    await waitSynced(table, rows, 60_000);
-    const before = await tenantUids(table);
-    const started = new Date().toISOString();
-    await proxy.setMode('refuse');
-    const removed = await changeRows(table, rows, '1.28');
-    await sleep(OUTAGE_MS / 2);
-    await proxy.setMode('hang');
-    await sleep(OUTAGE_MS / 2);
-    // Nothing was deleted while sync could not read: not the rows that are really gone either.
-    expect(await tenantsLost(table, before)).toEqual([]);
-    expect(await healthy(sync)).toBe(true);
-    const failures = sync.logs.filter(
-      (l) => (l.msg === LOG.scanFailed || l.msg === LOG.streamFailed) && String(l.time) > started,
-    );
-    expect(failures.length).toBeGreaterThan(0);
-    console.log(`faults-dynamo: ${proxy.stats.hung} requests hung; ${failures.length} failures logged`);
-    await proxy.setMode('pass');
-    const ms = await waitSynced(table, rows, 180_000);
-    console.log(`faults-dynamo: caught up ${(ms / 1000).toFixed(1)} s after DynamoDB was reachable again`);
-    expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
-    expect(await retries(sync)).toBeGreaterThan(0);
-  });
+  it(
+    `for ${OUTAGE_MS / 1000} s, refusing connections, then hanging: no deletion, then recovery`,
+    async () => {
+      const [table, rows] = await seededTable('unreachable', 30);
+      const sync = launch(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
+      await waitSynced(table, rows, 60_000);
+      const before = await tenantUids(table);
+      const started = new Date().toISOString();
+      await proxy.setMode('refuse');
+      const removed = await changeRows(table, rows, '1.28');
+      await sleep(OUTAGE_MS / 2);
+      await proxy.setMode('hang');
+      await sleep(OUTAGE_MS / 2);
+      // Nothing was deleted while sync could not read: not the rows that are really gone either.
+      expect(await tenantsLost(table, before)).toEqual([]);
+      expect(await healthy(sync)).toBe(true);
+      const failures = sync.logs.filter(
+        (l) => (l.msg === LOG.scanFailed || l.msg === LOG.streamFailed) && String(l.time) > started,
+      );
+      expect(failures.length).toBeGreaterThan(0);
+      console.log(`faults-dynamo: ${proxy.stats.hung} requests hung; ${failures.length} failures logged`);
+      await proxy.setMode('pass');
+      const ms = await waitSynced(table, rows, 180_000);
+      console.log(`faults-dynamo: caught up ${(ms / 1000).toFixed(1)} s after DynamoDB was reachable again`);
+      expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
+      expect(await retries(sync)).toBeGreaterThan(0);
+    },
+    // The outage, then up to a minute to seed and three to catch up.
+    OUTAGE_MS + 240_000,
+  );
 });
 
 describe('DynamoDB throttling', () => {

@@ -25,6 +25,7 @@ import {
 } from './support/sync.js';
 
 const SEED = seed();
+const SCAN_KILLS = SOAK ? 10 : 3;
 const random = seededRandom(SEED);
 const processes: LandlordProcess[] = [];
 const tables: string[] = [];
@@ -64,19 +65,20 @@ afterAll(async () => {
 });
 
 describe('SIGKILL of sync', () => {
-  it(`during the first scan of a large table, ${SOAK ? 10 : 3} times: each restart writes only what is left`, async () => {
+  it(`during the first scan of a large table, ${SCAN_KILLS} times: each restart writes only what is left`, async () => {
     console.log(`faults-sync: seed ${SEED}`);
-    const ROWS = 600;
+    // Each run writes up to 170 Tenants before its kill: enough rows that every kill lands mid-scan.
+    const ROWS = SCAN_KILLS * 200;
     const table = await newTable('kill-scan', false);
     const names = Array.from({ length: ROWS }, (_, i) => `${table}-${String(i).padStart(4, '0')}`);
-    // 2.5 KB rows: the 1.5 MB table takes two Scan pages.
+    // 2.5 KB rows: a table of 600 (1.5 MB) takes two Scan pages.
     await batchWrite(
       table,
       names.map((name) => ({ PutRequest: { Item: lowLevel(paddedRow(name, 2_300)) } })),
     );
     const rows = new Map(names.map((name) => [name, 'nginx:1.27']));
     const seen = new Map<string, string>();
-    for (let kill = 1; kill <= (SOAK ? 10 : 3); kill++) {
+    for (let kill = 1; kill <= SCAN_KILLS; kill++) {
       const sync = launch(table, { LANDLORD_SYNC_POLL_SECONDS: '2' });
       const at = 20 + Math.floor(random() * 150);
       await waitUntil(`sync to write ${at} Tenants`, async () => (await applies(sync)) >= at, {
