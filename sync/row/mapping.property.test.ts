@@ -15,6 +15,7 @@ import {
   type PolicyConfig,
   type PolicyResult,
 } from '../../operator/policy/index.js';
+import { nativeForm } from './fixtures.js';
 import { parseRow } from './index.js';
 
 type Item = Record<string, AttributeValue>;
@@ -124,22 +125,6 @@ const suspicious: fc.Arbitrary<Json> = fc.oneof(
     'x'.repeat(70_000),
   ),
 );
-
-/** JSON as DynamoDB's native types store it: M, L, S, N, BOOL, NULL. */
-function nativeForm(value: Json): AttributeValue {
-  if (value === null) return { NULL: true };
-  if (Array.isArray(value)) return { L: value.map(nativeForm) };
-  switch (typeof value) {
-    case 'string':
-      return { S: value };
-    case 'number':
-      return { N: String(value) };
-    case 'boolean':
-      return { BOOL: value };
-    default:
-      return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nativeForm(v)])) };
-  }
-}
 
 /** A copy as plain JSON. */
 const plain = (value: unknown): Json => JSON.parse(JSON.stringify(value)) as Json;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DNS1123_LABEL_RULE } from '../../shared/names.js';
 import { canonicalJson, isDns1123Label, parseRow, rowHash } from './index.js';
 import type { ParsedRow, RowProblemAttribute } from './index.js';
+import { nativeForm } from './fixtures.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -30,30 +31,6 @@ const CONFIG_MAP = {
   metadata: { name: 'tenant-1-config', namespace: 'default' },
   data: { 'config.json': '{"key": "value"}' },
 };
-
-/** A JSON value in DynamoDB's native form, as a user writing M and L would store it. */
-function toAttribute(value: unknown): AttributeValue {
-  if (value === null) {
-    return { NULL: true };
-  }
-  if (Array.isArray(value)) {
-    return { L: value.map(toAttribute) };
-  }
-  switch (typeof value) {
-    case 'string':
-      return { S: value };
-    case 'number':
-      return { N: String(value) };
-    case 'boolean':
-      return { BOOL: value };
-    default:
-      return {
-        M: Object.fromEntries(
-          Object.entries(value as object).map(([key, child]) => [key, toAttribute(child)]),
-        ),
-      };
-  }
-}
 
 /** A DocumentClient-form row (strings and booleans only, as users write them) as a low-level item. */
 function fromDocument(document: Record<string, string | boolean>): Item {
@@ -98,14 +75,14 @@ describe('parseRow: the example row', () => {
   });
 
   it('parses the same from native M and L, with the same hash', () => {
-    const native = row({ spec: toAttribute(DEPLOYMENT), customizations: toAttribute([CONFIG_MAP]) });
+    const native = row({ spec: nativeForm(DEPLOYMENT), customizations: nativeForm([CONFIG_MAP]) });
     expect(native.spec).toHaveProperty('M.spec.M.replicas', { N: '1' });
     expect(parseRow(native)).toEqual(parseRow(exampleItem()));
   });
 
   it('reads a native N as a JS number', () => {
     const deployment = { ...DEPLOYMENT, spec: { ...DEPLOYMENT.spec, replicas: 3 } };
-    const result = parseRow(row({ spec: toAttribute(deployment) }));
+    const result = parseRow(row({ spec: nativeForm(deployment) }));
     expect(result.kind === 'tenant' ? result.spec.deployment?.spec?.replicas : undefined).toBe(3);
   });
 
@@ -138,7 +115,7 @@ describe('parseRow: the example row', () => {
   });
 
   it('returns fresh objects on every call', () => {
-    const item = row({ spec: toAttribute(DEPLOYMENT) });
+    const item = row({ spec: nativeForm(DEPLOYMENT) });
     const first = parseRow(item);
     const second = parseRow(item);
     expect(first).toEqual(second);
@@ -394,7 +371,7 @@ describe('parseRow: size', () => {
   it('parses a 400 KB spec quickly', () => {
     const deployment = { ...DEPLOYMENT, metadata: { ...DEPLOYMENT.metadata, annotations: { note: big } } };
     const text = timed(() => parseRow(row({ spec: { S: JSON.stringify(deployment) } })));
-    const native = timed(() => parseRow(row({ spec: toAttribute(deployment) })));
+    const native = timed(() => parseRow(row({ spec: nativeForm(deployment) })));
     expect(text.value.kind).toBe('tenant');
     expect(native.value).toEqual(text.value);
   });
@@ -479,12 +456,12 @@ describe('parseRow: properties', () => {
       ),
       spec: fc.oneof(
         jsonObject.map((o) => ({ S: JSON.stringify(o) })),
-        jsonObject.map(toAttribute),
+        jsonObject.map(nativeForm),
         attribute,
       ),
       customizations: fc.oneof(
         configMaps.map((a) => ({ S: JSON.stringify(a) })),
-        configMaps.map(toAttribute),
+        configMaps.map(nativeForm),
         attribute,
       ),
       deleted: fc.oneof(
@@ -547,8 +524,8 @@ describe('parseRow: properties', () => {
         });
         const native = parseRow({
           name: { S: name },
-          spec: toAttribute(spec),
-          customizations: toAttribute(maps),
+          spec: nativeForm(spec),
+          customizations: nativeForm(maps),
         });
         expect(text.kind).toBe('tenant');
         expect(native).toEqual(text);
