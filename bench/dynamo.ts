@@ -26,9 +26,6 @@ export function dynamoClient(env: ClusterEnv): DynamoDBClient {
   });
 }
 
-/** A tenants table keyed by `name`, with a stream unless told otherwise. */
-export const createTable = createTenantTable;
-
 /**
  * Recreates the table without a stream, holding the same rows, so that a sync started afterwards
  * polls. UpdateTable cannot be used: moto keeps the old stream shard after StreamEnabled: false and
@@ -46,7 +43,7 @@ export async function recreateWithoutStream(client: DynamoDBClient, table: strin
   } while (startKey !== undefined);
   await client.send(new DeleteTableCommand({ TableName: table }));
   await waitUntilTableNotExists({ client, maxWaitTime: 60 }, { TableName: table });
-  await createTable(client, table, false);
+  await createTenantTable(client, table, false);
   await writeItems(client, table, items);
 }
 

@@ -15,7 +15,8 @@ import {
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { waitUntil } from './harness/wait.js';
-import { createTenantTable, dynamoClient, streamsClient } from './support/dynamo.js';
+import { createTenantTable } from './harness/tenant-table.js';
+import { dynamoClient, streamsClient } from './support/dynamo.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
 

@@ -7,7 +7,8 @@ import type { Informer } from '../../shared/kube/informer.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { BenchCluster } from '../cluster.js';
 import { ComponentProcess, type ComponentName, type HeapReport } from '../component.js';
-import { createTable, dynamoClient, putRows } from '../dynamo.js';
+import { createTenantTable } from '../../e2e/harness/tenant-table.js';
+import { dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
 import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../measure/prom.js';
@@ -38,7 +39,7 @@ export class Session {
 
   /** The table and its N rows, before any landlord process starts; not timed. */
   async seed(): Promise<void> {
-    await createTable(this.dynamo, TABLE);
+    await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names);
     this.tenants = await watchTenants(this.bench.api);
   }

@@ -21,5 +21,3 @@ export function dynamoClient(endpoint?: string): DynamoDBClient {
 export function streamsClient(endpoint?: string): DynamoDBStreamsClient {
   return new DynamoDBStreamsClient(awsConfig(endpoint));
 }
-
-export { createTenantTable } from '../harness/tenant-table.js';

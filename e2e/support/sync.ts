@@ -5,7 +5,8 @@ import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { CONDITION, GROUP, PLURAL, VERSION, type Condition, type Tenant } from '../../shared/tenant.js';
 import { managedSelector, tableIdentity } from '../../sync/identity.js';
-import { createTenantTable, dynamoClient } from './dynamo.js';
+import { createTenantTable } from '../harness/tenant-table.js';
+import { dynamoClient } from './dynamo.js';
 import { clients } from './env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './landlord.js';
 
