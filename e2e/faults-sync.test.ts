@@ -67,11 +67,12 @@ afterAll(async () => {
 describe('SIGKILL of sync', () => {
   it(`during the first scan of a large table, ${SCAN_KILLS} times: each restart writes only what is left`, async () => {
     console.log(`faults-sync: seed ${SEED}`);
-    // Each run writes up to 170 Tenants before its kill: enough rows that every kill lands mid-scan.
-    const ROWS = SCAN_KILLS * 200;
+    // Each run is killed after 20-170 writes, and the writes already in flight land too (up to
+    // about 60 more were seen): 300 rows per kill keep every kill in the middle of the scan.
+    const ROWS = SCAN_KILLS * 300;
     const table = await newTable('kill-scan', false);
     const names = Array.from({ length: ROWS }, (_, i) => `${table}-${String(i).padStart(4, '0')}`);
-    // 2.5 KB rows: a table of 600 (1.5 MB) takes two Scan pages.
+    // 2.5 KB rows: a table of 900 (2.2 MB) takes three Scan pages.
     await batchWrite(
       table,
       names.map((name) => ({ PutRequest: { Item: lowLevel(paddedRow(name, 2_300)) } })),
