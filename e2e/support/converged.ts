@@ -3,7 +3,7 @@
 // one controller owner, an existing Tenant with that uid; each Tenant has exactly the children its
 // spec names, at the spec's hash; nothing unexpected exists. A helper reports every problem at once,
 // so a failure after a fault says all that went wrong, not just the first thing.
-import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
+import type { KubernetesObject, V1ConfigMap, V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
 import { evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
 import { CONDITION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../shared/tenant.js';
@@ -205,6 +205,43 @@ export async function assertConverged(expectation: Expectation): Promise<void> {
   }
 }
 
+const conditionText = (c: { type: string; status: string; reason?: string; message?: string }): string =>
+  `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? ` (${c.message.slice(0, 80)})` : ''}`;
+
+function nodeFact(node: V1Node): string {
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  const taints = (node.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).join(',') || 'none';
+  return `Node ${node.metadata?.name}: ${ready ? conditionText(ready) : 'no Ready condition'}, taints ${taints}`;
+}
+
+function podFact(pod: V1Pod): string {
+  const conditions = (pod.status?.conditions ?? []).map(conditionText).join('; ');
+  const deleting = pod.metadata?.deletionTimestamp ? ', being deleted' : '';
+  return (
+    `Pod ${pod.metadata?.name} created ${pod.metadata?.creationTimestamp?.toISOString()} ` +
+    `${pod.status?.phase} on ${pod.spec?.nodeName ?? '(unscheduled)'}${deleting}: ${conditions}`
+  );
+}
+
+const podReady = (pod: V1Pod): boolean =>
+  pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+
+/**
+ * The nodes' readiness and taints and every pod of the namespaces that is not Ready, for a
+ * timeout's message: a rollout that never finishes is as often the simulated node (kwok) or
+ * kube-controller-manager as it is landlord, and the message should say which.
+ */
+async function clusterFacts(namespaces: readonly string[]): Promise<string[]> {
+  const facts = (await core.listNode()).items.map(nodeFact);
+  for (const namespace of namespaces) {
+    const pods = (await core.listNamespacedPod({ namespace })).items;
+    const unready = pods.filter((p) => !podReady(p));
+    facts.push(`${unready.length} of ${pods.length} pods in ${namespace} are not Ready`);
+    facts.push(...unready.slice(0, 20).map(podFact));
+  }
+  return facts;
+}
+
 /** Waits until assertConverged passes (or, for Applied, the operator's part of it); returns the ms it took. */
 export async function waitConverged(
   expectation: Expectation,
@@ -226,9 +263,12 @@ export async function waitConverged(
     );
   } catch (err) {
     const problems = last.slice(0, 40).join('\n  ');
-    throw new Error(`${(err as Error).message}; still ${last.length} problems:\n  ${problems}`, {
-      cause: err,
-    });
+    const cluster = await clusterFacts(expectation.namespaces).catch((e: Error) => [e.message]);
+    throw new Error(
+      `${(err as Error).message}; still ${last.length} problems:\n  ${problems}\n` +
+        `what the nodes and the pods that are not Ready say:\n  ${cluster.join('\n  ')}`,
+      { cause: err },
+    );
   }
   return Date.now() - started;
 }
