@@ -8,7 +8,7 @@ import { EventRecorder, type InvolvedObject } from '../shared/kube/events.js';
 import { createLogger } from '../shared/logger.js';
 import { waitUntil } from './harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
-import { faults } from './support/faults.js';
+import { faults, waitControlPlaneSettled } from './support/faults.js';
 
 const { kc, core } = clients();
 const ns = uniqueName('events');
@@ -56,6 +56,7 @@ afterAll(async () => {
   await waitUntil('the API server to answer', apiAnswers, { timeoutMs: 60_000 });
   await core.deleteNamespace({ name: ns });
   await api.close();
+  await waitControlPlaneSettled();
 });
 
 describe('EventRecorder', () => {

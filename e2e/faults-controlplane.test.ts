@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, tenantPath } from '../shared/tenant.js';
 import { lostSince, ofTenants, snapshot, waitConverged, type Snapshot } from './support/converged.js';
 import { clients, uniqueName } from './support/env.js';
-import { faults } from './support/faults.js';
+import { faults, waitControlPlaneSettled } from './support/faults.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   createSuite,
@@ -93,6 +93,10 @@ afterAll(async () => {
   expect(await operator.stop()).toBe(0);
   await removeSuite(suite);
   await core.deleteNamespace({ name: home });
+  const ms = await waitControlPlaneSettled();
+  console.log(
+    `faults-controlplane: the control plane rolled out a Deployment again ${ms} ms after the tests`,
+  );
 });
 
 describe('kube-apiserver restarted mid-rollout', () => {
