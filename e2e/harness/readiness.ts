@@ -60,6 +60,12 @@ function kwokNode(): V1Node {
   };
 }
 
+/** A node or pod whose Ready condition is True. */
+export function isReady(object: V1Node | V1Pod): boolean {
+  const conditions: { type: string; status: string }[] = object.status?.conditions ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
 export function loadKubeConfig(kubeconfigPath: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
@@ -73,7 +79,7 @@ export async function createKwokNode(kubeconfigPath: string): Promise<void> {
     'the kwok node to be Ready',
     async () => {
       const node = await core.readNode({ name: KWOK_NODE_NAME });
-      return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      return isReady(node);
     },
     { timeoutMs: 30_000 },
   );
@@ -102,7 +108,7 @@ export async function probeWorkload(kubeconfigPath: string, options: WaitOptions
     'a probe pod to be scheduled on the kwok node and Ready',
     async () => {
       const pod = await core.readNamespacedPod({ name: 'landlord-e2e-probe', namespace: 'default' });
-      return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      return isReady(pod);
     },
     options,
   );

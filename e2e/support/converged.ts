@@ -7,6 +7,7 @@ import type { KubernetesObject, V1ConfigMap, V1Deployment, V1Node, V1Pod } from 
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
 import { evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
 import { CONDITION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../shared/tenant.js';
+import { isReady } from '../harness/readiness.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients } from './env.js';
 
@@ -223,9 +224,6 @@ function podFact(pod: V1Pod): string {
   );
 }
 
-const podReady = (pod: V1Pod): boolean =>
-  pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-
 /**
  * The nodes' readiness and taints and every pod of the namespaces that is not Ready, for a
  * timeout's message: a rollout that never finishes is as often the simulated node (kwok) or
@@ -235,7 +233,7 @@ async function clusterFacts(namespaces: readonly string[]): Promise<string[]> {
   const facts = (await core.listNode()).items.map(nodeFact);
   for (const namespace of namespaces) {
     const pods = (await core.listNamespacedPod({ namespace })).items;
-    const unready = pods.filter((p) => !podReady(p));
+    const unready = pods.filter((p) => !isReady(p));
     facts.push(`${unready.length} of ${pods.length} pods in ${namespace} are not Ready`);
     facts.push(...unready.slice(0, 20).map(podFact));
   }
