@@ -14,10 +14,14 @@ COPY package.json package-lock.json ./
 # No dependency needs an install script to compile (the native ones are test-only).
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY shared shared
+COPY api api
+COPY runtime runtime
+COPY util util
 COPY operator operator
 COPY sync sync
 COPY cli cli
+COPY harness harness
+COPY sandbox sandbox
 COPY e2e e2e
 COPY bench bench
 COPY types types
@@ -42,10 +46,12 @@ COPY --from=deps /app/node_modules ./node_modules
 # Only the runtime: no tests, test harness or benchmarks (so `landlord sandbox`, which starts a
 # local control plane, is for a developer's machine, not the image). The CLI reads its version
 # from package.json.
+COPY --from=build /app/dist/api ./dist/api
+COPY --from=build /app/dist/runtime ./dist/runtime
+COPY --from=build /app/dist/util ./dist/util
 COPY --from=build /app/dist/cli ./dist/cli
 COPY --from=build /app/dist/operator ./dist/operator
 COPY --from=build /app/dist/sync ./dist/sync
-COPY --from=build /app/dist/shared ./dist/shared
 COPY package.json ./
 # Files stay owned by root; the process runs as an unprivileged numeric user (Kubernetes can
 # check runAsNonRoot only against a numeric USER).

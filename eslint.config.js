@@ -23,7 +23,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    files: [
+      '**/*.test.ts',
+      'e2e/**/*.ts',
+      'bench/**/*.ts',
+      'harness/**/*.ts',
+      'sandbox/**/*.ts',
+      'testing/**/*.ts',
+    ],
     rules: {
       'max-lines-per-function': 'off',
       '@typescript-eslint/explicit-function-return-type': 'off',

@@ -8,14 +8,21 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'operator/**/*.test.ts', 'sync/**/*.test.ts', 'cli/**/*.test.ts'],
+          include: [
+            'api/**/*.test.ts',
+            'runtime/**/*.test.ts',
+            'util/**/*.test.ts',
+            'operator/**/*.test.ts',
+            'sync/**/*.test.ts',
+            'cli/**/*.test.ts',
+          ],
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts', 'bench/**/*.test.ts'],
-          globalSetup: ['e2e/harness/global-setup.ts'],
+          globalSetup: ['harness/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
           // The control plane and the machine's two cores are shared: run files one at a time.

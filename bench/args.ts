@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench`: which sizes to run and how thoroughly. The defaults are
 // the full benchmark of the issue; --quick is the CI smoke run that keeps the harness working.
 import { resolve } from 'node:path';
-import { repoRoot } from '../e2e/harness/paths.js';
+import { repoRoot } from '../harness/paths.js';
 import { deployedNodeOptions } from './deployed.js';
 
 export interface BenchOptions {

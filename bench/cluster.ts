@@ -2,9 +2,9 @@
 // objects, caches or compacted history. The CRD is installed up front, as in the e2e setup: the
 // garbage collector only learns of a new resource at its next discovery pass.
 import { KubeConfig } from '@kubernetes/client-node';
-import { Cluster } from '../e2e/harness/cluster.js';
-import { installTenantCrd } from '../e2e/harness/tenant-crd.js';
-import { KubeApi } from '../shared/kube/api.js';
+import { Cluster } from '../harness/cluster.js';
+import { installTenantCrd } from '../harness/tenant-crd.js';
+import { KubeApi } from '../runtime/kube/api.js';
 import type { ApiServerAccess } from './measure/apiserver.js';
 import { BENCH_NAMESPACE } from './rows.js';
 

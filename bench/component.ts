@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { repoRoot } from '../e2e/harness/paths.js';
+import { repoRoot } from '../harness/paths.js';
 import { sumOf } from './measure/prom.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { repoRoot } from '../e2e/harness/paths.js';
+import { repoRoot } from '../harness/paths.js';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
 
 export const DEFAULT_CONCURRENCY = Number(OPERATOR_SETTINGS.concurrency.default);

@@ -11,8 +11,8 @@ import {
   type ScanCommandInput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import type { ClusterEnv } from '../e2e/harness/cluster.js';
-import { createTenantTable } from '../e2e/harness/tenant-table.js';
+import type { ClusterEnv } from '../harness/cluster.js';
+import { createTenantTable } from '../harness/tenant-table.js';
 import { runPool } from './pool.js';
 import { deployment, row } from './rows.js';
 

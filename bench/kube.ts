@@ -2,10 +2,10 @@
 // namespace's Deployments (how many are available, which image each runs). One list+watch each,
 // the same informer landlord uses, so following progress costs the API server next to nothing.
 import type { V1Deployment } from '@kubernetes/client-node';
-import { Informer } from '../shared/kube/informer.js';
-import type { KubeApi } from '../shared/kube/api.js';
-import { createLogger } from '../shared/logger.js';
-import { API_VERSION, CONDITION, KIND, tenantPath, type Tenant } from '../shared/tenant.js';
+import { Informer } from '../runtime/kube/informer.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import { createLogger } from '../runtime/logger.js';
+import { API_VERSION, CONDITION, KIND, tenantPath, type Tenant } from '../api/tenant.js';
 import { secondsSince, sleep } from './pool.js';
 import { BENCH_NAMESPACE } from './rows.js';
 

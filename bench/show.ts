@@ -1,7 +1,7 @@
 // Prints the table of a results file again: node dist/bench/show.js [bench/results/latest.json]
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot } from '../e2e/harness/paths.js';
+import { repoRoot } from '../harness/paths.js';
 import { resultsTable, type BenchReport } from './report.js';
 
 const file = process.argv[2] ?? join(repoRoot, 'bench', 'results', 'latest.json');

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // landlord: one image, one CLI. `landlord operator` and `landlord sync` are the two components;
-// `landlord sandbox` runs everything locally; `landlord crd` prints the Tenant CRD.
+// `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
+// sandbox/, not part of the shipped CLI.
 import { readFileSync } from 'node:fs';
-import { COMMON_SETTINGS, makeContext, runComponent } from '../shared/component.js';
-import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../shared/config.js';
-import { crdYaml } from '../shared/crd.js';
+import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component.js';
+import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
+import { crdYaml } from '../api/crd.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
 
@@ -41,13 +42,6 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Mirror the DynamoDB table into Tenants (needs read access to the table and its stream).',
     settings: SYNC_SETTINGS,
     run: runSync,
-  },
-  sandbox: {
-    summary: 'Start a local control plane, DynamoDB, sync and operator, seeded with example tenants.',
-    run: async () => {
-      const { runSandbox } = await import('./sandbox.js');
-      await runSandbox();
-    },
   },
   crd: {
     summary:

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missingMetrics, type BenchReport } from '../bench/report.js';
-import { repoRoot } from './harness/paths.js';
+import { repoRoot } from '../harness/paths.js';
 
 let outDir: string | undefined;
 

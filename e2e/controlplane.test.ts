@@ -14,8 +14,8 @@ import {
 } from '@kubernetes/client-node';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from './harness/wait.js';
-import { createTenantTable } from './harness/tenant-table.js';
+import { waitUntil } from '../harness/wait.js';
+import { createTenantTable } from '../harness/tenant-table.js';
 import { dynamoClient, streamsClient } from './support/dynamo.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';

@@ -3,9 +3,9 @@
 // CRD, so the file starts its own control plane beside the shared one.
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRD_NAME } from '../shared/tenant.js';
-import { Cluster } from './harness/cluster.js';
-import { loadKubeConfig } from './harness/readiness.js';
+import { CRD_NAME } from '../api/tenant.js';
+import { Cluster } from '../harness/cluster.js';
+import { loadKubeConfig } from '../harness/readiness.js';
 import { componentEnv, startLandlord } from './support/landlord.js';
 
 let cluster: Cluster;

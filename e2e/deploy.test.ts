@@ -18,11 +18,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CoordinationV1Api, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TENANT_CRD } from '../shared/crd.js';
-import { KubeApi } from '../shared/kube/api.js';
-import { CONDITION } from '../shared/tenant.js';
-import { repoRoot } from './harness/paths.js';
-import { waitUntil } from './harness/wait.js';
+import { TENANT_CRD } from '../api/crd.js';
+import { KubeApi } from '../runtime/kube/api.js';
+import { CONDITION } from '../api/tenant.js';
+import { repoRoot } from '../harness/paths.js';
+import { waitUntil } from '../harness/wait.js';
 import { copies, envOf, instructions, workdir } from './support/dockerfile.js';
 import { dynamoClient } from './support/dynamo.js';
 import {
@@ -121,7 +121,14 @@ describe('the Dockerfile', () => {
   it('copies only runtime output, every piece of which `npm run build` produces', () => {
     const fromBuild = copies(final).filter((c) => c.from === 'build');
     const paths = fromBuild.flatMap((c) => c.sources.map((s) => relative(workdir(stageNamed('build')!), s)));
-    expect(paths.sort()).toEqual(['dist/cli', 'dist/operator', 'dist/shared', 'dist/sync']);
+    expect(paths.sort()).toEqual([
+      'dist/api',
+      'dist/cli',
+      'dist/operator',
+      'dist/runtime',
+      'dist/sync',
+      'dist/util',
+    ]);
     for (const path of paths)
       expect(existsSync(join(repoRoot, path)), `${path} after npm run build`).toBe(true);
     expect(existsSync(join(repoRoot, entrypoint()[1]!))).toBe(true);
@@ -280,7 +287,7 @@ describe('config/: the kustomize manifests against the real API server', () => {
     await kubectl('apply', '-f', config('samples/tenant.yaml'), '--server-side', '--dry-run=server');
   });
 
-  it('installs the CRD that shared/crd.ts defines (config/crd, from crds/)', async () => {
+  it('installs the CRD that api/crd.ts defines (config/crd, from crds/)', async () => {
     expect(await render(config('crd'))).toEqual([TENANT_CRD]);
   });
 
@@ -362,7 +369,7 @@ describe('config/: the kustomize manifests against the real API server', () => {
       s.Action.map((a) => `${a} on ${s.Resource.includes('/stream/') ? 'stream' : 'table'}`),
     );
     const sources = readdirSync(join(repoRoot, 'sync'), { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('fixtures.ts'))
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => repoFile(join('sync', file)));
     const used = new Set(
       sources.flatMap((text) => [...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!)),

@@ -3,10 +3,10 @@
 // that has since expired starts a new one instead of being lost.
 import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeApi } from '../shared/kube/api.js';
-import { EventRecorder, type InvolvedObject } from '../shared/kube/events.js';
-import { createLogger } from '../shared/logger.js';
-import { waitUntil } from './harness/wait.js';
+import { KubeApi } from '../runtime/kube/api.js';
+import { EventRecorder, type InvolvedObject } from '../runtime/kube/events.js';
+import { createLogger } from '../runtime/logger.js';
+import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { faults, waitControlPlaneSettled } from './support/faults.js';
 

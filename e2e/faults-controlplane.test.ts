@@ -3,7 +3,7 @@
 // (leader election on, with a renew deadline longer than the outages), its process never exits,
 // and every time the Tenants converge with nothing lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, tenantPath } from '../shared/tenant.js';
+import { CONDITION, tenantPath } from '../api/tenant.js';
 import { lostSince, ofTenants, snapshot, waitConverged, type Snapshot } from './support/converged.js';
 import { clients, uniqueName } from './support/env.js';
 import { faults, waitControlPlaneSettled } from './support/faults.js';

@@ -5,7 +5,7 @@
 // (sync-faults.test.ts covers DynamoDB frozen with SIGSTOP, start-up errors and a table without a stream.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG } from '../sync/reasons.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { DynamoProxy } from './support/dynamo-proxy.js';
 import { envValue, uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';

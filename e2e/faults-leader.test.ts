@@ -4,7 +4,7 @@
 // covers the operator's Lease itself: takeover timing, hand-back on SIGTERM.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedSelector, tableIdentity } from '../sync/identity.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { lostSince, ofTenants, snapshot, waitConverged, type Expectation } from './support/converged.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';

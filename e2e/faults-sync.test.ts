@@ -4,9 +4,9 @@
 // Also the mass-deletion guard on the path sync-guard.test.ts does not take: a table emptied while
 // sync was down, which only a scan (no stream record) can notice.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ANNOTATION } from '../shared/tenant.js';
+import { ANNOTATION } from '../api/tenant.js';
 import { LOG } from '../sync/reasons.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
 import { seed, seededRandom, sleep, SOAK } from './support/suite.js';

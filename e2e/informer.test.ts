@@ -3,10 +3,10 @@
 // operator miss, everything beyond it), and watch events must keep it current.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { KubeApi } from '../shared/kube/api.js';
-import { Informer } from '../shared/kube/informer.js';
-import { createLogger } from '../shared/logger.js';
-import { waitUntil } from './harness/wait.js';
+import { KubeApi } from '../runtime/kube/api.js';
+import { Informer } from '../runtime/kube/informer.js';
+import { createLogger } from '../runtime/logger.js';
+import { waitUntil } from '../harness/wait.js';
 import { clients, kubeConfig, uniqueName } from './support/env.js';
 
 const { core } = clients();

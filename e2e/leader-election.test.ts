@@ -3,8 +3,8 @@
 // exits 0. Short Lease timings keep the test quick; nothing here depends on how quick.
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION } from '../shared/tenant.js';
-import { waitUntil } from './harness/wait.js';
+import { CONDITION } from '../api/tenant.js';
+import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { createTenant, deleteTenant, tenantManifest, waitForCondition } from './support/tenants.js';

@@ -2,8 +2,8 @@
 // keeps them as specified, refuses what it must, and costs nothing when nothing changes.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, type Tenant } from '../shared/tenant.js';
-import { waitUntil } from './harness/wait.js';
+import { CONDITION, type Tenant } from '../api/tenant.js';
+import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';

@@ -2,7 +2,7 @@
 // is held back visible in the log, an Event on each Tenant and a metric.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG } from '../sync/reasons.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
 import {

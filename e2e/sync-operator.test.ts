@@ -2,8 +2,8 @@
 // Deployment and a ConfigMap; an edit reaches the Deployment; a refused edit leaves it running;
 // deleted: true takes the Tenant and its children away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, type Tenant } from '../shared/tenant.js';
-import { waitUntil } from './harness/wait.js';
+import { CONDITION, type Tenant } from '../api/tenant.js';
+import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {

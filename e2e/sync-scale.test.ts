@@ -1,8 +1,8 @@
 // A thousand rows written at once (BatchWriteItem) reach sync through the stream and become a
 // thousand Synced Tenants, each written exactly once, which the operator brings to Ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, type Tenant } from '../shared/tenant.js';
-import { waitUntil } from './harness/wait.js';
+import { CONDITION, type Tenant } from '../api/tenant.js';
+import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {

@@ -1,10 +1,10 @@
 // sync against the real control plane and moto with a stream: rows become Tenants, edits flow
 // through the stream, refusals are visible, deletions happen, and an unchanged table costs nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANNOTATION, LABEL, type Tenant } from '../shared/tenant.js';
+import { ANNOTATION, LABEL, type Tenant } from '../api/tenant.js';
 import { tableIdentity } from '../sync/identity.js';
 import { LOG } from '../sync/reasons.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
 import type { LandlordProcess } from './support/landlord.js';

@@ -2,13 +2,13 @@
 // drifted (server-side apply, force, landlord-operator), and delete owned children the spec no
 // longer names. Nothing is written for a child that already matches.
 import type { KubernetesObject, V1Deployment, V1OwnerReference } from '@kubernetes/client-node';
-import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../shared/kube/api.js';
-import { apiPath } from '../shared/kube/paths.js';
-import { KeyedLock } from '../shared/keyed-lock.js';
-import { FIELD_MANAGER, KIND, type Tenant } from '../shared/tenant.js';
+import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kube/api.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import { KeyedLock } from '../util/keyed-lock.js';
+import { FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
-import { retryable, stall } from './errors.js';
+import { retryable, stall } from './reconcile-error.js';
 import { childKey, type ChildRef, type ObservedState } from './observed.js';
 import { REASON } from './reasons.js';
 

@@ -2,8 +2,8 @@
 // the ownership landlord adds (controller ownerReference, labels) and a hash of the whole, so a
 // later reconcile can tell "the spec changed" from "someone edited the child".
 import type { V1ConfigMap, V1Deployment, V1OwnerReference } from '@kubernetes/client-node';
-import { contentHash } from '../shared/canonical-json.js';
-import { API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../shared/tenant.js';
+import { contentHash } from '../util/canonical-json.js';
+import { API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
 import type { DesiredChildren } from './policy/index.js';
 import type { ChildKind, ChildRef } from './observed.js';
 

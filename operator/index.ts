@@ -2,10 +2,10 @@
 // reconciles on the Lease holder. Watch events only name the Tenant to look at; a periodic resync
 // repairs whatever a lost event missed.
 import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
-import type { Component, ComponentContext, Work } from '../shared/component.js';
-import { findCondition } from '../shared/conditions.js';
-import { CONDITION, GROUP, LABEL, PLURAL, VERSION, type Tenant } from '../shared/tenant.js';
-import { WorkQueue, type Outcome } from '../shared/work-queue.js';
+import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import { findCondition } from '../api/conditions.js';
+import { CONDITION, GROUP, LABEL, PLURAL, VERSION, type Tenant } from '../api/tenant.js';
+import { WorkQueue, type Outcome } from '../runtime/work-queue.js';
 import { Converger } from './converge.js';
 import { childKey, ObservedState, type ChildKind } from './observed.js';
 import { Reconciler } from './reconciler.js';

@@ -1,7 +1,7 @@
 // What the operator sees of the cluster, from its watch caches: Tenants, and the Deployments and
 // ConfigMaps that carry a Tenant's label, indexed by Tenant so a reconcile never scans them all.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { LABEL, type Tenant } from '../shared/tenant.js';
+import { LABEL, type Tenant } from '../api/tenant.js';
 import type { InformerOperator } from './watcher.js';
 
 export type ChildKind = 'Deployment' | 'ConfigMap';

@@ -2,13 +2,13 @@
 // allows, make the children match, then report. Whatever happened, status is written in one place
 // and only when it changed; the outcome tells the queue whether to retry.
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { EventRecorder } from '../shared/kube/events.js';
-import type { Logger } from '../shared/logger.js';
-import type { Tenant } from '../shared/tenant.js';
-import type { Outcome } from '../shared/work-queue.js';
+import type { EventRecorder } from '../runtime/kube/events.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Tenant } from '../api/tenant.js';
+import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
-import { ReconcileError, retryable, stall } from './errors.js';
+import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import { evaluateTenant, type PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';

@@ -1,6 +1,6 @@
-// The operator's own settings (environment variables); the common ones are in shared/component.ts.
-import type { CommonSettings } from '../shared/component.js';
-import { ConfigError, type SettingSpec } from '../shared/config.js';
+// The operator's own settings (environment variables); the common ones are in runtime/component.ts.
+import type { CommonSettings } from '../runtime/component.js';
+import { ConfigError, type SettingSpec } from '../runtime/config.js';
 import type { PodSecurityLevel } from './policy/index.js';
 
 export const OPERATOR_SETTINGS = {

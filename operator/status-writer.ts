@@ -2,10 +2,10 @@
 // Tenant already says, by server-side apply on the status subresource with the operator's own
 // field manager, so sync's Synced condition is never touched.
 import { isDeepStrictEqual } from 'node:util';
-import { findCondition, sameConditions } from '../shared/conditions.js';
-import { CONTENT_TYPE, type KubeApi } from '../shared/kube/api.js';
-import { apiPath } from '../shared/kube/paths.js';
-import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../shared/tenant.js';
+import { findCondition, sameConditions } from '../api/conditions.js';
+import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
 
 function unchanged(tenant: Tenant, next: OperatorStatus): boolean {

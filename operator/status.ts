@@ -1,9 +1,9 @@
 // The operator's part of a Tenant's status, computed from what the reconcile did and what the
 // Deployment reports. Pure: the writer compares it with what the Tenant already says.
 import type { V1Deployment, V1DeploymentCondition } from '@kubernetes/client-node';
-import { toCondition, type ConditionInput } from '../shared/conditions.js';
-import { CONDITION, type Condition, type Tenant, type TenantStatus } from '../shared/tenant.js';
-import type { ReconcileError } from './errors.js';
+import { toCondition, type ConditionInput } from '../api/conditions.js';
+import { CONDITION, type Condition, type Tenant, type TenantStatus } from '../api/tenant.js';
+import type { ReconcileError } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
 export const OPERATOR_CONDITIONS = [

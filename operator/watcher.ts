@@ -3,15 +3,15 @@
 // because as shipped it (1) lists without a resourceVersion, so every restart replays every
 // object as ADDED, (2) takes no label selector, so it would hold every Deployment and ConfigMap of
 // the cluster, and (3) calls process.exit(1) on any watch error, so an API-server restart kills
-// the operator. The replacement is an Informer (client-node's ListWatch, see shared/kube/informer.ts)
+// the operator. The replacement is an Informer (client-node's ListWatch, see runtime/kube/informer.ts)
 // per resource: resumes from its resourceVersion, relists on 410 Gone, retries errors with
 // backoff, and keeps a cache. Handlers only update indexes and enqueue a key, so the library's
 // one-at-a-time event delivery never waits on the API. See docs/adr/0001-watching.md.
 import operatorModule, { ResourceEventType, ResourceMetaImpl, type ResourceEvent } from '@dot-i/k8s-operator';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { KubeApi } from '../shared/kube/api.js';
-import { Informer } from '../shared/kube/informer.js';
-import type { Logger } from '../shared/logger.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import { Informer } from '../runtime/kube/informer.js';
+import type { Logger } from '../runtime/logger.js';
 
 export interface WatchSpec {
   group: string;

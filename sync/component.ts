@@ -1,10 +1,10 @@
 // The sync component: on every replica, check the table and keep a cache of the Tenants this sync
 // manages; on the leader, run the scan/stream loop and a keyed work queue of Tenant writes.
-import type { Component, ComponentContext, Work } from '../shared/component.js';
-import { Informer } from '../shared/kube/informer.js';
-import { API_VERSION, KIND, tenantPath, type Tenant } from '../shared/tenant.js';
-import { WorkQueue, type Outcome } from '../shared/work-queue.js';
-import { DynamoTableSource } from './dynamo-source.js';
+import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import { Informer } from '../runtime/kube/informer.js';
+import { API_VERSION, KIND, tenantPath, type Tenant } from '../api/tenant.js';
+import { WorkQueue, type Outcome } from '../runtime/work-queue.js';
+import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { managedSelector, tableIdentity, type TableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Pruner } from './prune.js';

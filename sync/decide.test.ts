@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION, API_VERSION, KIND, LABEL, type Tenant } from '../shared/tenant.js';
+import { ANNOTATION, API_VERSION, KIND, LABEL, type Tenant } from '../api/tenant.js';
 import { needsWrite, specCurrent } from './decide.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import type { RowState } from './row-book.js';

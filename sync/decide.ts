@@ -1,8 +1,8 @@
 // The hash gate: whether a row asks for any write at all. An unchanged table must cost no API
 // writes, so every write sync makes is first decided here, from the row's state and the cached
 // Tenant alone.
-import { findCondition } from '../shared/conditions.js';
-import { ANNOTATION, CONDITION, type Tenant } from '../shared/tenant.js';
+import { findCondition } from '../api/conditions.js';
+import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
 import type { RowState } from './row-book.js';
 import { desiredStatus, statusCurrent, type Verdict } from './status.js';

@@ -2,7 +2,7 @@
 // hash of the table name (labels are limited to 63 characters; table names reach 255), the
 // annotation the full name for people. Only these Tenants are ever pruned.
 import { createHash } from 'node:crypto';
-import { ANNOTATION, LABEL, MANAGED_BY } from '../shared/tenant.js';
+import { ANNOTATION, LABEL, MANAGED_BY } from '../api/tenant.js';
 
 export interface TableIdentity {
   table: string;

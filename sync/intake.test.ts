@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Tenant } from '../shared/tenant.js';
-import { API_VERSION, KIND } from '../shared/tenant.js';
-import { FakeInformer, memoryLogger } from './fixtures.js';
+import type { Tenant } from '../api/tenant.js';
+import { API_VERSION, KIND } from '../api/tenant.js';
+import { FakeInformer, memoryLogger } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Pruner } from './prune.js';
 import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
-import type { Item } from './table-source.js';
+import type { Item } from './dynamo/table-source.js';
 import { TenantView } from './tenant-view.js';
-import { createMetrics } from '../shared/metrics.js';
-import type { EventRecorder } from '../shared/kube/events.js';
+import { createMetrics } from '../runtime/metrics.js';
+import type { EventRecorder } from '../runtime/kube/events.js';
 import { parseRow } from './row/index.js';
 
 const identity = tableIdentity('tenants');

@@ -1,7 +1,7 @@
 // Where rows come in, from a scan, the stream or a single read: each is parsed, recorded in the
 // row book, and its tenant queued only when the hash gate says a write is needed. A row that
 // cannot name a Tenant is logged once and counted; every other row keeps syncing.
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { needsWrite, specCurrent } from './decide.js';
 import type { TableIdentity } from './identity.js';
 import type { Pruner } from './prune.js';
@@ -9,7 +9,7 @@ import { LOG } from './reasons.js';
 import type { RowBook, RowState } from './row-book.js';
 import { parseRow, type ParsedRow } from './row/index.js';
 import { recordedRejection } from './status.js';
-import type { ChangeBatch, Item } from './table-source.js';
+import type { ChangeBatch, Item } from './dynamo/table-source.js';
 import type { TenantView } from './tenant-view.js';
 
 /** The most characters of an unusable name a log line repeats. */

@@ -2,10 +2,10 @@
 // the work queue, where the row's absence is confirmed by a strongly consistent read before the
 // delete: a scan or a stream record says where to look, never that a row is gone. What the guard
 // holds back is logged with the names, counted, and recorded on each Tenant as a Warning Event.
-import type { EventRecorder } from '../shared/kube/events.js';
-import type { Logger } from '../shared/logger.js';
-import type { Metrics } from '../shared/metrics.js';
-import type { Tenant } from '../shared/tenant.js';
+import type { EventRecorder } from '../runtime/kube/events.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Metrics } from '../runtime/metrics.js';
+import type { Tenant } from '../api/tenant.js';
 import { DeletionBudget, type GuardLimits } from './prune-guard.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { RowBook } from './row-book.js';

@@ -2,21 +2,21 @@
 // cached, and makes the few writes that close the gap. A write that fails is retried by the queue
 // with backoff, per tenant; a Tenant the API server refuses is reported on the Tenant instead of
 // being retried, until the row changes.
-import { ApiError, isConflict, isNotFound } from '../shared/kube/api.js';
-import type { EventRecorder } from '../shared/kube/events.js';
-import type { Logger } from '../shared/logger.js';
-import { API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
-import { apiPath } from '../shared/kube/paths.js';
-import type { KubeApi } from '../shared/kube/api.js';
-import type { Outcome } from '../shared/work-queue.js';
+import { ApiError, isConflict, isNotFound } from '../runtime/kube/api.js';
+import type { EventRecorder } from '../runtime/kube/events.js';
+import type { Logger } from '../runtime/logger.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import type { Outcome } from '../runtime/work-queue.js';
 import { specCurrent } from './decide.js';
-import { describeError } from './errors.js';
+import { describeError } from './dynamo/errors.js';
 import type { TableIdentity } from './identity.js';
 import type { Intake } from './intake.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { RowBook } from './row-book.js';
 import { desiredStatus, statusCurrent, type Verdict } from './status.js';
-import type { TableSource } from './table-source.js';
+import type { TableSource } from './dynamo/table-source.js';
 import type { TenantView } from './tenant-view.js';
 import type { TenantWriter } from './tenant-writer.js';
 

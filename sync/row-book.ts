@@ -1,7 +1,7 @@
 // What sync knows about each row: a small state per name (a hash, not the row), plus the few
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
-import type { TenantSpec } from '../shared/tenant.js';
+import type { TenantSpec } from '../api/tenant.js';
 import type { Verdict } from './status.js';
 
 export type RowState =

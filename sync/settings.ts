@@ -1,8 +1,8 @@
-// sync's own settings (environment variables); the common ones are in shared/component.ts. AWS
+// sync's own settings (environment variables); the common ones are in runtime/component.ts. AWS
 // region and credentials are deliberately absent: they come from the SDK's default chain
 // (AWS_REGION, AWS_ACCESS_KEY_ID…, IRSA web identity, shared config), as operators expect.
-import type { CommonSettings } from '../shared/component.js';
-import type { SettingSpec } from '../shared/config.js';
+import type { CommonSettings } from '../runtime/component.js';
+import type { SettingSpec } from '../runtime/config.js';
 
 export const SYNC_SETTINGS = {
   table: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION, API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
+import { ANNOTATION, API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { desiredStatus, recordedRejection, statusCurrent, type Verdict } from './status.js';
 
 const T0 = new Date('2026-01-01T00:00:00Z');

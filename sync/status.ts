@@ -7,8 +7,8 @@ import {
   sameConditions,
   toCondition,
   type ConditionInput,
-} from '../shared/conditions.js';
-import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../shared/tenant.js';
+} from '../api/conditions.js';
+import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../api/tenant.js';
 import { MESSAGE, SYNCED_REASON } from './reasons.js';
 
 /** What sync concluded about a row that names a Tenant. */

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRecorder } from '../shared/kube/events.js';
-import { createMetrics } from '../shared/metrics.js';
-import { FakeInformer, memoryLogger } from './fixtures.js';
+import type { EventRecorder } from '../runtime/kube/events.js';
+import { createMetrics } from '../runtime/metrics.js';
+import { FakeInformer, memoryLogger } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Pruner } from './prune.js';
 import { RowBook } from './row-book.js';
 import { SyncLoop } from './sync.js';
-import type { ChangeBatch, Item, TableSource } from './table-source.js';
+import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import { TenantView } from './tenant-view.js';
-import { API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { ownedLabels } from './identity.js';
 
 const identity = tableIdentity('tenants');

@@ -2,15 +2,15 @@
 // next resync is due, and again. Only a scan that read every page of every segment may prune;
 // one that fails is retried with backoff while changes keep flowing. Without a stream, the
 // "changes" phase is a wait and sync polls by scanning.
-import { backoffDelay, sleep } from '../shared/backoff.js';
-import type { Logger } from '../shared/logger.js';
-import type { Metrics } from '../shared/metrics.js';
-import { describeError } from './errors.js';
+import { backoffDelay, sleep } from '../util/backoff.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Metrics } from '../runtime/metrics.js';
+import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
 import type { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
 import type { RowBook } from './row-book.js';
-import type { ChangeBatch, Item, TableSource } from './table-source.js';
+import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 
 const RETRY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.2 } as const;
 

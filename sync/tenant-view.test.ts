@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant } from '../shared/tenant.js';
-import { FakeInformer } from './fixtures.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { FakeInformer } from '../testing/sync.js';
 import { TenantView } from './tenant-view.js';
 
 const tenant = (name: string, resourceVersion: string, uid = `uid-${name}`): Tenant => ({

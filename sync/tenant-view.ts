@@ -1,8 +1,8 @@
 // The Tenants this sync manages, as fresh as sync knows them: the informer's cache, overlaid with
 // the objects sync's own writes returned until the watch catches up with them. Without the overlay
 // a row read again within the watch's delay would look unwritten and be written twice.
-import type { Informer } from '../shared/kube/informer.js';
-import type { Tenant } from '../shared/tenant.js';
+import type { Informer } from '../runtime/kube/informer.js';
+import type { Tenant } from '../api/tenant.js';
 
 /** resourceVersions are opaque to clients, but etcd's are increasing integers; when not, trust the cache. */
 function isNewer(a: Tenant, b: Tenant): boolean {

@@ -2,10 +2,10 @@
 // sync's field manager, each claiming only sync's own fields: the operator's conditions and
 // observedGeneration live in other managers' entries and are never touched. Deletes carry a uid
 // precondition so that a Tenant recreated meanwhile is never the one deleted.
-import { CONTENT_TYPE, type KubeApi } from '../shared/kube/api.js';
-import { apiPath } from '../shared/kube/paths.js';
-import type { Metrics } from '../shared/metrics.js';
-import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../shared/tenant.js';
+import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import type { Metrics } from '../runtime/metrics.js';
+import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
 import type { OwnedStatus } from './status.js';
 

@@ -3,7 +3,7 @@
 // create the Tenant, then its Deployment and ConfigMap (owned by it, as landlord makes them) at
 // once. Timed from the first request until every Deployment is available on the kwok node.
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1OwnerReference } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../shared/tenant.js';
+import { API_VERSION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../api/tenant.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';

@@ -1,6 +1,6 @@
 // Cold convergence: N rows already in the table, no Tenant in the cluster; sync and operator start
 // together. Timed from their spawn until N Tenants are Ready=True (every Deployment available).
-import { CONDITION } from '../../shared/tenant.js';
+import { CONDITION } from '../../api/tenant.js';
 import { tenantReady, waitForCount } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';

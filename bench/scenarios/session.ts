@@ -3,11 +3,11 @@
 // process reached before it was stopped.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { Informer } from '../../shared/kube/informer.js';
-import type { Tenant } from '../../shared/tenant.js';
+import type { Informer } from '../../runtime/kube/informer.js';
+import type { Tenant } from '../../api/tenant.js';
 import type { BenchCluster } from '../cluster.js';
 import { ComponentProcess, type ComponentName, type HeapReport } from '../component.js';
-import { createTenantTable } from '../../e2e/harness/tenant-table.js';
+import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
 import type { MemoryReport } from '../measure/rss.js';

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../harness/paths.js';
+import { repoRoot } from '../../harness/paths.js';
 
 const run = promisify(execFile);
 const ALLOWLIST = join(repoRoot, 'e2e', 'testdata', 'deprecated-allowlist.json');

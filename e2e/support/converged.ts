@@ -6,9 +6,9 @@
 import type { KubernetesObject, V1ConfigMap, V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
 import { evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
-import { CONDITION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../shared/tenant.js';
-import { isReady } from '../harness/readiness.js';
-import { waitUntil } from '../harness/wait.js';
+import { CONDITION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../api/tenant.js';
+import { isReady } from '../../harness/readiness.js';
+import { waitUntil } from '../../harness/wait.js';
 import { clients } from './env.js';
 
 const { apps, core, custom } = clients();

@@ -1,5 +1,5 @@
 // Fault injection through the harness's control endpoint.
-import { waitUntil } from '../harness/wait.js';
+import { waitUntil } from '../../harness/wait.js';
 import { clients, envValue, uniqueName } from './env.js';
 import { deploymentManifest } from './tenants.js';
 

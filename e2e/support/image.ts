@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { repoRoot } from '../harness/paths.js';
+import { repoRoot } from '../../harness/paths.js';
 import {
   copies,
   envOf,

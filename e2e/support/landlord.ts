@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { repoRoot } from '../harness/paths.js';
-import { waitUntil } from '../harness/wait.js';
+import { repoRoot } from '../../harness/paths.js';
+import { waitUntil } from '../../harness/wait.js';
 import { e2eEnv, uniqueName } from './env.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; tenant?: string };

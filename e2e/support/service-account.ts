@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { writeKubeconfig } from '../harness/kubeconfig.js';
+import { writeKubeconfig } from '../../harness/kubeconfig.js';
 import { clients, envValue } from './env.js';
 
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 // A fault test's own Tenants: labelled so that the test can list, check and delete exactly its own
 // (the operator reconciles every Tenant in the cluster, other files' leftovers included), with their
 // children in a namespace of the test's own.
-import type { Tenant } from '../../shared/tenant.js';
-import { GROUP, PLURAL, VERSION } from '../../shared/tenant.js';
+import type { Tenant } from '../../api/tenant.js';
+import { GROUP, PLURAL, VERSION } from '../../api/tenant.js';
 import type { Expectation } from './converged.js';
 import { clients, uniqueName } from './env.js';
 import { createTenant, setSpec, tenantManifest } from './tenants.js';

@@ -1,7 +1,7 @@
 // What "converged" means for sync alone: the Tenants of a table are exactly its rows, each holding
 // its row's current content (the image tells versions apart) and Synced=True for its generation.
-import type { Tenant } from '../../shared/tenant.js';
-import { waitUntil } from '../harness/wait.js';
+import type { Tenant } from '../../api/tenant.js';
+import { waitUntil } from '../../harness/wait.js';
 import { syncedCondition, syncedTenants } from './sync.js';
 
 /** Tenant name → the image its row currently holds. */

@@ -3,9 +3,9 @@
 import { BatchWriteItemCommand, type AttributeValue, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { CONDITION, GROUP, PLURAL, VERSION, type Condition, type Tenant } from '../../shared/tenant.js';
+import { CONDITION, GROUP, PLURAL, VERSION, type Condition, type Tenant } from '../../api/tenant.js';
 import { managedSelector, tableIdentity } from '../../sync/identity.js';
-import { createTenantTable } from '../harness/tenant-table.js';
+import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient } from './dynamo.js';
 import { clients } from './env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './landlord.js';

@@ -1,15 +1,7 @@
 // Tenants in tests: manifests, and waiting for what the operator reports.
 import type { CustomObjectsApi, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { waitUntil } from '../harness/wait.js';
-import {
-  API_VERSION,
-  GROUP,
-  KIND,
-  PLURAL,
-  VERSION,
-  type Condition,
-  type Tenant,
-} from '../../shared/tenant.js';
+import { waitUntil } from '../../harness/wait.js';
+import { API_VERSION, GROUP, KIND, PLURAL, VERSION, type Condition, type Tenant } from '../../api/tenant.js';
 
 export function deploymentManifest(name: string, namespace: string, image = 'nginx:1.27'): V1Deployment {
   return {

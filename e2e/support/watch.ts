@@ -1,9 +1,9 @@
 // Raw watches, to see what a client resuming from an old resourceVersion is told: the events it
 // missed, or 410 Gone (the version was compacted, or the API server's watch cache starts later).
 import { Watch } from '@kubernetes/client-node';
-import { waitUntil } from '../harness/wait.js';
+import { waitUntil } from '../../harness/wait.js';
 import { kubeConfig } from './env.js';
-import { KubeApi } from '../../shared/kube/api.js';
+import { KubeApi } from '../../runtime/kube/api.js';
 
 export type WatchAnswer = 'gone' | 'events' | 'quiet' | `error ${string}`;
 

@@ -1,6 +1,6 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { Tenant } from '../../shared/tenant.js';
+import type { Tenant } from '../../api/tenant.js';
 import {
   configMapOf,
   containerOf,
@@ -11,7 +11,7 @@ import {
   testConfig,
   validDeployment,
   validTenant,
-} from './fixtures.js';
+} from '../../testing/policy.js';
 import { evaluateTenant, type PolicyConfig, type RefusalReason } from './index.js';
 
 interface Case {

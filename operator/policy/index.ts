@@ -1,7 +1,7 @@
 // The operator's policy: whether a Tenant's spec may be applied, and if so the children it asks
 // for. Pure: no I/O, no clock, no randomness; the same Tenant and config always give the same answer.
 import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import type { Tenant } from '../../shared/tenant.js';
+import type { Tenant } from '../../api/tenant.js';
 import { configMapChildren, deploymentChild, type ValidChildren } from './children.js';
 import type { PolicyConfig } from './config.js';
 import { checkDuplicates } from './duplicates.js';
@@ -21,7 +21,7 @@ export {
   type PolicyConfig,
 } from './config.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
-export { isDns1123Label, isDns1123Subdomain } from '../../shared/names.js';
+export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 export { REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
 /** The children to apply, exactly as the Tenant gave them: the reconciler adds owners and labels. */

@@ -1,7 +1,7 @@
 // Metadata landlord owns. The reconciler sets ownerReferences and its own labels on every child; a
 // manifest that set them could adopt another object, hide from pruning or pose as landlord's.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { LABEL } from '../../shared/tenant.js';
+import { LABEL } from '../../api/tenant.js';
 import { allChildren, placeIn, type Child, type ValidChildren } from './children.js';
 import { fieldPath, isUnset, quote } from './json.js';
 import { refusal, type Refusal } from './refusals.js';

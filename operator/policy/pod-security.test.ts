@@ -1,4 +1,4 @@
-import type { Tenant } from '../../shared/tenant.js';
+import type { Tenant } from '../../api/tenant.js';
 import { describe, expect, it } from 'vitest';
 import {
   containerContextOf,
@@ -9,7 +9,7 @@ import {
   setField,
   testConfig,
   validTenant,
-} from './fixtures.js';
+} from '../../testing/policy.js';
 import { evaluateTenant, type PodSecurityLevel } from './index.js';
 
 interface Case {

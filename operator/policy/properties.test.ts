@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Tenant } from '../../shared/tenant.js';
-import { setField, testConfig, validDeployment, validTenant } from './fixtures.js';
+import type { Tenant } from '../../api/tenant.js';
+import { setField, testConfig, validDeployment, validTenant } from '../../testing/policy.js';
 import { isRecord } from './json.js';
 import { REFUSAL_REASONS, evaluateTenant, type PodSecurityLevel, type PolicyResult } from './index.js';
 

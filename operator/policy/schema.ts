@@ -4,7 +4,7 @@
 //
 // `hint` is an annotation keyword (see shape.ts): the human text for a failure of that schema.
 import type { SchemaObject } from 'ajv';
-import { DNS1123_LABEL_RULE, DNS1123_SUBDOMAIN_RULE } from '../../shared/names.js';
+import { DNS1123_LABEL_RULE, DNS1123_SUBDOMAIN_RULE } from '../../util/names.js';
 
 export const FORMAT = { label: 'dns1123-label', subdomain: 'dns1123-subdomain' } as const;
 

@@ -4,7 +4,7 @@ import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { CONFIG_MAPS_PATH, placeIn, type Child, type ValidChildren } from './children.js';
 import { fieldPath, isRecord, isUnset, quote } from './json.js';
-import { isDns1123Label, isDns1123Subdomain } from '../../shared/names.js';
+import { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 import { refusal, type Refusal } from './refusals.js';
 import { CONFIG_MAP_SCHEMA, DEPLOYMENT_SCHEMA, FORMAT } from './schema.js';
 import { errorPath } from './shape-paths.js';

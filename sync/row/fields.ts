@@ -1,12 +1,12 @@
 // The row's two scalar attributes: `name` (the hash key) and `deleted`.
 import { describeAttribute, readAttribute } from './attribute.js';
-import { DNS1123_LABEL_RULE, isDns1123Label } from '../../shared/names.js';
-import { fail, ok } from './outcome.js';
-import type { Outcome } from './outcome.js';
+import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
+import { fail, ok } from './step.js';
+import type { StepResult } from './step.js';
 import { quote } from './text.js';
 
 /** The tenant name: an S holding a DNS-1123 label, since it becomes the Tenant's name. */
-export function readName(value: unknown): Outcome<string> {
+export function readName(value: unknown): StepResult<string> {
   if (value === undefined) {
     return fail('name: required');
   }
@@ -24,7 +24,7 @@ export function readName(value: unknown): Outcome<string> {
  * Whether the row asks for deletion. Only a BOOL counts: guessing at S "true" or N 1 could delete
  * a tenant nobody meant to delete, or keep one somebody did.
  */
-export function readDeleted(value: unknown): Outcome<boolean> {
+export function readDeleted(value: unknown): StepResult<boolean> {
   if (value === undefined) {
     return ok(false);
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TenantSpec } from '../../shared/tenant.js';
+import type { TenantSpec } from '../../api/tenant.js';
 import { canonicalJson, rowHash } from './hash.js';
 
 /** The same value with every object's keys in reverse order. */

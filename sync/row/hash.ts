@@ -1,7 +1,7 @@
 // The row hash sync stores on each Tenant, so an unchanged row costs no write. It must not change
 // when DynamoDB or a user reorders a map's keys, and must change when anything else does.
-import { canonicalJson, contentHash } from '../../shared/canonical-json.js';
-import type { TenantSpec } from '../../shared/tenant.js';
+import { canonicalJson, contentHash } from '../../util/canonical-json.js';
+import type { TenantSpec } from '../../api/tenant.js';
 
 export { canonicalJson };
 

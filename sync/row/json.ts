@@ -1,7 +1,7 @@
 // JSON text from a row: parsed without ever throwing, and refused when nested so deep that later
 // recursive steps (hashing, applying) would be at risk.
-import { fail, ok } from './outcome.js';
-import type { Outcome } from './outcome.js';
+import { fail, ok } from './step.js';
+import type { StepResult } from './step.js';
 import { truncate } from './text.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -31,7 +31,7 @@ export function isJsonObject(value: JsonValue): value is JsonObject {
 }
 
 /** `text` parsed as JSON; problems are worded for `attribute`. */
-export function parseJson(attribute: string, text: string): Outcome<JsonValue> {
+export function parseJson(attribute: string, text: string): StepResult<JsonValue> {
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

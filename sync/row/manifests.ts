@@ -4,11 +4,11 @@ import { describeAttribute, readAttribute } from './attribute.js';
 import { isJsonObject, jsonType, parseJson } from './json.js';
 import type { JsonObject } from './json.js';
 import { mapToJson } from './native.js';
-import { fail, ok } from './outcome.js';
-import type { Outcome } from './outcome.js';
+import { fail, ok } from './step.js';
+import type { StepResult } from './step.js';
 
 /** `spec`: the Deployment manifest, as the JSON text of an object or as an M. */
-export function readSpec(value: unknown): Outcome<JsonObject> {
+export function readSpec(value: unknown): StepResult<JsonObject> {
   if (value === undefined) {
     return fail('spec: required');
   }
@@ -22,7 +22,7 @@ export function readSpec(value: unknown): Outcome<JsonObject> {
   return fail(`spec: must be S (JSON text of an object) or M (map), got ${describeAttribute(attribute)}`);
 }
 
-function specFromText(text: string): Outcome<JsonObject> {
+function specFromText(text: string): StepResult<JsonObject> {
   const parsed = parseJson('spec', text);
   if (!parsed.ok) {
     return parsed;
@@ -34,7 +34,7 @@ function specFromText(text: string): Outcome<JsonObject> {
 }
 
 /** `customizations`: the ConfigMap manifests, as the JSON text of an array or as an L of M. */
-export function readCustomizations(value: unknown): Outcome<JsonObject[]> {
+export function readCustomizations(value: unknown): StepResult<JsonObject[]> {
   if (value === undefined) {
     return ok([]);
   }
@@ -53,7 +53,7 @@ export function readCustomizations(value: unknown): Outcome<JsonObject[]> {
   }
 }
 
-function customizationsFromText(text: string): Outcome<JsonObject[]> {
+function customizationsFromText(text: string): StepResult<JsonObject[]> {
   const parsed = parseJson('customizations', text);
   if (!parsed.ok) {
     return parsed;
@@ -71,7 +71,7 @@ function customizationsFromText(text: string): Outcome<JsonObject[]> {
   return ok(configMaps);
 }
 
-function customizationsFromList(list: readonly unknown[]): Outcome<JsonObject[]> {
+function customizationsFromList(list: readonly unknown[]): StepResult<JsonObject[]> {
   const configMaps: JsonObject[] = [];
   for (const [index, element] of list.entries()) {
     const path = `customizations[${index}]`;

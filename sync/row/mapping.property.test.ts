@@ -6,8 +6,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../../shared/tenant.js';
-import { validConfigMaps, validDeployment } from '../../operator/policy/fixtures.js';
+import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../../api/tenant.js';
+import { validConfigMaps, validDeployment } from '../../testing/policy.js';
 import {
   REFUSAL_REASONS,
   evaluateTenant,
@@ -15,7 +15,7 @@ import {
   type PolicyConfig,
   type PolicyResult,
 } from '../../operator/policy/index.js';
-import { nativeForm } from './fixtures.js';
+import { nativeForm } from '../../testing/rows.js';
 import { parseRow } from './index.js';
 
 type Item = Record<string, AttributeValue>;

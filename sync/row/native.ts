@@ -7,8 +7,8 @@ import { describeAttribute, readAttribute } from './attribute.js';
 import type { Attribute } from './attribute.js';
 import { MAX_DEPTH } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
-import { fail, ok } from './outcome.js';
-import type { Outcome } from './outcome.js';
+import { fail, ok } from './step.js';
+import type { StepResult } from './step.js';
 import { quote, truncate } from './text.js';
 
 type Segment = string | number;
@@ -29,7 +29,7 @@ const MAX_PATH = 120;
  * The JSON object an M attribute's map holds. `path` names it in messages (`spec`,
  * `customizations[2]`); `depth` is the map's own nesting level within the attribute, from 1.
  */
-export function mapToJson(map: Record<string, unknown>, path: string, depth: number): Outcome<JsonObject> {
+export function mapToJson(map: Record<string, unknown>, path: string, depth: number): StepResult<JsonObject> {
   const converted = convertMap(map, depth);
   if (converted.ok) {
     return ok(converted.value);

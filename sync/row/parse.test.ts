@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DNS1123_LABEL_RULE } from '../../shared/names.js';
+import { DNS1123_LABEL_RULE } from '../../util/names.js';
 import { canonicalJson, isDns1123Label, parseRow, rowHash } from './index.js';
 import type { ParsedRow, RowProblemAttribute } from './index.js';
-import { nativeForm } from './fixtures.js';
+import { nativeForm } from '../../testing/rows.js';
 
 type Item = Record<string, AttributeValue>;
 

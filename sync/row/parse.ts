@@ -1,7 +1,7 @@
 // One DynamoDB item (from a Scan or a stream's NewImage) to what sync should do with its tenant.
 // The row format is a contract with users that must never break: this is where it is enforced.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { TenantSpec } from '../../shared/tenant.js';
+import type { TenantSpec } from '../../api/tenant.js';
 import { isRecord } from './attribute.js';
 import { readDeleted, readName } from './fields.js';
 import { rowHash } from './hash.js';

@@ -1,5 +1,5 @@
 // What parsing a row yields. Kept apart from the parser so each step can name these types.
-import type { TenantSpec } from '../../shared/tenant.js';
+import type { TenantSpec } from '../../api/tenant.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
 export type RowProblemAttribute = 'name' | 'spec' | 'customizations' | 'deleted' | 'item';

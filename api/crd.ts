@@ -1,10 +1,6 @@
 // The Tenant CustomResourceDefinition. Defined once here; crds/tenants.landlord.dev.yaml is this
-// object rendered (a golden test keeps the two identical), and both components can install it.
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+// object rendered (a golden test keeps the two identical). runtime/kube/crd-install.ts installs it.
 import { dump } from 'js-yaml';
-import type { Logger } from './logger.js';
-import { CONTENT_TYPE, isNotFound, type KubeApi } from './kube/api.js';
-import { apiPath } from './kube/paths.js';
 import { CONDITION, CRD_NAME, GROUP, KIND, PLURAL, VERSION } from './tenant.js';
 
 /**
@@ -152,51 +148,5 @@ export const TENANT_CRD = {
 
 /** The CRD as YAML. js-yaml directly: client-node's dumpYaml passes it through its typed model, which drops the x-kubernetes-* keys. */
 export function crdYaml(): string {
-  return `# Generated from shared/crd.ts by \`landlord crd\`; do not edit by hand.\n${dump(TENANT_CRD)}`;
-}
-
-export class CrdMissingError extends Error {}
-
-/**
- * Makes sure the Tenant CRD is served. With install, applies it (server-side apply, so an upgrade
- * updates the schema); without, a missing CRD is a clear start-up error.
- */
-export async function ensureCrd(api: KubeApi, install: boolean, logger: Logger): Promise<void> {
-  const path = apiPath({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    name: CRD_NAME,
-  });
-  if (install) {
-    await api.request({
-      method: 'PATCH',
-      path,
-      query: { fieldManager: 'landlord', force: true },
-      contentType: CONTENT_TYPE.apply,
-      body: TENANT_CRD,
-      verb: 'apply',
-    });
-    logger.info('applied the Tenant CRD', { crd: CRD_NAME });
-  }
-  try {
-    await waitEstablished(api, path);
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    throw new CrdMissingError(
-      `the CustomResourceDefinition ${CRD_NAME} is not installed: run \`kubectl apply -f crds/\` (or start with LANDLORD_INSTALL_CRD=true)`,
-    );
-  }
-}
-
-async function waitEstablished(api: KubeApi, path: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const crd = await api.request<V1CustomResourceDefinition>({ method: 'GET', path });
-    const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-    const served = crd.spec.versions.some((v) => v.name === VERSION && v.served);
-    if (!served)
-      throw new CrdMissingError(`the CustomResourceDefinition ${CRD_NAME} does not serve ${VERSION}`);
-    if (established === true) return;
-    if (attempt > 100) throw new Error(`the CustomResourceDefinition ${CRD_NAME} never became Established`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return `# Generated from api/crd.ts by \`landlord crd\`; do not edit by hand.\n${dump(TENANT_CRD)}`;
 }

@@ -2,7 +2,7 @@
 // queue makes sure each key is handled by one handler at a time, that a burst of events for one key
 // costs one run, that at most `concurrency` keys run at once, and that a failing key waits out its
 // backoff in a timer, never in front of keys that would succeed.
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../util/backoff.js';
 
 export interface WorkQueueOptions {
   /** Handlers allowed to run at once (≥ 1). */

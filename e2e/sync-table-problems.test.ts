@@ -1,8 +1,8 @@
 // sync when DynamoDB misbehaves or is not what it expects: frozen, missing, or without a stream.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ANNOTATION, type Tenant } from '../shared/tenant.js';
+import { ANNOTATION, type Tenant } from '../api/tenant.js';
 import { LOG } from '../sync/reasons.js';
-import { waitUntil } from './harness/wait.js';
+import { waitUntil } from '../harness/wait.js';
 import { envValue, uniqueName } from './support/env.js';
 import { faults } from './support/faults.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';

@@ -1,8 +1,8 @@
 // Test doubles for sync's unit tests: an informer cache the test fills by hand.
 import { Writable } from 'node:stream';
-import type { Informer } from '../shared/kube/informer.js';
-import { createLogger, type Logger } from '../shared/logger.js';
-import type { Tenant } from '../shared/tenant.js';
+import type { Informer } from '../runtime/kube/informer.js';
+import { createLogger, type Logger } from '../runtime/logger.js';
+import type { Tenant } from '../api/tenant.js';
 
 type Handler = (tenant: Tenant) => void;
 

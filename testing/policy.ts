@@ -8,8 +8,8 @@ import type {
   V1PodSpec,
   V1SecurityContext,
 } from '@kubernetes/client-node';
-import { API_VERSION, KIND, type Tenant } from '../../shared/tenant.js';
-import type { PolicyConfig } from './config.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import type { PolicyConfig } from '../operator/policy/config.js';
 
 /** A Deployment that meets even the restricted Pod Security Standard. */
 export function validDeployment(): V1Deployment {

@@ -1,4 +1,4 @@
-// Builds the pinned upstream control-plane binaries from e2e/controlplane into the user cache,
+// Builds the pinned upstream control-plane binaries from harness/controlplane into the user cache,
 // keyed by a hash of the pins, so a warm machine reuses them and a pin change rebuilds.
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -6,7 +6,7 @@
 // to fail a reconcile.
 import { randomBytes } from 'node:crypto';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { backoffDelay, sleep } from '../backoff.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import { redactText } from '../redact.js';
 import { CONTENT_TYPE, isNotFound, isTransient, type KubeApi } from './api.js';

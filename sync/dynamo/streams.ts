@@ -8,11 +8,11 @@ import {
   GetShardIteratorCommand,
   type DynamoDBStreamsClient,
 } from '@aws-sdk/client-dynamodb-streams';
-import { backoffDelay, sleep } from '../shared/backoff.js';
-import type { Logger } from '../shared/logger.js';
-import { counted, type RetryObserver } from './dynamo-clients.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
+import type { Logger } from '../../runtime/logger.js';
+import { counted, type RetryObserver } from './clients.js';
 import { describeError, isExpiredIterator, isTableNotFound, isTrimmed } from './errors.js';
-import { LOG } from './reasons.js';
+import { LOG } from '../reasons.js';
 import { ShardTracker, type ListedShard, type ShardState } from './shards.js';
 import { toBatch } from './stream-records.js';
 import type { ChangeBatch } from './table-source.js';

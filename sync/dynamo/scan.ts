@@ -3,7 +3,7 @@
 // scan, so a scan that stopped half-way can never be mistaken for a complete one.
 import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { merge } from './merge.js';
-import { counted, type RetryObserver } from './dynamo-clients.js';
+import { counted, type RetryObserver } from './clients.js';
 import type { Item } from './table-source.js';
 
 /** Only the row's contract attributes: anything else on the row is ignored, so it need not travel. */

@@ -2,14 +2,8 @@
 // credentials is one clear line), scans it, follows its stream when it has one that carries new
 // images, and reads single rows. A stream that goes away is looked up again; without one, sync polls.
 import { DescribeTableCommand, GetItemCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
-import type { Logger } from '../shared/logger.js';
-import {
-  counted,
-  createClients,
-  endpointText,
-  type DynamoClients,
-  type RetryObserver,
-} from './dynamo-clients.js';
+import type { Logger } from '../../runtime/logger.js';
+import { counted, createClients, endpointText, type DynamoClients, type RetryObserver } from './clients.js';
 import {
   describeError,
   isCredentialsError,

@@ -9,7 +9,7 @@ import {
   type KubernetesListObject,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { backoffDelay } from '../backoff.js';
+import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
 

@@ -1,6 +1,6 @@
 // API paths for the few kinds landlord touches. A fixed table rather than discovery: landlord
 // only ever manages these kinds, and a fixed table costs no requests.
-import { GROUP, PLURAL, VERSION } from '../tenant.js';
+import { GROUP, PLURAL, VERSION } from '../../api/tenant.js';
 
 interface KindInfo {
   prefix: string;

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { SettingSpec } from './config.js';
-import { ensureCrd } from './crd.js';
+import { ensureCrd } from './kube/crd-install.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { KubeApi } from './kube/api.js';
 import { EventRecorder } from './kube/events.js';

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The repository root, whether running from e2e/harness (vitest) or dist/e2e/harness (built). */
-export const repoRoot = resolve(here, here.includes(`${join('dist', 'e2e')}`) ? '../../..' : '../..');
+/** The repository root, whether running from harness/ (vitest) or dist/harness/ (built). */
+export const repoRoot = resolve(here, here.includes(join('dist', 'harness')) ? '../..' : '..');
 
 export const cacheRoot = process.env.LANDLORD_CACHE ?? join(homedir(), '.cache', 'landlord');
-export const controlPlaneModule = join(repoRoot, 'e2e', 'controlplane');
+export const controlPlaneModule = join(repoRoot, 'harness', 'controlplane');
 export const venvDir = join(repoRoot, '.venv');
-export const motoRequirements = join(repoRoot, 'e2e', 'requirements.txt');
+export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');

@@ -74,6 +74,6 @@ const command = process.argv[2];
 if (command === 'up') await up();
 else if (command === 'down') await down();
 else {
-  console.error('usage: e2e/harness/cli.js up|down');
+  console.error('usage: harness/cli.js up|down');
   process.exitCode = 2;
 }
