@@ -95,9 +95,3 @@ export interface Tenant {
   spec?: TenantSpec;
   status?: TenantStatus;
 }
-
-/** The API path of the Tenant collection, or of one Tenant. */
-export function tenantPath(name?: string): string {
-  const base = `/apis/${GROUP}/${VERSION}/${PLURAL}`;
-  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`;
-}

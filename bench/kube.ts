@@ -2,10 +2,11 @@
 // namespace's Deployments (how many are available, which image each runs). One list+watch each,
 // the same informer landlord uses, so following progress costs the API server next to nothing.
 import type { V1Deployment } from '@kubernetes/client-node';
+import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
 import type { KubeApi } from '../runtime/kube/api.js';
 import { createLogger } from '../runtime/logger.js';
-import { API_VERSION, CONDITION, KIND, tenantPath, type Tenant } from '../api/tenant.js';
+import { API_VERSION, CONDITION, KIND, type Tenant } from '../api/tenant.js';
 import { secondsSince, sleep } from './pool.js';
 import { BENCH_NAMESPACE } from './rows.js';
 
@@ -13,7 +14,7 @@ const logger = createLogger('bench', 'warn');
 
 export async function watchTenants(api: KubeApi): Promise<Informer<Tenant>> {
   const informer = new Informer<Tenant>(api, {
-    path: tenantPath(),
+    path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
     apiVersion: API_VERSION,
     kind: KIND,
     logger,

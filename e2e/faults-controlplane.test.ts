@@ -2,8 +2,9 @@
 // frozen, and a watch that can only resume with 410 Gone. The operator runs as in production
 // (leader election on, with a renew deadline longer than the outages), its process never exits,
 // and every time the Tenants converge with nothing lost.
+import { apiPath } from '../runtime/kube/paths.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, tenantPath } from '../api/tenant.js';
+import { API_VERSION, CONDITION, KIND } from '../api/tenant.js';
 import { lostSince, ofTenants, snapshot, waitConverged, type Snapshot } from './support/converged.js';
 import { clients, uniqueName } from './support/env.js';
 import { faults, waitControlPlaneSettled } from './support/faults.js';
@@ -144,7 +145,7 @@ describe('a watch that can only resume with 410 Gone', () => {
     async () => {
       before = await snapshot(scope());
       const listsBefore = await tenantLists(operator);
-      const rv = await listResourceVersion(tenantPath());
+      const rv = await listResourceVersion(apiPath({ apiVersion: API_VERSION, kind: KIND }));
       operator.kill('SIGSTOP');
       const fourth = names(`${suite.id}-d`, 10);
       const removed = names(`${suite.id}-c`, 20).slice(0, 5);
@@ -155,7 +156,7 @@ describe('a watch that can only resume with 410 Gone', () => {
         removed.forEach((name) => wanted.delete(name));
         await faults.restartApiServer(0);
         // Whoever resumes from before these writes (the operator's resourceVersion is no newer) is told 410.
-        expect(await watchFromWhenServed(tenantPath(), rv)).toBe('gone');
+        expect(await watchFromWhenServed(apiPath({ apiVersion: API_VERSION, kind: KIND }), rv)).toBe('gone');
       } finally {
         operator.kill('SIGCONT');
       }
@@ -174,7 +175,7 @@ describe('a watch that can only resume with 410 Gone', () => {
       await operator.ready();
       before = await snapshot(scope());
       const listsBefore = await tenantLists(operator);
-      const rv = await listResourceVersion(tenantPath());
+      const rv = await listResourceVersion(apiPath({ apiVersion: API_VERSION, kind: KIND }));
       operator.kill('SIGSTOP');
       const batches = Array.from({ length: 11 }, (_, i) => names(`${suite.id}-s${i}`, 3));
       try {
@@ -182,7 +183,7 @@ describe('a watch that can only resume with 410 Gone', () => {
           await create(batch);
           await sleep(30_000);
         }
-        const answer = await watchFromWhenServed(tenantPath(), rv);
+        const answer = await watchFromWhenServed(apiPath({ apiVersion: API_VERSION, kind: KIND }), rv);
         console.log(`faults-controlplane (soak): a watch from before the freeze now gets: ${answer}`);
       } finally {
         operator.kill('SIGCONT');

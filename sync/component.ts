@@ -1,8 +1,9 @@
 // The sync component: on every replica, check the table and keep a cache of the Tenants this sync
 // manages; on the leader, run the scan/stream loop and a keyed work queue of Tenant writes.
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
-import { API_VERSION, KIND, tenantPath, type Tenant } from '../api/tenant.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { WorkQueue, type Outcome } from '../runtime/work-queue.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { managedSelector, tableIdentity, type TableIdentity } from './identity.js';
@@ -46,7 +47,7 @@ class SyncComponent implements Component {
     });
     await this.source.check();
     this.informer = new Informer<Tenant>(ctx.api, {
-      path: tenantPath(),
+      path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
       apiVersion: API_VERSION,
       kind: KIND,
       labelSelector: managedSelector(this.identity),

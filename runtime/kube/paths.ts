@@ -30,6 +30,8 @@ export interface ObjectRef {
   kind: string;
   namespace?: string;
   name?: string;
+  /** A subresource of the named object, such as "status". */
+  subresource?: string;
 }
 
 function kindInfo(apiVersion: string, kind: string): KindInfo {
@@ -38,11 +40,20 @@ function kindInfo(apiVersion: string, kind: string): KindInfo {
   return info;
 }
 
-/** The collection path (no name) or the object path (with name); namespace ignored when cluster-scoped. */
+/** The resource name in URLs ("deployments") of a kind landlord handles. */
+export function pluralOf(apiVersion: string, kind: string): string {
+  return kindInfo(apiVersion, kind).plural;
+}
+
+/**
+ * The one way landlord builds API paths: the collection (no name; all namespaces when namespace is
+ * absent), the object (with name), or its subresource. The namespace is ignored when cluster-scoped.
+ */
 export function apiPath(ref: ObjectRef): string {
   const info = kindInfo(ref.apiVersion, ref.kind);
   const ns =
     info.namespaced && ref.namespace !== undefined ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
   const name = ref.name === undefined ? '' : `/${encodeURIComponent(ref.name)}`;
-  return `${info.prefix}${ns}/${info.plural}${name}`;
+  const sub = ref.name === undefined || ref.subresource === undefined ? '' : `/${ref.subresource}`;
+  return `${info.prefix}${ns}/${info.plural}${name}${sub}`;
 }
