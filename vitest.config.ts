@@ -8,6 +8,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // The property tests run thousands of cases (3-4 s for the largest on an idle core), and
+          // npm test runs this project beside the e2e suite on two cores: vitest's 5 s default is
+          // too close for a busy machine. The limit only catches a hang; no test asserts on time.
+          testTimeout: 30_000,
           include: [
             'api/**/*.test.ts',
             'runtime/**/*.test.ts',

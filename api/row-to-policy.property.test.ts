@@ -1,4 +1,5 @@
-// The whole mapping a row goes through, as properties: DynamoDB item → parseRow → the Tenant sync
+// The contract between the two components, as properties: whatever sync makes of a row, the
+// operator can judge. The whole mapping a row goes through: DynamoDB item → parseRow → the Tenant sync
 // applies (as JSON, the way the API server stores and returns it) → the operator's evaluateTenant.
 // Each step has its own tests; these check that they fit together: whatever a row holds, the chain
 // never throws and ends in children to apply or a specific, bounded refusal, and how the row spells
@@ -6,17 +7,17 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../../api/tenant.js';
-import { validConfigMaps, validDeployment } from '../../testing/policy.js';
+import { API_VERSION, KIND, type Tenant, type TenantSpec } from './tenant.js';
+import { validConfigMaps, validDeployment } from '../testing/policy.js';
 import {
   REFUSAL_REASONS,
   evaluateTenant,
   type PodSecurityLevel,
   type PolicyConfig,
   type PolicyResult,
-} from '../../operator/policy/index.js';
-import { nativeForm } from '../../testing/rows.js';
-import { parseRow } from './index.js';
+} from '../operator/policy/index.js';
+import { nativeForm } from '../testing/rows.js';
+import { parseRow } from '../sync/row/index.js';
 
 type Item = Record<string, AttributeValue>;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
