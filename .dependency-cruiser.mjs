@@ -5,71 +5,61 @@ const PRODUCT = '^(api|runtime|util|operator|sync|cli)/';
 const NOT_PRODUCT = '^(e2e|bench|harness|sandbox|testing)/';
 const TEST_FILE = '\\.test\\.ts$';
 
+/** A forbidden import: from files matching `from`, to files matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
-    {
-      name: 'product-imports-no-test-code',
-      comment: 'Shipped code must not import tests, fixtures, the harness, the sandbox or benchmarks.',
-      severity: 'error',
-      from: { path: PRODUCT, pathNot: TEST_FILE },
-      to: { path: [NOT_PRODUCT, TEST_FILE] },
-    },
-    {
-      name: 'operator-and-sync-meet-only-through-the-api',
-      comment: 'operator/ and sync/ share the Tenant resource (api/) and the runtime, never each other.',
-      severity: 'error',
-      from: { path: '^(operator|sync)/' },
-      to: { path: '^(operator|sync)/', pathNot: '^$1/' },
-    },
-    {
-      name: 'api-tests-may-check-both-sides',
-      comment: 'Only the contract tests in api/ see both components, to check that they fit together.',
-      severity: 'error',
-      from: { path: '^(api|runtime|util|cli)/.*\\.test\\.ts$', pathNot: '^api/' },
-      to: { path: '^(operator|sync)/' },
-    },
-    {
-      name: 'api-is-the-contract',
-      comment: 'api/ describes the resources; it may use util/ but no process or component code.',
-      severity: 'error',
-      from: { path: '^api/', pathNot: TEST_FILE },
-      to: { path: '^(runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
-    },
-    {
-      name: 'util-is-a-leaf',
-      comment: 'util/ holds small pure helpers that import nothing of ours.',
-      severity: 'error',
-      from: { path: '^util/' },
-      to: { path: '^(api|runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
-    },
-    {
-      name: 'runtime-knows-no-component',
-      comment: 'The process runtime serves both components, so it cannot depend on either.',
-      severity: 'error',
-      from: { path: '^runtime/' },
-      to: { path: '^(operator|sync|cli)/' },
-    },
-    {
-      name: 'harness-is-below-its-users',
-      comment: 'e2e/, bench/ and the sandbox use the harness; the harness uses none of them.',
-      severity: 'error',
-      from: { path: '^harness/' },
-      to: { path: '^(e2e|bench|sandbox|testing)/' },
-    },
-    {
-      name: 'no-circular',
-      comment: 'A cycle means two modules are one module in two files.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'no-unresolvable',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
+    forbid(
+      'product-imports-no-test-code',
+      'Shipped code must not import tests, fixtures, the harness, the sandbox or benchmarks.',
+      { path: PRODUCT, pathNot: TEST_FILE },
+      { path: [NOT_PRODUCT, TEST_FILE] },
+    ),
+    forbid(
+      'operator-and-sync-meet-only-through-the-api',
+      'operator/ and sync/ share the Tenant resource (api/) and the runtime, never each other.',
+      { path: '^(operator|sync)/' },
+      { path: '^(operator|sync)/', pathNot: '^$1/' },
+    ),
+    forbid(
+      'api-tests-may-check-both-sides',
+      'Only the contract tests in api/ see both components, to check that they fit together.',
+      { path: '^(runtime|util|cli)/.*\\.test\\.ts$' },
+      { path: '^(operator|sync)/' },
+    ),
+    forbid(
+      'api-is-the-contract',
+      'api/ describes the resources; it may use util/ but no process or component code.',
+      { path: '^api/', pathNot: TEST_FILE },
+      { path: '^(runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
+    ),
+    forbid(
+      'util-is-a-leaf',
+      'util/ holds small pure helpers that import nothing of ours.',
+      { path: '^util/' },
+      { path: '^(api|runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
+    ),
+    forbid(
+      'runtime-knows-no-component',
+      'The process runtime serves both components, so it cannot depend on either.',
+      { path: '^runtime/' },
+      { path: '^(operator|sync|cli)/' },
+    ),
+    forbid(
+      'harness-is-below-its-users',
+      'e2e/, bench/ and the sandbox use the harness; the harness uses none of them.',
+      { path: '^harness/' },
+      { path: '^(e2e|bench|sandbox|testing)/' },
+    ),
+    forbid('no-circular', 'A cycle means two modules are one module in two files.', {}, { circular: true }),
+    forbid(
+      'no-unresolvable',
+      'Every relative import names a file that exists.',
+      {},
+      { couldNotResolve: true },
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
