@@ -3,7 +3,8 @@
 // applies (as JSON, the way the API server stores and returns it) → the operator's evaluateTenant.
 // Each step has its own tests; these check that they fit together: whatever a row holds, the chain
 // never throws and ends in children to apply or a specific, bounded refusal, and how the row spells
-// its manifests (JSON text or native maps) never changes the verdict.
+// its manifests (JSON text or native maps) never changes the verdict. The generators of rows are
+// most of its length, and every property here draws on all of them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,6 @@
+// The work queue's guarantees, one describe per guarantee (de-duplication, one handler per key,
+// bounded concurrency, per-key backoff, shutdown). Longer than most modules because each guarantee
+// needs its own timeline of fake timers; split, the files would share all of the set-up below.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkQueue } from './work-queue.js';
 import type { Outcome, QueueHooks, WorkQueueOptions } from './work-queue.js';

@@ -1,7 +1,8 @@
 // A keyed work queue for level-triggered reconciling. Events only say which key to look at; the
 // queue makes sure each key is handled by one handler at a time, that a burst of events for one key
 // costs one run, that at most `concurrency` keys run at once, and that a failing key waits out its
-// backoff in a timer, never in front of keys that would succeed.
+// backoff in a timer, never in front of keys that would succeed. One class on purpose: the ready
+// list, the running set, the dirty marks and the timers must change together under one invariant.
 import { backoffDelay } from '../util/backoff.js';
 
 export interface WorkQueueOptions {
