@@ -1,0 +1,100 @@
+// `npm start`, as a newcomer runs it: the sandbox starts its own control plane, dynalite, sync and
+// operator from the built files, seeds the example rows, and prints the kubectl commands to try.
+// Those commands must work as printed, a row edited with `npm run sandbox:row` must reach the
+// cluster, and Ctrl-C must stop everything it started.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../harness/paths.js';
+import { waitUntil } from '../harness/wait.js';
+
+const run = promisify(execFile);
+let sandbox: ChildProcess | undefined;
+let output = '';
+
+afterAll(() => {
+  // Only when a test failed half-way: the last test stops it with SIGINT and checks the exit.
+  if (sandbox?.exitCode === null) sandbox.kill('SIGTERM');
+});
+
+async function kubectl(kubeconfig: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig } });
+  return stdout;
+}
+
+async function rowCli(...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [join(repoRoot, 'dist', 'sandbox', 'row-cli.js'), ...args]);
+  return stdout;
+}
+
+const condition = (kubeconfig: string, tenant: string, type: string): Promise<string> =>
+  kubectl(
+    kubeconfig,
+    'get',
+    'tenant',
+    tenant,
+    '-o',
+    `jsonpath={.status.conditions[?(@.type=="${type}")].status}/{.status.conditions[?(@.type=="${type}")].reason}`,
+  );
+
+function printedKubeconfig(): string {
+  const match = /export KUBECONFIG=(\S+)/.exec(output);
+  expect(match, output).not.toBeNull();
+  return match![1]!;
+}
+
+describe('npm start (the sandbox)', () => {
+  it('comes up seeded and prints the kubectl commands to try', { timeout: 240_000 }, async () => {
+    sandbox = spawn(process.execPath, [join(repoRoot, 'dist', 'sandbox', 'main.js')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    sandbox.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    sandbox.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // It exits on its own only when it failed; then its output says why.
+    const died = (): void => {
+      if (sandbox?.exitCode !== null) throw new Error(`the sandbox exited early:\n${output}`);
+    };
+    await waitUntil(
+      'the sandbox to print its instructions',
+      () => Promise.resolve(output.includes('Ctrl-C stops everything')),
+      {
+        timeoutMs: 200_000,
+        intervalMs: 250,
+        abortIf: died,
+      },
+    );
+    expect(output).toContain('kubectl get tenants');
+    expect(output).toContain('npm run sandbox:row -- list');
+  });
+
+  it('shows a Ready tenant and the refused example row, as the printed commands say', async () => {
+    const kubeconfig = printedKubeconfig();
+    expect(await condition(kubeconfig, 'tenant-1', 'Ready')).toBe('True/Ready');
+    await waitUntil(
+      'tenant-3 to show its refusal',
+      async () => (await condition(kubeconfig, 'tenant-3', 'Synced')) === 'False/InvalidRecord',
+      { timeoutMs: 60_000 },
+    );
+    const table = await kubectl(kubeconfig, 'get', 'tenants');
+    expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+AGE/);
+  });
+
+  it('takes row edits from npm run sandbox:row', async () => {
+    const kubeconfig = printedKubeconfig();
+    expect(await rowCli('list')).toContain('"name":"tenant-2"');
+    expect(await rowCli('set-deleted', 'tenant-2')).toContain('marked tenant-2 deleted');
+    const names = (): Promise<string> =>
+      kubectl(kubeconfig, 'get', 'tenants', '-o', 'jsonpath={.items[*].metadata.name}');
+    await waitUntil('tenant-2 to be deleted', async () => !(await names()).split(' ').includes('tenant-2'), {
+      timeoutMs: 60_000,
+    });
+  });
+
+  it('stops everything on Ctrl-C', { timeout: 60_000 }, async () => {
+    const exited = new Promise<number | null>((resolve) => sandbox!.once('exit', (code) => resolve(code)));
+    sandbox!.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).toContain('stopped.');
+  });
+});
