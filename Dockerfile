@@ -4,7 +4,7 @@
 #   docker run ghcr.io/landlord-dev/landlord:0.1.0 sync
 # The runtime writes nothing to disk, so it runs with a read-only root filesystem.
 
-# The same Node.js release the tests run on (scripts/node24); e2e/deploy.test.ts keeps them equal.
+# The same Node.js release the tests run on (scripts/node24); e2e/deploy-image.test.ts keeps them equal.
 ARG NODE_VERSION=24.22.3
 
 # Compile TypeScript with the dev dependencies.

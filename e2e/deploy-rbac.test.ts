@@ -1,0 +1,229 @@
+// Deploying landlord: each component runs under its own ServiceAccount's token, with config/rbac
+// applied to the real API server: what its RBAC allows is enough, and not more. Then the operator
+// alone, with Deployment and ConfigMap rights in its allowed namespace only, as docs/deploying.md
+// describes.
+import {
+  CreateTableCommand,
+  PutItemCommand,
+  waitUntilTableExists,
+  type AttributeValue,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION } from '../api/tenant.js';
+import { waitUntil } from '../harness/wait.js';
+import { config, repoFile, SYSTEM } from './support/deploy.js';
+import { dynamoClient } from './support/dynamo.js';
+import { clients, uniqueName } from './support/env.js';
+import { kubectl } from './support/kubectl.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { canI, serviceAccountKubeconfig, serviceAccountUser } from './support/service-account.js';
+import {
+  configMapManifest,
+  createTenant,
+  deleteTenant,
+  deploymentManifest,
+  readTenant,
+  setSpec,
+  tenantManifest,
+  waitForCondition,
+} from './support/tenants.js';
+
+const { core, apps, custom, kc } = clients();
+const coordination = kc.makeApiClient(CoordinationV1Api);
+
+const operatorUser = serviceAccountUser(SYSTEM, 'landlord-operator');
+const syncUser = serviceAccountUser(SYSTEM, 'landlord-sync');
+
+/** The seed row's shape (spec and customizations as JSON text), with children in `namespace`. */
+function seedRow(name: string, namespace: string): Record<string, AttributeValue> {
+  const deployment = deploymentManifest(`${name}-app`, namespace, 'nginx:latest');
+  const configMap = configMapManifest(`${name}-config`, namespace, { 'config.json': '{"key": "value"}' });
+  return {
+    name: { S: name },
+    spec: { S: JSON.stringify(deployment) },
+    customizations: { S: JSON.stringify([configMap]) },
+    deleted: { BOOL: false },
+  };
+}
+
+/** A table made from config/samples/dynamodb-table.json, under a name of its own. */
+async function sampleTable(): Promise<string> {
+  const input = JSON.parse(repoFile('config/samples/dynamodb-table.json')) as CreateTableCommandInput;
+  const table = uniqueName('tenants');
+  const client = dynamoClient();
+  await client.send(new CreateTableCommand({ ...input, TableName: table }));
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: table });
+  return table;
+}
+
+/** True once the read fails with 404. */
+const gone = (read: Promise<unknown>): Promise<boolean> =>
+  read.then(
+    () => false,
+    (err: { code?: number }) => err.code === 404,
+  );
+
+const forbidden = async (p: LandlordProcess): Promise<number> =>
+  metricValue(await p.metrics(), 'landlord_api_requests_total', { code: '403' });
+
+async function leaseHolder(name: string): Promise<string | undefined> {
+  const lease = await coordination.readNamespacedLease({ name, namespace: SYSTEM });
+  return lease.spec?.holderIdentity;
+}
+
+async function eventsAbout(name: string, component: string): Promise<number> {
+  const list = await core.listNamespacedEvent({
+    namespace: 'default',
+    fieldSelector: `involvedObject.name=${name}`,
+  });
+  return list.items.filter((e) => e.reportingComponent === component).length;
+}
+
+/** A component's environment in a pod: its ServiceAccount's token, leader election on, no CRD rights. */
+const asServiceAccount = (kubeconfig: string, extra: Record<string, string> = {}): Record<string, string> =>
+  componentEnv({
+    KUBECONFIG: kubeconfig,
+    LANDLORD_INSTALL_CRD: 'false',
+    LANDLORD_LEADER_ELECTION: 'true',
+    ...extra,
+  });
+
+describe('each component under its own ServiceAccount (config/rbac)', () => {
+  const ns = uniqueName('deploy');
+  const tenants: string[] = [];
+  let operator: LandlordProcess | undefined;
+  let sync: LandlordProcess | undefined;
+
+  beforeAll(async () => {
+    await kubectl('apply', '-k', config('rbac'), '--server-side');
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+  });
+
+  afterAll(async () => {
+    // sync first: it would put back a Tenant deleted while its row exists.
+    expect(await sync?.stop()).toBe(0);
+    for (const name of tenants) await deleteTenant(custom, name).catch(() => undefined);
+    expect(await operator?.stop()).toBe(0);
+    await core.deleteNamespace({ name: ns });
+  });
+
+  it('the operator makes a Tenant Ready: children applied and pruned, status written, Events recorded, Lease held', async () => {
+    const kubeconfig = await serviceAccountKubeconfig(SYSTEM, 'landlord-operator');
+    operator = startLandlord('operator', asServiceAccount(kubeconfig));
+    await operator.ready();
+    await operator.waitForLog((l) => l.msg === 'became leader');
+    const name = uniqueName('rbac-op');
+    tenants.push(name);
+    await createTenant(custom, tenantManifest(name, ns, 1));
+    await waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' });
+    await apps.readNamespacedDeployment({ name: `${name}-app`, namespace: ns });
+    await core.readNamespacedConfigMap({ name: `${name}-config-0`, namespace: ns });
+    await waitUntil(
+      'an Event about the Tenant',
+      async () => (await eventsAbout(name, 'landlord-operator')) > 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(await leaseHolder('landlord-operator')).toBe(operator.identity);
+    // A ConfigMap the spec no longer names is pruned (delete).
+    await setSpec(custom, name, tenantManifest(name, ns, 0).spec);
+    await waitUntil(
+      'the ConfigMap to be pruned',
+      () => gone(core.readNamespacedConfigMap({ name: `${name}-config-0`, namespace: ns })),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(await forbidden(operator)).toBe(0);
+  });
+
+  it('sync turns a row into a Tenant with Synced=True, which the operator then makes Ready', async () => {
+    const table = await sampleTable();
+    const name = uniqueName('rbac-sync');
+    tenants.push(name);
+    await dynamoClient().send(new PutItemCommand({ TableName: table, Item: seedRow(name, ns) }));
+    const kubeconfig = await serviceAccountKubeconfig(SYSTEM, 'landlord-sync');
+    sync = startLandlord('sync', asServiceAccount(kubeconfig, { DYNAMODB_TABLE: table }));
+    await sync.ready();
+    await sync.waitForLog((l) => l.msg === 'became leader');
+    await waitForCondition(custom, name, { type: CONDITION.synced, status: 'True' });
+    await waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' });
+    await core.readNamespacedConfigMap({ name: `${name}-config`, namespace: ns });
+    expect(await leaseHolder('landlord-sync')).toBe(sync.identity);
+    // A row marked deleted takes its Tenant away (delete).
+    await dynamoClient().send(
+      new PutItemCommand({ TableName: table, Item: { ...seedRow(name, ns), deleted: { BOOL: true } } }),
+    );
+    await waitUntil('the Tenant of the deleted row to go', () => gone(readTenant(custom, name)), {
+      timeoutMs: 60_000,
+    });
+    expect(await forbidden(sync)).toBe(0);
+    expect(await forbidden(operator!)).toBe(0);
+  });
+
+  // Least privilege: nothing beyond each component's own objects (`kubectl auth can-i` arguments).
+  const denied = [
+    { component: 'operator', check: 'create secrets -n default' },
+    { component: 'operator', check: 'get secrets --all-namespaces' },
+    { component: 'operator', check: 'create tenants.landlord.dev' },
+    { component: 'operator', check: 'patch tenants.landlord.dev' },
+    { component: 'operator', check: 'delete tenants.landlord.dev' },
+    { component: 'operator', check: 'create pods -n default' },
+    { component: 'operator', check: `update leases.coordination.k8s.io/landlord-sync -n ${SYSTEM}` },
+    { component: 'operator', check: 'create events -n kube-system' },
+    {
+      component: 'operator',
+      check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev',
+    },
+    { component: 'operator', check: 'create clusterroles.rbac.authorization.k8s.io' },
+    { component: 'sync', check: 'create deployments.apps -n default' },
+    { component: 'sync', check: 'create configmaps -n default' },
+    { component: 'sync', check: `get secrets -n ${SYSTEM}` },
+    { component: 'sync', check: `create pods -n ${SYSTEM}` },
+    { component: 'sync', check: `update leases.coordination.k8s.io/landlord-operator -n ${SYSTEM}` },
+    { component: 'sync', check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev' },
+    { component: 'sync', check: 'create clusterroles.rbac.authorization.k8s.io' },
+    { component: 'sync', check: `create rolebindings.rbac.authorization.k8s.io -n ${SYSTEM}` },
+  ];
+  it.each(denied)('$component may not: $check', async ({ component, check }) => {
+    const user = component === 'operator' ? operatorUser : syncUser;
+    expect(await canI(user, check.split(' '))).toBe(false);
+  });
+});
+
+describe('the operator with Deployment and ConfigMap rights in its allowed namespace only', () => {
+  // The per-namespace set-up docs/deploying.md describes, done the same way.
+  const ns = uniqueName('allowed');
+  let operator: LandlordProcess | undefined;
+  const name = uniqueName('allowed');
+
+  beforeAll(async () => {
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await kubectl('delete', 'clusterrolebinding', 'landlord-operator-children');
+    await kubectl(
+      ...['create', 'rolebinding', 'landlord-operator-children', '-n', ns],
+      ...['--clusterrole=landlord-operator-children', `--serviceaccount=${SYSTEM}:landlord-operator`],
+    );
+  });
+
+  afterAll(async () => {
+    expect(await operator?.stop()).toBe(0);
+    await deleteTenant(custom, name).catch(() => undefined);
+    await kubectl('apply', '-k', config('rbac'), '--server-side');
+    await core.deleteNamespace({ name: ns });
+  });
+
+  it('makes a Tenant there Ready without a single refused request', async () => {
+    expect(await canI(operatorUser, ['list', 'deployments.apps', '--all-namespaces'])).toBe(false);
+    const kubeconfig = await serviceAccountKubeconfig(SYSTEM, 'landlord-operator');
+    operator = startLandlord('operator', asServiceAccount(kubeconfig, { LANDLORD_ALLOWED_NAMESPACES: ns }));
+    await operator.ready();
+    await operator.waitForLog((l) => l.msg === 'became leader');
+    await createTenant(custom, tenantManifest(name, ns, 1));
+    await waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' });
+    expect(await forbidden(operator)).toBe(0);
+  });
+});
