@@ -5,14 +5,13 @@ import type { V1ConfigMap, V1Deployment, V1OwnerReference } from '@kubernetes/cl
 import { contentHash } from '../util/canonical-json.js';
 import { API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
 import type { DesiredChildren } from './policy/index.js';
-import type { ChildKind, ChildRef } from './observed.js';
+import { childRef, type ChildKind, type ChildRef } from './child-ref.js';
 
 export const SPEC_HASH_ANNOTATION = 'landlord.dev/spec-hash';
 
 export interface DesiredChild {
+  /** Also names the apiVersion and kind of the apply request. */
   ref: ChildRef;
-  /** apiVersion + kind for the apply request. */
-  apiVersion: string;
   manifest: V1Deployment | V1ConfigMap;
   hash: string;
 }
@@ -44,8 +43,8 @@ function withOwnership<T extends V1Deployment | V1ConfigMap>(
   } as T;
   const hash = contentHash(owned);
   owned.metadata!.annotations = { ...owned.metadata!.annotations, [SPEC_HASH_ANNOTATION]: hash };
-  const ref = { kind, namespace: owned.metadata!.namespace!, name: owned.metadata!.name! };
-  return { ref, apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', manifest: owned, hash };
+  const ref = childRef(kind, owned.metadata!.namespace!, owned.metadata!.name!);
+  return { ref, manifest: owned, hash };
 }
 
 export function desiredChildren(tenant: Tenant, children: DesiredChildren): DesiredChild[] {

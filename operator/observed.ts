@@ -1,25 +1,16 @@
 // What the operator sees of the cluster, from its watch caches: Tenants, and the Deployments and
 // ConfigMaps that carry a Tenant's label, indexed by Tenant so a reconcile never scans them all.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { LABEL, type Tenant } from '../api/tenant.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { pluralOf } from '../runtime/kube/paths.js';
+import { ChildIndex } from './child-index.js';
+import type { ChildKind, ChildRef } from './child-ref.js';
 import type { InformerOperator } from './watcher.js';
 
-export type ChildKind = 'Deployment' | 'ConfigMap';
-const PLURAL: Record<ChildKind, string> = { Deployment: 'deployments', ConfigMap: 'configmaps' };
-
-export interface ChildRef {
-  kind: ChildKind;
-  namespace: string;
-  name: string;
-}
-
-export const childKey = (ref: ChildRef): string => `${ref.kind}/${ref.namespace}/${ref.name}`;
+const TENANTS = pluralOf(API_VERSION, KIND);
 
 export class ObservedState {
-  /** tenant name → child key → child ref */
-  private readonly byTenant = new Map<string, Map<string, ChildRef>>();
-  /** child key → the tenant it is indexed under, to move it when its label changes */
-  private readonly tenantOf = new Map<string, string>();
+  private readonly index = new ChildIndex();
 
   constructor(
     private readonly watcher: InformerOperator,
@@ -28,43 +19,32 @@ export class ObservedState {
   ) {}
 
   tenant(name: string): Tenant | undefined {
-    return this.watcher.informer('tenants')?.get(name) as Tenant | undefined;
+    return this.watcher.informer(TENANTS)?.get(name) as Tenant | undefined;
   }
 
   tenants(): readonly Tenant[] {
-    return (this.watcher.informer('tenants')?.list() ?? []) as readonly Tenant[];
+    return (this.watcher.informer(TENANTS)?.list() ?? []) as readonly Tenant[];
   }
 
   /** The child as last seen, or undefined when it is not in the cache (absent, or not labelled). */
   child<T extends V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
     const scope = this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
-    return this.watcher.informer(PLURAL[ref.kind], scope)?.get(ref.name, ref.namespace) as T | undefined;
+    const informer = this.watcher.informer(pluralOf(ref.apiVersion, ref.kind), scope);
+    return informer?.get(ref.name, ref.namespace) as T | undefined;
   }
 
   /** Every cached child labelled as belonging to the tenant. */
   childrenOf(tenant: string): ChildRef[] {
-    return [...(this.byTenant.get(tenant)?.values() ?? [])];
+    return this.index.childrenOf(tenant);
   }
 
-  /** Keeps the index current; called for every child watch event. */
-  indexChild(kind: ChildKind, object: KubernetesObject, deleted: boolean): string | undefined {
-    const meta = object.metadata ?? {};
-    const ref: ChildRef = { kind, namespace: meta.namespace ?? '', name: meta.name ?? '' };
-    const key = childKey(ref);
-    const previous = this.tenantOf.get(key);
-    const tenant = deleted ? undefined : meta.labels?.[LABEL.tenant];
-    if (previous !== undefined && previous !== tenant) {
-      this.byTenant.get(previous)?.delete(key);
-      this.tenantOf.delete(key);
-    }
-    if (tenant !== undefined) this.add(tenant, key, ref);
-    return tenant ?? previous;
+  /** The tenant was refused because another owner holds this child: its deletion wakes the tenant. */
+  refusedOverChild(ref: ChildRef, tenant: string): void {
+    this.index.refused(tenant, ref);
   }
 
-  private add(tenant: string, key: string, ref: ChildRef): void {
-    const children = this.byTenant.get(tenant) ?? new Map<string, ChildRef>();
-    this.byTenant.set(tenant, children);
-    children.set(key, ref);
-    this.tenantOf.set(key, tenant);
+  /** Called for every child watch event: keeps the index current, and names the Tenants to look at. */
+  childChanged(kind: ChildKind, object: KubernetesObject, deleted: boolean): string[] {
+    return this.index.childChanged(kind, object, deleted);
   }
 }

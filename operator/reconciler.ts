@@ -7,12 +7,13 @@ import type { Logger } from '../runtime/logger.js';
 import type { Tenant } from '../api/tenant.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
-import { desiredChildren, type DesiredChild } from './desired.js';
+import { describeRef, type ChildRef } from './child-ref.js';
+import { desiredChildren } from './desired.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import { evaluateTenant, type PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
-import { computeStatus } from './status.js';
+import { childNames, computeStatus } from './status.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
 
 export interface ReconcilerDeps {
@@ -25,12 +26,11 @@ export interface ReconcilerDeps {
 }
 
 interface Attempt {
-  desired: DesiredChild[];
+  /** The children to report: the ones just applied or, after a failure, the ones still running. */
+  children: ChildRef[];
   converged?: Converged;
   error?: ReconcileError;
 }
-
-const nsName = (ns: string, name: string): string => `${ns}/${name}`;
 
 export class Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -55,16 +55,19 @@ export class Reconciler {
   }
 
   private async applySpec(tenant: Tenant): Promise<Attempt> {
+    const running = (): ChildRef[] => this.deps.observed.childrenOf(tenant.metadata.name!);
     const verdict = evaluateTenant(tenant, this.deps.policy);
-    if (!verdict.ok) return { desired: [], error: stall(verdict.refusal.reason, verdict.refusal.message) };
+    if (!verdict.ok) {
+      return { children: running(), error: stall(verdict.refusal.reason, verdict.refusal.message) };
+    }
     const desired = desiredChildren(tenant, verdict.children);
     try {
       const converged = await this.deps.converger.converge(tenant, desired);
       this.announce(tenant, converged);
-      return { desired, converged };
+      return { children: desired.map((d) => d.ref), converged };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
-      return { desired, error };
+      return { children: running(), error };
     }
   }
 
@@ -73,9 +76,7 @@ export class Reconciler {
     const log = this.deps.logger.child({ tenant: tenant.metadata.name });
     const generation = tenant.metadata.generation;
     for (const action of ['created', 'updated', 'pruned'] as const) {
-      const children = converged.changes
-        .filter((c) => c.action === action)
-        .map((c) => `${c.ref.kind} ${nsName(c.ref.namespace, c.ref.name)}`);
+      const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
       if (children.length === 0) continue;
       children.forEach((what) => log.info(`${action} ${what}`, { generation }));
       const reason = EVENT[action];
@@ -94,7 +95,8 @@ export class Reconciler {
       tenant,
       error: attempt.error,
       now: new Date(),
-      ...this.children(tenant, attempt),
+      deployment: this.deployment(attempt),
+      ...childNames(attempt.children),
     });
     const failure = newFailure(tenant, status);
     if (failure !== undefined) {
@@ -104,28 +106,10 @@ export class Reconciler {
     await this.deps.statusWriter.write(tenant, status);
   }
 
-  /** The children to report: the ones applied, or after a refusal, the ones still running. */
-  private children(
-    tenant: Tenant,
-    attempt: Attempt,
-  ): { deployment: V1Deployment | undefined; deploymentName: string | undefined; configMaps: string[] } {
-    const { observed } = this.deps;
-    const refs =
-      attempt.desired.length > 0 && attempt.error === undefined
-        ? attempt.desired.map((d) => d.ref)
-        : observed.childrenOf(tenant.metadata.name!);
-    const deploymentRef = refs.find((r) => r.kind === 'Deployment');
-    const deployment =
-      attempt.converged?.deployment ??
-      (deploymentRef === undefined ? undefined : observed.child<V1Deployment>(deploymentRef));
-    return {
-      deployment,
-      deploymentName:
-        deploymentRef === undefined ? undefined : nsName(deploymentRef.namespace, deploymentRef.name),
-      configMaps: refs
-        .filter((r) => r.kind === 'ConfigMap')
-        .map((r) => nsName(r.namespace, r.name))
-        .sort(),
-    };
+  /** The freshest copy: the one converging returned, else the cache's. */
+  private deployment(attempt: Attempt): V1Deployment | undefined {
+    if (attempt.converged?.deployment !== undefined) return attempt.converged.deployment;
+    const ref = attempt.children.find((r) => r.kind === 'Deployment');
+    return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
 }

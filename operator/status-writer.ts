@@ -8,7 +8,8 @@ import { apiPath } from '../runtime/kube/paths.js';
 import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
 
-function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
+/** True when the Tenant already says everything the operator would write. */
+export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
   const current = tenant.status ?? {};
   return (
     sameConditions(current.conditions, next.conditions, OPERATOR_CONDITIONS) &&
@@ -30,7 +31,7 @@ export class StatusWriter {
     const name = tenant.metadata.name!;
     await this.api.request({
       method: 'PATCH',
-      path: `${apiPath({ apiVersion: API_VERSION, kind: KIND, name })}/status`,
+      path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
       query: { fieldManager: FIELD_MANAGER.operator, force: true },
       contentType: CONTENT_TYPE.apply,
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },

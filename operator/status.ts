@@ -3,6 +3,7 @@
 import type { V1Deployment, V1DeploymentCondition } from '@kubernetes/client-node';
 import { toCondition, type ConditionInput } from '../api/conditions.js';
 import { CONDITION, type Condition, type Tenant, type TenantStatus } from '../api/tenant.js';
+import type { ChildRef } from './child-ref.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
@@ -24,6 +25,18 @@ export interface StatusInput {
   deploymentName: string | undefined;
   configMaps: string[];
   now: Date;
+}
+
+/** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
+export function childNames(refs: readonly ChildRef[]): Pick<StatusInput, 'deploymentName' | 'configMaps'> {
+  const deployment = refs.find((r) => r.kind === 'Deployment');
+  return {
+    deploymentName: deployment === undefined ? undefined : `${deployment.namespace}/${deployment.name}`,
+    configMaps: refs
+      .filter((r) => r.kind === 'ConfigMap')
+      .map((r) => `${r.namespace}/${r.name}`)
+      .sort(),
+  };
 }
 
 const deploymentCondition = (d: V1Deployment | undefined, type: string): V1DeploymentCondition | undefined =>

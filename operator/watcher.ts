@@ -11,12 +11,11 @@ import operatorModule, { ResourceEventType, ResourceMetaImpl, type ResourceEvent
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { KubeApi } from '../runtime/kube/api.js';
 import { Informer } from '../runtime/kube/informer.js';
+import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import type { Logger } from '../runtime/logger.js';
 
 export interface WatchSpec {
-  group: string;
-  version: string;
-  plural: string;
+  apiVersion: string;
   kind: string;
   labelSelector?: string;
   /** Watch one namespace; all namespaces when absent. */
@@ -29,10 +28,14 @@ export interface WatchSpec {
 // The library is CommonJS with an `exports.default` class; from ESM its default import is the module object.
 const Operator = operatorModule.default;
 
-/** The collection path of a watched resource. */
-function collectionPath(group: string, version: string, plural: string, namespace?: string): string {
-  const prefix = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-  return namespace === undefined ? `${prefix}/${plural}` : `${prefix}/namespaces/${namespace}/${plural}`;
+/** The library registers watches by group, version and plural; landlord names kinds by apiVersion. */
+function librarySpelling(spec: WatchSpec): { group: string; version: string; plural: string } {
+  const slash = spec.apiVersion.lastIndexOf('/');
+  return {
+    group: spec.apiVersion.slice(0, Math.max(slash, 0)),
+    version: spec.apiVersion.slice(slash + 1),
+    plural: pluralOf(spec.apiVersion, spec.kind),
+  };
 }
 
 export class InformerOperator extends Operator {
@@ -55,7 +58,8 @@ export class InformerOperator extends Operator {
   protected async init(): Promise<void> {
     for (const spec of this.specs) {
       const onEvent = (e: ResourceEvent): Promise<void> => Promise.resolve(spec.onEvent(e));
-      await this.watchResource(spec.group, spec.version, spec.plural, onEvent, spec.namespace);
+      const { group, version, plural } = librarySpelling(spec);
+      await this.watchResource(group, version, plural, onEvent, spec.namespace);
     }
   }
 
@@ -73,19 +77,20 @@ export class InformerOperator extends Operator {
     onEvent: (event: ResourceEvent) => Promise<void>,
     namespace?: string,
   ): Promise<void> {
-    const spec = this.specs.find((s) => s.plural === plural && s.namespace === namespace);
+    const spec = this.specs.find((s) => librarySpelling(s).plural === plural && s.namespace === namespace);
     if (spec === undefined) throw new Error(`no watch registered for ${plural}`);
+    const { apiVersion, kind } = spec;
     const informer = new Informer<KubernetesObject>(this.api, {
-      path: collectionPath(group, version, plural, namespace),
-      apiVersion: group === '' ? version : `${group}/${version}`,
-      kind: spec.kind,
+      path: apiPath({ apiVersion, kind, namespace }),
+      apiVersion,
+      kind,
       labelSelector: spec.labelSelector,
       logger: this.log,
       onRecovered: spec.onRecovered,
     });
     const deliver = (type: ResourceEventType) => (object: KubernetesObject) => {
-      object.apiVersion ??= group === '' ? version : `${group}/${version}`;
-      object.kind ??= spec.kind;
+      object.apiVersion ??= apiVersion;
+      object.kind ??= kind;
       void onEvent({ type, object, meta: ResourceMetaImpl.createWithPlural(plural, object) });
     };
     informer.on('add', deliver(ResourceEventType.Added));

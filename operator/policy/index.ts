@@ -22,7 +22,7 @@ export {
 } from './config.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
-export { REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
+export { REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
 /** The children to apply, exactly as the Tenant gave them: the reconciler adds owners and labels. */
 export interface DesiredChildren {

@@ -3,7 +3,7 @@
 // timestamps or random text, so an unchanged problem never rewrites the Tenant's status.
 import type { PodSecurityLevel } from './config.js';
 
-export const REASON = {
+export const REFUSAL_REASON = {
   specMissing: 'SpecMissing',
   invalidSpec: 'InvalidSpec',
   kindNotAllowed: 'KindNotAllowed',
@@ -13,9 +13,9 @@ export const REASON = {
   duplicateChild: 'DuplicateChild',
 } as const;
 
-export type RefusalReason = (typeof REASON)[keyof typeof REASON];
+export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
 
-export const REFUSAL_REASONS: readonly RefusalReason[] = Object.values(REASON);
+export const REFUSAL_REASONS: readonly RefusalReason[] = Object.values(REFUSAL_REASON);
 
 export interface Refusal {
   reason: RefusalReason;
@@ -35,43 +35,49 @@ function refuse(reason: RefusalReason, message: string): Refusal {
 export const refusal = {
   specMissing: (): Refusal =>
     refuse(
-      REASON.specMissing,
+      REFUSAL_REASON.specMissing,
       "no valid spec has been synced for this tenant yet; sync sets spec.deployment once the tenant's row holds a valid apps/v1 Deployment",
     ),
 
   kindNotAllowed: (path: string, found: string, fix: string): Refusal =>
     refuse(
-      REASON.kindNotAllowed,
+      REFUSAL_REASON.kindNotAllowed,
       `only apps/v1 Deployment and v1 ConfigMap children are allowed; ${path} is ${found}: ${fix}`,
     ),
 
   invalidSpec: (at: Place, problem: string): Refusal =>
-    refuse(REASON.invalidSpec, `${at.child}: ${at.path}: ${problem}`),
+    refuse(REFUSAL_REASON.invalidSpec, `${at.child}: ${at.path}: ${problem}`),
 
   missingField: (at: Place, hint: string | undefined): Refusal =>
-    refuse(REASON.invalidSpec, `${at.child}: ${at.path} is required${hint === undefined ? '' : `; ${hint}`}`),
+    refuse(
+      REFUSAL_REASON.invalidSpec,
+      `${at.child}: ${at.path} is required${hint === undefined ? '' : `; ${hint}`}`,
+    ),
 
   generateName: (at: Place): Refusal =>
     refuse(
-      REASON.invalidSpec,
+      REFUSAL_REASON.invalidSpec,
       `${at.child}: ${at.path}.generateName without ${at.path}.name is not supported; landlord applies children by name, so set ${at.path}.name`,
     ),
 
   namespaceNotAllowed: (at: Place, namespace: string, why: string, allowed: string): Refusal =>
-    refuse(REASON.namespaceNotAllowed, `${at.child}: ${at.path}: namespace ${namespace} ${why}; ${allowed}`),
+    refuse(
+      REFUSAL_REASON.namespaceNotAllowed,
+      `${at.child}: ${at.path}: namespace ${namespace} ${why}; ${allowed}`,
+    ),
 
   forbiddenMetadata: (at: Place, problem: string, fix: string): Refusal =>
-    refuse(REASON.forbiddenMetadata, `${at.child}: ${at.path}: ${problem}; ${fix}`),
+    refuse(REFUSAL_REASON.forbiddenMetadata, `${at.child}: ${at.path}: ${problem}; ${fix}`),
 
   duplicateChild: (at: Place, firstPath: string): Refusal =>
     refuse(
-      REASON.duplicateChild,
+      REFUSAL_REASON.duplicateChild,
       `${at.child}: ${at.path} has the same namespace and name as ${firstPath}; give each ConfigMap its own name, or merge them into one`,
     ),
 
   podSecurity: (at: Place, level: PodSecurityLevel, problem: string, fix: string): Refusal =>
     refuse(
-      REASON.podSecurityViolation,
+      REFUSAL_REASON.podSecurityViolation,
       `${at.child}: ${at.path}: ${problem} by the ${level} Pod Security Standard; ${fix}`,
     ),
 };

@@ -1,0 +1,54 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { ChildIndex } from './child-index.js';
+import { childRef } from './child-ref.js';
+
+function configMap(name: string, tenant?: string): KubernetesObject {
+  const labels = tenant === undefined ? undefined : { 'landlord.dev/tenant': tenant };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'team-a', labels } };
+}
+
+describe('ChildIndex', () => {
+  it('names the Tenant a child is labelled for, and indexes the child under it', () => {
+    const index = new ChildIndex();
+    expect(index.childChanged('ConfigMap', configMap('a', 'acme'), false)).toEqual(['acme']);
+    expect(index.childrenOf('acme')).toEqual([childRef('ConfigMap', 'team-a', 'a')]);
+  });
+
+  it('names the Tenant a child was labelled for when the label goes, and drops it from that Tenant', () => {
+    const index = new ChildIndex();
+    index.childChanged('ConfigMap', configMap('a', 'acme'), false);
+    expect(index.childChanged('ConfigMap', configMap('a'), false)).toEqual(['acme']);
+    expect(index.childrenOf('acme')).toEqual([]);
+  });
+
+  it('moves a child whose label now names another Tenant', () => {
+    const index = new ChildIndex();
+    index.childChanged('ConfigMap', configMap('a', 'acme'), false);
+    expect(index.childChanged('ConfigMap', configMap('a', 'rival'), false)).toEqual(['rival']);
+    expect(index.childrenOf('acme')).toEqual([]);
+    expect(index.childrenOf('rival')).toHaveLength(1);
+  });
+
+  it('names nobody for a child no Tenant ever labelled', () => {
+    expect(new ChildIndex().childChanged('ConfigMap', configMap('a'), false)).toEqual([]);
+  });
+
+  it('wakes the Tenants refused over a child once that child is deleted, and only once', () => {
+    const index = new ChildIndex();
+    index.childChanged('ConfigMap', configMap('a', 'rival'), false);
+    index.refused('acme', childRef('ConfigMap', 'team-a', 'a'));
+    expect(index.childChanged('ConfigMap', configMap('a', 'rival'), false)).toEqual(['rival']);
+    expect(index.childChanged('ConfigMap', configMap('a', 'rival'), true)).toEqual(['rival', 'acme']);
+    expect(index.childChanged('ConfigMap', configMap('a'), true)).toEqual([]);
+  });
+
+  it('tells a Deployment from a ConfigMap of the same name', () => {
+    const index = new ChildIndex();
+    index.refused('acme', childRef('Deployment', 'team-a', 'a'));
+    expect(index.childChanged('ConfigMap', configMap('a'), true)).toEqual([]);
+    expect(index.childChanged('Deployment', { metadata: { name: 'a', namespace: 'team-a' } }, true)).toEqual([
+      'acme',
+    ]);
+  });
+});

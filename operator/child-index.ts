@@ -1,0 +1,64 @@
+// Which Tenant each watched child belongs to (by its tenant label), and which Tenants were refused
+// because a child belonged to someone else. Pure bookkeeping, fed by the child watch events: it
+// answers which Tenants an event concerns, so the watch handler reaches into nothing else.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { LABEL } from '../api/tenant.js';
+import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
+
+export class ChildIndex {
+  /** tenant name → child key → child ref */
+  private readonly byTenant = new Map<string, Map<string, ChildRef>>();
+  /** child key → the tenant it is indexed under, to move it when its label changes */
+  private readonly tenantOf = new Map<string, string>();
+  /** child key → Tenants refused because another owner holds that child */
+  private readonly refusedOver = new Map<string, Set<string>>();
+
+  /** Every child labelled as belonging to the tenant. */
+  childrenOf(tenant: string): ChildRef[] {
+    return [...(this.byTenant.get(tenant)?.values() ?? [])];
+  }
+
+  /** The tenant was refused because another owner holds this child: its deletion wakes the tenant. */
+  refused(tenant: string, ref: ChildRef): void {
+    const key = childKey(ref);
+    this.refusedOver.set(key, (this.refusedOver.get(key) ?? new Set<string>()).add(tenant));
+  }
+
+  /**
+   * Keeps the index current for one child watch event, and names the Tenants to look at: the one
+   * the child is (or was) labelled for and, when the child is gone, those refused over it.
+   */
+  childChanged(kind: ChildKind, object: KubernetesObject, deleted: boolean): string[] {
+    const meta = object.metadata ?? {};
+    const ref = childRef(kind, meta.namespace ?? '', meta.name ?? '');
+    const labelled = this.index(ref, deleted ? undefined : meta.labels?.[LABEL.tenant]);
+    const tenants = labelled === undefined ? [] : [labelled];
+    if (deleted) tenants.push(...this.takeRefused(childKey(ref)));
+    return tenants;
+  }
+
+  /** Moves the child under its current label; returns that tenant, or the one it was under. */
+  private index(ref: ChildRef, tenant: string | undefined): string | undefined {
+    const key = childKey(ref);
+    const previous = this.tenantOf.get(key);
+    if (previous !== undefined && previous !== tenant) {
+      this.byTenant.get(previous)?.delete(key);
+      this.tenantOf.delete(key);
+    }
+    if (tenant !== undefined) this.add(tenant, key, ref);
+    return tenant ?? previous;
+  }
+
+  private takeRefused(key: string): string[] {
+    const tenants = [...(this.refusedOver.get(key) ?? [])];
+    this.refusedOver.delete(key);
+    return tenants;
+  }
+
+  private add(tenant: string, key: string, ref: ChildRef): void {
+    const children = this.byTenant.get(tenant) ?? new Map<string, ChildRef>();
+    this.byTenant.set(tenant, children);
+    children.set(key, ref);
+    this.tenantOf.set(key, tenant);
+  }
+}

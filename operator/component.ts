@@ -1,0 +1,176 @@
+// The operator's wiring: on every replica, watch Tenants and their children into caches; on the
+// Lease holder, run a keyed work queue of reconciles. Watch events only name the Tenant to look at;
+// a periodic resync repairs whatever a lost event missed.
+import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
+import { findCondition } from '../api/conditions.js';
+import { API_VERSION, CONDITION, KIND, LABEL, type Tenant } from '../api/tenant.js';
+import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import { reconcileQueue } from '../runtime/reconcile-queue.js';
+import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
+import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
+import { Converger } from './converge.js';
+import { ObservedState } from './observed.js';
+import { Reconciler } from './reconciler.js';
+import { namespaceList, namespacePattern, type OperatorSettings } from './settings.js';
+import { StatusWriter } from './status-writer.js';
+import { InformerOperator, type WatchSpec } from './watcher.js';
+
+/** Namespaces to watch children in: the allowed list when only a list is configured, else all. */
+function childScopes(settings: OperatorSettings): (string | undefined)[] {
+  const list = namespaceList(settings);
+  return list.length > 0 && settings.allowedNamespacePattern === '' ? list : [undefined];
+}
+
+class OperatorComponent implements Component {
+  readonly name = 'operator';
+  private watcher: InformerOperator | undefined;
+  private observed: ObservedState | undefined;
+  private queue: WorkQueue | undefined;
+  private readonly generations = new Map<string, number | undefined>();
+
+  constructor(private readonly settings: OperatorSettings) {}
+
+  async prepare(ctx: ComponentContext): Promise<void> {
+    const scopes = childScopes(this.settings);
+    const child = (kind: ChildKind, namespace: string | undefined): WatchSpec => ({
+      apiVersion: CHILD_API_VERSION[kind],
+      kind,
+      namespace,
+      labelSelector: LABEL.tenant,
+      onEvent: (e) => this.onChildEvent(kind, e),
+    });
+    const specs: WatchSpec[] = [
+      {
+        apiVersion: API_VERSION,
+        kind: KIND,
+        onEvent: (e) => this.onTenantEvent(e),
+        onRecovered: () => this.afterOutage(ctx),
+      },
+      ...scopes.map((ns) => child('Deployment', ns)),
+      ...scopes.map((ns) => child('ConfigMap', ns)),
+    ];
+    this.watcher = new InformerOperator(ctx.api, specs, ctx.logger);
+    this.observed = new ObservedState(this.watcher, scopes);
+    await this.watcher.start();
+  }
+
+  lead(ctx: ComponentContext): Promise<Work> {
+    const reconciler = this.reconciler(ctx);
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), this.queueOptions(), ctx);
+    this.queue = queue;
+    queue.start();
+    const resyncAll = (): void => void this.resync(ctx, queue);
+    resyncAll();
+    const resync = setInterval(resyncAll, this.settings.resyncSeconds * 1000);
+    const gauges = setInterval(() => this.updateGauges(ctx), 5_000);
+    return Promise.resolve({
+      stop: async () => {
+        clearInterval(resync);
+        clearInterval(gauges);
+        await queue.shutdown();
+      },
+    });
+  }
+
+  private reconciler(ctx: ComponentContext): Reconciler {
+    const observed = this.observed!;
+    return new Reconciler({
+      observed,
+      converger: new Converger(ctx.api, observed),
+      statusWriter: new StatusWriter(ctx.api),
+      events: ctx.events,
+      policy: {
+        allowedNamespaces: namespaceList(this.settings),
+        allowedNamespacePattern: namespacePattern(this.settings),
+        operatorNamespace: ctx.settings.namespace,
+        podSecurity: this.settings.podSecurity,
+      },
+      logger: ctx.logger,
+    });
+  }
+
+  private queueOptions(): WorkQueueOptions {
+    return {
+      concurrency: this.settings.concurrency,
+      baseDelayMs: this.settings.retryBaseMs,
+      maxDelayMs: this.settings.retryMaxSeconds * 1000,
+    };
+  }
+
+  /** Looks at every Tenant again; the log line says when the pass is over, for operators and benchmarks. */
+  private async resync(ctx: ComponentContext, queue: WorkQueue): Promise<void> {
+    const started = Date.now();
+    const tenants = this.observed!.tenants();
+    for (const t of tenants) queue.add(t.metadata.name!);
+    await queue.drained();
+    ctx.logger.info('resync complete', { tenants: tenants.length, durationMs: Date.now() - started });
+  }
+
+  /**
+   * The API server is back after an outage. Tenants whose writes failed meanwhile sit in growing
+   * backoff (up to the retry maximum) and would ignore the events that now arrive; give every Tenant
+   * a fresh start so the cluster converges as soon as the API answers again.
+   */
+  private afterOutage(ctx: ComponentContext): void {
+    const queue = this.queue;
+    if (queue === undefined) return;
+    const tenants = this.observed?.tenants() ?? [];
+    ctx.logger.info('watch reconnected after a failure; reconciling every Tenant', {
+      tenants: tenants.length,
+    });
+    for (const tenant of tenants) {
+      queue.forget(tenant.metadata.name!);
+      queue.add(tenant.metadata.name!);
+    }
+  }
+
+  private onTenantEvent(event: ResourceEvent): void {
+    const tenant = event.object as Tenant;
+    const name = tenant.metadata.name!;
+    const generation = tenant.metadata.generation;
+    // A new spec must not wait out the backoff earned by the previous one.
+    if (this.generations.get(name) !== generation) this.queue?.forget(name);
+    this.generations.set(name, generation);
+    if (event.type === ResourceEventType.Deleted) this.generations.delete(name);
+    this.queue?.add(name);
+  }
+
+  private onChildEvent(kind: ChildKind, event: ResourceEvent): void {
+    const deleted = event.type === ResourceEventType.Deleted;
+    for (const tenant of this.observed?.childChanged(kind, event.object, deleted) ?? [])
+      this.queue?.add(tenant);
+  }
+
+  private updateGauges(ctx: ComponentContext): void {
+    const { metrics } = ctx;
+    metrics.queueDepth.set(this.queue?.length ?? 0);
+    metrics.queueInFlight.set(this.queue?.inFlight ?? 0);
+    metrics.tenants.reset();
+    for (const [key, count] of countConditions(this.observed?.tenants() ?? [])) {
+      const [condition, status] = key.split('/') as [string, string];
+      metrics.tenants.set({ condition, status }, count);
+    }
+  }
+
+  close(): Promise<void> {
+    this.watcher?.stop();
+    return Promise.resolve();
+  }
+}
+
+/** "Ready/True" → number of Tenants, for the tenants-by-condition gauge. */
+function countConditions(tenants: readonly Tenant[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const tenant of tenants) {
+    for (const type of [CONDITION.ready, CONDITION.degraded]) {
+      const key = `${type}/${findCondition(tenant.status?.conditions, type)?.status ?? 'Unknown'}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+export function createOperator(settings: OperatorSettings): Component {
+  namespacePattern(settings); // a bad pattern must stop start-up, not the first reconcile
+  return new OperatorComponent(settings);
+}

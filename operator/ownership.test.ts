@@ -1,0 +1,74 @@
+import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { statusTenant } from '../testing/operator-status.js';
+import { childRef } from './child-ref.js';
+import { ownership, type Ownership } from './ownership.js';
+
+const REF = childRef('ConfigMap', 'team-a', 'settings');
+
+/** The child as this Tenant left it: controlled by the Tenant named acme with uid-acme. */
+function live(
+  tweak: (owner: V1OwnerReference, child: KubernetesObject) => void = () => undefined,
+): KubernetesObject {
+  const owner: V1OwnerReference = {
+    apiVersion: 'landlord.dev/v1alpha1',
+    kind: 'Tenant',
+    name: 'acme',
+    uid: 'uid-acme',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+  const child: KubernetesObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'settings', namespace: 'team-a', ownerReferences: [owner] },
+  };
+  tweak(owner, child);
+  return child;
+}
+
+const conflict = (holder: string): Ownership => ({
+  verdict: 'conflict',
+  message: `ConfigMap team-a/settings already exists and ${holder}; rename the child or remove the other owner's claim`,
+});
+
+describe('ownership', () => {
+  it('lets the Tenant create a child that does not exist', () => {
+    expect(ownership(statusTenant(), REF, undefined)).toEqual({ verdict: 'ok' });
+  });
+
+  it.each<[string, (owner: V1OwnerReference, child: KubernetesObject) => void, Ownership]>([
+    ['a child this Tenant controls', () => undefined, { verdict: 'ok' }],
+    [
+      'a child of an earlier Tenant of the same name, which the garbage collector is removing',
+      (o) => (o.uid = 'uid-earlier'),
+      {
+        verdict: 'earlierTenant',
+        message:
+          'ConfigMap team-a/settings still belongs to an earlier Tenant named acme; waiting for the garbage collector to remove it',
+      },
+    ],
+    [
+      'a child another Tenant controls',
+      (o) => Object.assign(o, { name: 'rival', uid: 'uid-rival' }),
+      conflict('is owned by Tenant rival'),
+    ],
+    [
+      'a child controlled by something other than a Tenant, though of the same name',
+      (o) => Object.assign(o, { apiVersion: 'apps/v1', kind: 'ReplicaSet', uid: 'uid-rs' }),
+      conflict('is owned by ReplicaSet acme'),
+    ],
+    [
+      'an object nobody controls',
+      (_o, c) => delete c.metadata!.ownerReferences,
+      conflict('is not managed by landlord'),
+    ],
+    [
+      'an object that names this Tenant only as a non-controlling owner',
+      (o) => (o.controller = false),
+      conflict('is not managed by landlord'),
+    ],
+  ])('decides on %s', (_case, tweak, expected) => {
+    expect(ownership(statusTenant(), REF, live(tweak))).toEqual(expected);
+  });
+});

@@ -1,0 +1,41 @@
+// May this Tenant own this child? Pure: decided from the Tenant and the child as it exists (or
+// does not), so the converger only acts on the answer.
+import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import { KIND, type Tenant } from '../api/tenant.js';
+import { describeRef, type ChildRef } from './child-ref.js';
+
+export type Ownership =
+  /** Absent, or already this Tenant's: apply it. */
+  | { verdict: 'ok' }
+  /**
+   * Another owner (or no owner: an object landlord did not make) holds it. Permanent until the
+   * other owner lets go, so the Tenant stalls; the child's deletion wakes it.
+   */
+  | { verdict: 'conflict'; message: string }
+  /**
+   * It belongs to an earlier Tenant of the same name (deleted and made again): the garbage
+   * collector is about to remove it, so the Tenant retries meanwhile.
+   */
+  | { verdict: 'earlierTenant'; message: string };
+
+export function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
+  return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
+}
+
+export function ownership(tenant: Tenant, ref: ChildRef, live: KubernetesObject | undefined): Ownership {
+  if (live === undefined) return { verdict: 'ok' };
+  const owner = controllerOf(live);
+  if (owner?.uid === tenant.metadata.uid) return { verdict: 'ok' };
+  if (owner?.kind === KIND && owner.name === tenant.metadata.name) {
+    return {
+      verdict: 'earlierTenant',
+      message: `${describeRef(ref)} still belongs to an earlier Tenant named ${owner.name}; waiting for the garbage collector to remove it`,
+    };
+  }
+  const holder =
+    owner === undefined ? 'is not managed by landlord' : `is owned by ${owner.kind} ${owner.name}`;
+  return {
+    verdict: 'conflict',
+    message: `${describeRef(ref)} already exists and ${holder}; rename the child or remove the other owner's claim`,
+  };
+}
