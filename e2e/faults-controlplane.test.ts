@@ -5,7 +5,8 @@
 import { apiPath } from '../runtime/kube/paths.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, CONDITION, KIND } from '../api/tenant.js';
-import { lostSince, ofTenants, snapshot, waitConverged, type Snapshot } from './support/converged.js';
+import { waitConverged } from './support/converged.js';
+import { lostSince, ofTenants, snapshot, type Snapshot } from './support/snapshot.js';
 import { clients, uniqueName } from './support/env.js';
 import { faults, waitControlPlaneSettled } from './support/faults.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedSelector, tableIdentity } from '../sync/identity.js';
 import { waitUntil } from '../harness/wait.js';
-import { lostSince, ofTenants, snapshot, waitConverged, type Expectation } from './support/converged.js';
+import { waitConverged, type Expectation } from './support/converged.js';
+import { lostSince, ofTenants, snapshot } from './support/snapshot.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { deploymentManifest } from './support/tenants.js';

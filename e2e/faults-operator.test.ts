@@ -3,14 +3,8 @@
 // nothing is orphaned or duplicated, and nothing that was still wanted was ever deleted.
 // npm test runs 500 Tenants × 20 kills; LANDLORD_SOAK=1 runs 1,000 × 40. LANDLORD_E2E_SEED repeats a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  lostSince,
-  readyCount,
-  snapshot,
-  ofTenants,
-  waitConverged,
-  type Snapshot,
-} from './support/converged.js';
+import { readyCount, waitConverged } from './support/converged.js';
+import { lostSince, ofTenants, snapshot, type Snapshot } from './support/snapshot.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   createSuite,

@@ -3,15 +3,15 @@
 // one controller owner, an existing Tenant with that uid; each Tenant has exactly the children its
 // spec names, at the spec's hash; nothing unexpected exists. A helper reports every problem at once,
 // so a failure after a fault says all that went wrong, not just the first thing.
-import type { KubernetesObject, V1ConfigMap, V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
+// Its neighbours: observe.ts reads the cluster, cluster-facts.ts says what the nodes and pods say
+// when convergence times out, and snapshot.ts tells what a fault deleted or replaced.
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
 import { evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
-import { CONDITION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../api/tenant.js';
-import { isReady } from '../../harness/readiness.js';
+import { CONDITION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { waitUntil } from '../../harness/wait.js';
-import { clients } from './env.js';
-
-const { apps, core, custom } = clients();
+import { clusterFacts } from './cluster-facts.js';
+import { keyOf, listChildren, listTenants } from './observe.js';
 
 /** The operator's defaults: the children it would apply, exactly as it computes them. */
 const POLICY: PolicyConfig = {
@@ -27,11 +27,6 @@ export interface Expectation {
   selector: string;
   /** Namespaces where the children live: every labelled child there is checked. */
   namespaces: readonly string[];
-}
-
-export interface Snapshot {
-  /** kind/namespace/name → uid, for Tenants and their children. */
-  uids: Map<string, string>;
 }
 
 interface Observed {
@@ -76,32 +71,6 @@ function deploymentFacts(tenant: Tenant, children: readonly KubernetesObject[]):
 }
 
 const readyFor = (tenant: Tenant): boolean => shortOf(tenant, CONDITION.ready) === undefined;
-
-const keyOf = (obj: KubernetesObject): string =>
-  `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
-
-async function listTenants(labelSelector?: string): Promise<Tenant[]> {
-  const list = (await custom.listClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURAL,
-    labelSelector,
-  })) as { items: Tenant[] };
-  return list.items;
-}
-
-/** The labelled Deployments and ConfigMaps of the namespaces, with kind set (lists omit it). */
-async function listChildren(namespaces: readonly string[]): Promise<KubernetesObject[]> {
-  const children: KubernetesObject[] = [];
-  for (const namespace of namespaces) {
-    const labelSelector = LABEL.tenant;
-    const deployments = await apps.listNamespacedDeployment({ namespace, labelSelector });
-    const configMaps = await core.listNamespacedConfigMap({ namespace, labelSelector });
-    children.push(...deployments.items.map((d): V1Deployment => ({ ...d, kind: 'Deployment' })));
-    children.push(...configMaps.items.map((c): V1ConfigMap => ({ ...c, kind: 'ConfigMap' })));
-  }
-  return children;
-}
 
 async function observe(expectation: Expectation): Promise<Observed> {
   const everything = await listTenants();
@@ -205,41 +174,6 @@ export async function assertConverged(expectation: Expectation): Promise<void> {
     throw new Error(`not converged (${problems.length} problems):\n  ${shown}`);
   }
 }
-
-const conditionText = (c: { type: string; status: string; reason?: string; message?: string }): string =>
-  `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? ` (${c.message.slice(0, 80)})` : ''}`;
-
-function nodeFact(node: V1Node): string {
-  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-  const taints = (node.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).join(',') || 'none';
-  return `Node ${node.metadata?.name}: ${ready ? conditionText(ready) : 'no Ready condition'}, taints ${taints}`;
-}
-
-function podFact(pod: V1Pod): string {
-  const conditions = (pod.status?.conditions ?? []).map(conditionText).join('; ');
-  const deleting = pod.metadata?.deletionTimestamp ? ', being deleted' : '';
-  return (
-    `Pod ${pod.metadata?.name} created ${pod.metadata?.creationTimestamp?.toISOString()} ` +
-    `${pod.status?.phase} on ${pod.spec?.nodeName ?? '(unscheduled)'}${deleting}: ${conditions}`
-  );
-}
-
-/**
- * The nodes' readiness and taints and every pod of the namespaces that is not Ready, for a
- * timeout's message: a rollout that never finishes is as often the simulated node (kwok) or
- * kube-controller-manager as it is landlord, and the message should say which.
- */
-async function clusterFacts(namespaces: readonly string[]): Promise<string[]> {
-  const facts = (await core.listNode()).items.map(nodeFact);
-  for (const namespace of namespaces) {
-    const pods = (await core.listNamespacedPod({ namespace })).items;
-    const unready = pods.filter((p) => !isReady(p));
-    facts.push(`${unready.length} of ${pods.length} pods in ${namespace} are not Ready`);
-    facts.push(...unready.slice(0, 20).map(podFact));
-  }
-  return facts;
-}
-
 /** Waits until assertConverged passes (or, for Applied, the operator's part of it); returns the ms it took. */
 export async function waitConverged(
   expectation: Expectation,
@@ -270,49 +204,9 @@ export async function waitConverged(
   }
   return Date.now() - started;
 }
-
-/** The uids of the Tenants matching the selector and of the children in the namespaces. */
-export async function snapshot(expectation: Pick<Expectation, 'selector' | 'namespaces'>): Promise<Snapshot> {
-  const uids = new Map<string, string>();
-  for (const tenant of await listTenants(expectation.selector))
-    uids.set(`Tenant//${tenant.metadata.name}`, tenant.metadata.uid!);
-  for (const child of await listChildren(expectation.namespaces))
-    uids.set(keyOf(child), child.metadata!.uid!);
-  return { uids };
-}
-
-/**
- * The objects of `before` that were deleted or replaced since (a new uid), ignoring the keys
- * `allowed` says a test removed on purpose. A fault must never delete what is still wanted.
- */
-export async function lostSince(
-  before: Snapshot,
-  expectation: Pick<Expectation, 'selector' | 'namespaces'>,
-  allowed: (key: string) => boolean = () => false,
-): Promise<string[]> {
-  const now = await snapshot(expectation);
-  const lost: string[] = [];
-  for (const [key, uid] of before.uids) {
-    if (allowed(key)) continue;
-    const current = now.uids.get(key);
-    if (current === undefined) lost.push(`${key} was deleted`);
-    else if (current !== uid) lost.push(`${key} was replaced`);
-  }
-  return lost;
-}
-
-/** The key `snapshot` uses for a Tenant, for `allowed` filters. */
-export const tenantKey = (name: string): string => `Tenant//${name}`;
-
 /** How many of the expected Tenants are Ready for their generation right now. */
 export async function readyCount(expectation: Pick<Expectation, 'selector' | 'tenants'>): Promise<number> {
   const wanted = new Set(expectation.tenants);
   const tenants = await listTenants(expectation.selector);
   return tenants.filter((t) => wanted.has(t.metadata.name!) && readyFor(t)).length;
-}
-
-/** For lostSince: the keys of these Tenants and of their children, named `<tenant>-…` in these tests. */
-export function ofTenants(names: Iterable<string>): (key: string) => boolean {
-  const list = [...names];
-  return (key) => list.some((name) => key === tenantKey(name) || key.includes(`/${name}-`));
 }
