@@ -1,10 +1,13 @@
 // A real, local Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager,
 // kube-scheduler, kwok with one fake node) and moto, on loopback ports of its own, torn down
-// completely by stop().
+// completely by stop(). This module is the order of start-up and the faults tests inject; the
+// components' command lines are in components.ts, their kubeconfigs in component-kubeconfigs.ts,
+// and starting, watching and stopping their processes in process-group.ts.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBinaries, type BinaryPaths } from './binaries.js';
+import { writeComponentKubeconfigs } from './component-kubeconfigs.js';
 import {
   apiServerArgs,
   controllerManagerArgs,
@@ -14,10 +17,9 @@ import {
   type Ports,
 } from './components.js';
 import { writeCredentials, type Credentials } from './credentials.js';
-import { writeKubeconfig } from './kubeconfig.js';
 import { ensureMoto } from './moto.js';
 import { freePort } from './ports.js';
-import { startProcess, type ManagedProcess } from './process.js';
+import { assertRunning, ProcessGroup } from './process-group.js';
 import { apiServerReady, createKwokNode, httpOk, probeWorkload } from './readiness.js';
 import { installTenantCrd } from './tenant-crd.js';
 import { waitUntil } from './wait.js';
@@ -55,9 +57,7 @@ interface ClusterParts {
 type Component = 'etcd' | 'apiserver' | 'controller-manager' | 'scheduler' | 'kwok' | 'moto';
 
 export class Cluster {
-  private readonly processes = new Map<Component, ManagedProcess>();
-  private readonly log: (line: string) => void;
-  private stopping = false;
+  private readonly processes: ProcessGroup<Component>;
 
   readonly runDir: string;
   private readonly ports: Ports;
@@ -69,7 +69,8 @@ export class Cluster {
   private constructor(parts: ClusterParts, options: ClusterOptions) {
     ({ runDir: this.runDir, ports: this.ports, binaries: this.binaries, creds: this.creds } = parts);
     this.motoServer = parts.motoServer;
-    this.log = options.log ?? ((line) => console.error(line));
+    const log = options.log ?? ((line: string) => console.error(line));
+    this.processes = new ProcessGroup(join(this.runDir, 'logs'), log);
     this.installCrd = options.installTenantCrd ?? false;
   }
 
@@ -132,92 +133,63 @@ export class Cluster {
     await mkdir(logDir, { recursive: true });
     await Promise.all([this.startEtcd(), this.startMoto()]);
     await this.startApiServer();
-    await this.writeComponentKubeconfigs();
+    const server = { server: this.apiServerUrl, caFile: this.caFile };
+    await writeComponentKubeconfigs(this.runDir, server, this.creds);
     if (this.installCrd) await installTenantCrd(this.adminKubeconfig);
     await Promise.all([this.startControllerManager(), this.startScheduler(), this.startKwok()]);
     await createKwokNode(this.adminKubeconfig);
-    await probeWorkload(this.adminKubeconfig, { timeoutMs: 60_000, abortIf: () => this.assertAllRunning() });
-  }
-
-  private spawn(name: Component, command: string, args: string[]): ManagedProcess {
-    const proc = startProcess({ name, command, args, logDir: join(this.runDir, 'logs') });
-    this.processes.set(name, proc);
-    void proc.exited.then((code) => {
-      if (!this.stopping && this.processes.get(name) === proc)
-        this.log(`${name} exited (${code}); see ${proc.logFile}`);
+    await probeWorkload(this.adminKubeconfig, {
+      timeoutMs: 60_000,
+      abortIf: () => this.processes.assertAllRunning(),
     });
-    return proc;
-  }
-
-  private async assertAllRunning(): Promise<void> {
-    for (const proc of this.processes.values()) {
-      if (!proc.running) throw new Error(`${proc.name} exited during start-up:\n${await proc.lastLines()}`);
-    }
   }
 
   private async startEtcd(): Promise<void> {
-    const proc = this.spawn('etcd', this.binaries.etcd, etcdArgs(join(this.runDir, 'etcd'), this.ports));
+    const args = etcdArgs(join(this.runDir, 'etcd'), this.ports);
+    const proc = this.processes.spawn('etcd', this.binaries.etcd, args);
     await waitUntil('etcd', () => httpOk(`http://127.0.0.1:${this.ports.etcdClient}/health`), {
       timeoutMs: 30_000,
-      abortIf: () => this.assertRunning(proc),
+      abortIf: () => assertRunning(proc),
     });
   }
 
   private async startMoto(): Promise<void> {
     if (this.motoServer === undefined) return;
-    const proc = this.spawn('moto', this.motoServer, ['-H', '127.0.0.1', '-p', String(this.ports.dynamodb)]);
+    const args = ['-H', '127.0.0.1', '-p', String(this.ports.dynamodb)];
+    const proc = this.processes.spawn('moto', this.motoServer, args);
     await waitUntil('moto', () => httpOk(`http://127.0.0.1:${this.ports.dynamodb}/moto-api/`), {
       timeoutMs: 60_000,
-      abortIf: () => this.assertRunning(proc),
+      abortIf: () => assertRunning(proc),
     });
   }
 
   private async startApiServer(): Promise<void> {
     const args = apiServerArgs(this.runDir, this.ports, this.creds);
-    const proc = this.spawn('apiserver', this.binaries['kube-apiserver'], args);
+    const proc = this.processes.spawn('apiserver', this.binaries['kube-apiserver'], args);
     await waitUntil(
       'kube-apiserver /readyz',
       () => apiServerReady(this.apiServerUrl, this.caFile, this.adminToken),
       {
         timeoutMs: 60_000,
-        abortIf: () => this.assertRunning(proc),
+        abortIf: () => assertRunning(proc),
       },
     );
-  }
-
-  private async writeComponentKubeconfigs(): Promise<void> {
-    const base = { server: this.apiServerUrl, caFile: this.caFile };
-    const files: [string, keyof Credentials][] = [
-      ['admin', 'admin'],
-      ['controller-manager', 'controllerManager'],
-      ['scheduler', 'scheduler'],
-      ['kwok', 'kwok'],
-    ];
-    for (const [file, key] of files) {
-      const id = this.creds[key];
-      if (typeof id === 'string') continue;
-      await writeKubeconfig(join(this.runDir, `${file}.kubeconfig`), {
-        ...base,
-        user: id.user,
-        token: id.token,
-      });
-    }
   }
 
   private async startControllerManager(): Promise<void> {
     const kubeconfig = join(this.runDir, 'controller-manager.kubeconfig');
     const args = controllerManagerArgs(kubeconfig, this.caFile, this.creds);
-    this.spawn('controller-manager', this.binaries['kube-controller-manager'], args);
+    this.processes.spawn('controller-manager', this.binaries['kube-controller-manager'], args);
     return Promise.resolve();
   }
 
   private async startScheduler(): Promise<void> {
     const args = await schedulerArgs(this.runDir, join(this.runDir, 'scheduler.kubeconfig'));
-    this.spawn('scheduler', this.binaries['kube-scheduler'], args);
+    this.processes.spawn('scheduler', this.binaries['kube-scheduler'], args);
   }
 
   private async startKwok(): Promise<void> {
-    this.spawn(
+    this.processes.spawn(
       'kwok',
       this.binaries.kwok,
       kwokArgs(join(this.runDir, 'kwok.kubeconfig'), this.binaries.kwokStages),
@@ -225,29 +197,25 @@ export class Cluster {
     return Promise.resolve();
   }
 
-  private async assertRunning(proc: ManagedProcess): Promise<void> {
-    if (!proc.running) throw new Error(`${proc.name} exited during start-up:\n${await proc.lastLines()}`);
-  }
-
   /** Stops kube-apiserver and starts it again on the same port, data and certificates. */
   async restartApiServer(downMs = 0): Promise<void> {
-    await this.processes.get('apiserver')?.stop();
+    await this.processes.stop('apiserver');
     if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
     await this.startApiServer();
   }
 
   /** Freezes etcd (SIGSTOP): the API server stays up but cannot read or write. */
   pauseEtcd(): void {
-    this.processes.get('etcd')?.signal('SIGSTOP');
+    this.processes.signal('etcd', 'SIGSTOP');
   }
 
   resumeEtcd(): void {
-    this.processes.get('etcd')?.signal('SIGCONT');
+    this.processes.signal('etcd', 'SIGCONT');
   }
 
   /** Stops moto; its in-memory tables are lost, so callers that need data back use pauseDynamo. */
   async stopDynamo(): Promise<void> {
-    await this.processes.get('moto')?.stop();
+    await this.processes.stop('moto');
   }
 
   async startDynamo(): Promise<void> {
@@ -256,20 +224,19 @@ export class Cluster {
 
   /** Freezes moto (SIGSTOP): requests hang, as with a network partition, and nothing is lost. */
   pauseDynamo(): void {
-    this.processes.get('moto')?.signal('SIGSTOP');
+    this.processes.signal('moto', 'SIGSTOP');
   }
 
   resumeDynamo(): void {
-    this.processes.get('moto')?.signal('SIGCONT');
+    this.processes.signal('moto', 'SIGCONT');
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
+    this.processes.markStopping();
     // A stopped process would ignore SIGTERM; wake it first.
     this.resumeEtcd();
     this.resumeDynamo();
-    const order: Component[] = ['kwok', 'scheduler', 'controller-manager', 'apiserver', 'moto', 'etcd'];
-    for (const name of order) await this.processes.get(name)?.stop();
+    await this.processes.stopAll(['kwok', 'scheduler', 'controller-manager', 'apiserver', 'moto', 'etcd']);
     if (process.env.LANDLORD_E2E_KEEP !== '1') await rm(this.runDir, { recursive: true, force: true });
   }
 }
