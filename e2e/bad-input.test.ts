@@ -1,7 +1,8 @@
 // The corpus of bad rows (e2e/testdata/bad-rows, one JSON file per case), put into one table next
 // to valid rows, with sync and the operator running: each bad row gets its specific reason on its
 // Tenant, an Event and a log line naming the tenant (or, when no Tenant can carry its name, a log
-// line and the invalid-rows metric), and the valid rows' Tenants are Ready all the same.
+// line and the invalid-rows metric), and the valid rows' Tenants are Ready all the same. One file:
+// the point is that all the bad rows sit in one table together with good ones.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';

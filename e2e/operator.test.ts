@@ -1,5 +1,7 @@
 // The operator against a real control plane: each Tenant owns its Deployment and ConfigMaps,
-// keeps them as specified, refuses what it must, and costs nothing when nothing changes.
+// keeps them as specified, refuses what it must, and costs nothing when nothing changes. One file
+// because the cases share one operator process and its request counters, which the zero-write
+// checks read across cases; split, each part would start its own operator.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, type Tenant } from '../api/tenant.js';

@@ -1,5 +1,6 @@
 // sync against the real control plane and moto with a stream: rows become Tenants, edits flow
 // through the stream, refusals are visible, deletions happen, and an unchanged table costs nothing.
+// One file because the cases share one table, stream and sync process, in the order a table lives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION, LABEL, type Tenant } from '../api/tenant.js';
 import { tableIdentity } from '../sync/identity.js';
