@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { ClusterEnv } from '../harness/cluster.js';
 import { createTenantTable } from '../harness/tenant-table.js';
+import { ROW_PROJECTION } from '../sync/dynamo/scan.js';
 import { runPool } from './pool.js';
 import { deployment, row } from './rows.js';
 
@@ -89,16 +90,10 @@ export async function editImage(
   );
 }
 
-/** sync's scan (sync/scan.ts): strongly consistent, only the row's contract attributes. */
+/** sync's scan (sync/dynamo/scan.ts): strongly consistent, only the row's contract attributes. */
 const SYNC_SCAN: Omit<ScanCommandInput, 'TableName'> = {
   ConsistentRead: true,
-  ProjectionExpression: '#name, #spec, #customizations, #deleted',
-  ExpressionAttributeNames: {
-    '#name': 'name',
-    '#spec': 'spec',
-    '#customizations': 'customizations',
-    '#deleted': 'deleted',
-  },
+  ...ROW_PROJECTION,
 };
 
 export interface ScanCost {

@@ -1,28 +1,33 @@
 // The sync component: on every replica, check the table and keep a cache of the Tenants this sync
-// manages; on the leader, run the scan/stream loop and a keyed work queue of Tenant writes.
+// manages; on the leader, run the table loop and a keyed work queue of Tenant writes.
+//
+// The flow, one tenant at a time:
+//   scan / stream (table-loop.ts) → intake records each row in the ledger (intake.ts, ledger.ts)
+//   → decide() finds the next write, if any (decide.ts) → the trigger queues the tenant (trigger.ts)
+//   → the reconciler acts, deciding again after each write (reconciler.ts) → TenantWriter (SSA).
+// Prune path: a complete scan or a stream REMOVE → Pruner approves within the deletion budget
+//   (prune.ts, prune-guard.ts) → trigger → reconciler confirms the row is gone, then deletes.
+// A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
+import { reconcileQueue } from '../runtime/reconcile-queue.js';
+import type { WorkQueue } from '../runtime/work-queue.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { WorkQueue, type Outcome } from '../runtime/work-queue.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { managedSelector, tableIdentity, type TableIdentity } from './identity.js';
 import { Intake } from './intake.js';
+import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { Reconciler } from './reconciler.js';
 import { RowBook } from './row-book.js';
 import type { SyncSettings } from './settings.js';
-import { SyncLoop } from './sync.js';
+import { TableLoop } from './table-loop.js';
 import { TenantView } from './tenant-view.js';
 import { TenantWriter } from './tenant-writer.js';
+import { Trigger } from './trigger.js';
 
 const QUEUE_RETRY = { baseDelayMs: 500, maxDelayMs: 60_000 } as const;
-
-function resultOf(outcome: Outcome): 'success' | 'error' | 'refused' | 'requeue' {
-  if (outcome.kind === 'retry') return 'error';
-  if (outcome.kind === 'stop') return 'refused';
-  return outcome.kind === 'requeueAfter' ? 'requeue' : 'success';
-}
 
 class SyncComponent implements Component {
   readonly name = 'sync';
@@ -58,61 +63,31 @@ class SyncComponent implements Component {
   }
 
   lead(ctx: ComponentContext): Promise<Work> {
-    const source = this.source!;
-    const view = this.view!;
     const controller = new AbortController();
-    const queue = this.makeQueue(ctx, (name) => reconciler.reconcile(name));
-    const pruner = new Pruner({
-      book: this.book,
-      view,
-      enqueue: (name) => queue.add(name),
-      events: ctx.events,
-      logger: ctx.logger,
-      metrics: ctx.metrics,
-      limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
-      table: this.settings.table,
-    });
-    const intake = new Intake({
-      book: this.book,
-      view,
-      enqueue: (name) => queue.add(name),
-      forgetBackoff: (name) => queue.forget(name),
-      pruner,
-      identity: this.identity,
-      logger: ctx.logger,
-    });
+    const ledger = new Ledger(this.book, this.view!, this.identity);
     const reconciler = new Reconciler({
-      book: this.book,
-      view,
+      ledger,
       writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
       api: ctx.api,
-      source,
-      intake,
+      source: this.source!,
       events: ctx.events,
       logger: ctx.logger,
-      identity: this.identity,
       signal: controller.signal,
     });
+    const queue = reconcileQueue(
+      (name) => reconciler.reconcile(name),
+      { concurrency: this.settings.concurrency, ...QUEUE_RETRY },
+      ctx,
+    );
+    const trigger = new Trigger(ledger, queue);
     // A Tenant deleted or edited behind sync's back is put back as its row says. Sync's own
     // writes come through here too, and find nothing to do.
     const recheck = (tenant: Tenant): void => {
-      const name = tenant.metadata.name;
-      if (name !== undefined && intake.needsWork(name)) queue.add(name);
+      if (tenant.metadata.name !== undefined) trigger.tenant(tenant.metadata.name);
     };
     this.informer!.on('update', recheck);
     this.informer!.on('delete', recheck);
-    const loop = new SyncLoop({
-      source,
-      intake,
-      pruner,
-      book: this.book,
-      drained: () => queue.drained(),
-      metrics: ctx.metrics,
-      logger: ctx.logger,
-      resyncMs: this.settings.resyncSeconds * 1000,
-      pollMs: this.settings.pollSeconds * 1000,
-      highWater: Math.max(256, 16 * this.settings.concurrency),
-    });
+    const loop = this.tableLoop(ctx, ledger, trigger, queue);
     queue.start();
     const running = loop.run(controller.signal);
     return Promise.resolve({
@@ -124,22 +99,30 @@ class SyncComponent implements Component {
     });
   }
 
-  private makeQueue(ctx: ComponentContext, handler: (name: string) => Promise<Outcome>): WorkQueue {
-    const { metrics, logger } = ctx;
-    const queue: WorkQueue = new WorkQueue(
-      handler,
-      { concurrency: this.settings.concurrency, ...QUEUE_RETRY },
-      {
-        onOutcome: (_name, outcome, ms) => {
-          metrics.reconcileTotal.inc({ result: resultOf(outcome) });
-          metrics.reconcileDuration.observe(ms / 1000);
-          metrics.queueDepth.set(queue.length);
-          metrics.queueInFlight.set(queue.inFlight);
-        },
-        onHandlerError: (name, error) => logger.error('tenant handler failed', { tenant: name, error }),
-      },
-    );
-    return queue;
+  private tableLoop(ctx: ComponentContext, ledger: Ledger, trigger: Trigger, queue: WorkQueue): TableLoop {
+    const { events, logger, metrics } = ctx;
+    const pruner = new Pruner({
+      book: this.book,
+      view: this.view!,
+      wake: (name) => trigger.tenant(name),
+      events,
+      logger,
+      metrics,
+      limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
+      table: this.settings.table,
+    });
+    return new TableLoop({
+      source: this.source!,
+      intake: new Intake({ ledger, trigger, pruner, logger }),
+      pruner,
+      book: this.book,
+      drained: () => queue.drained(),
+      metrics,
+      logger,
+      resyncMs: this.settings.resyncSeconds * 1000,
+      pollMs: this.settings.pollSeconds * 1000,
+      highWater: Math.max(256, 16 * this.settings.concurrency),
+    });
   }
 
   async close(): Promise<void> {

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, API_VERSION, KIND, LABEL, type Tenant } from '../api/tenant.js';
-import { needsWrite, specCurrent } from './decide.js';
+import { decide, needsReconcile, specCurrent, type Situation, type SyncAction } from './decide.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
-import type { RowState } from './row-book.js';
 import { desiredStatus, type Verdict } from './status.js';
 
 const identity = tableIdentity('tenants');
 const NOW = new Date('2026-01-01T00:00:00Z');
 const LATER = new Date('2026-01-01T01:00:00Z');
-const context = { identity, now: LATER };
 
-/** A Tenant exactly as sync leaves it for a valid row with hash h1. */
-function synced(tweak: (t: Tenant) => void = () => undefined): Tenant {
+/** A Tenant exactly as sync leaves it for a row with this verdict (a valid row with hash h1 by default). */
+function tenantFor(verdict: Verdict = { kind: 'synced', hash: 'h1' }): Tenant {
   const t: Tenant = {
     apiVersion: API_VERSION,
     kind: KIND,
@@ -23,74 +21,279 @@ function synced(tweak: (t: Tenant) => void = () => undefined): Tenant {
       annotations: ownedAnnotations(identity, 'h1'),
     },
   };
-  t.status = desiredStatus({ kind: 'synced', hash: 'h1' }, t, identity.table, NOW);
-  tweak(t);
+  t.status = desiredStatus(verdict, t, identity.table, NOW);
   return t;
 }
 
-const row: RowState = { kind: 'tenant', hash: 'h1' };
-const verdict: Verdict = { kind: 'synced', hash: 'h1' };
+/** The default case: a valid row, read again, whose Tenant already reflects it. */
+function situation(...tweaks: ((s: Situation) => void)[]): Situation {
+  const s: Situation = {
+    row: { kind: 'tenant', hash: 'h1' },
+    verdict: { kind: 'synced', hash: 'h1' },
+    tenant: tenantFor(),
+    approval: undefined,
+    applied: undefined,
+    identity,
+    now: LATER,
+  };
+  for (const tweak of tweaks) tweak(s);
+  return s;
+}
 
-describe('needsWrite (the hash gate)', () => {
-  it('writes nothing for an unchanged row and an up-to-date Tenant', () => {
-    expect(needsWrite(row, verdict, synced(), context)).toBe(false);
+// Tweaks: each changes one fact of the default case.
+const rowHash =
+  (hash: string) =>
+  (s: Situation): void => {
+    s.row = { kind: 'tenant', hash };
+    s.verdict = { kind: 'synced', hash };
+  };
+const invalidRow =
+  (message = 'spec: bad') =>
+  (s: Situation): void => {
+    s.row = { kind: 'invalid', attribute: 'spec', message };
+    s.verdict = { kind: 'invalid', message };
+  };
+const rejectedRow = (s: Situation): void => {
+  s.row = { kind: 'tenant', hash: 'h2' };
+  s.verdict = { kind: 'rejected', hash: 'h2', message: 'refused' };
+};
+const deletedRow = (s: Situation): void => {
+  s.row = { kind: 'deleted' };
+  s.verdict = undefined;
+};
+const goneRow = (s: Situation): void => {
+  s.row = undefined;
+  s.verdict = undefined;
+};
+const noTenant = (s: Situation): void => {
+  s.tenant = undefined;
+};
+const approved =
+  (pass: number) =>
+  (s: Situation): void => {
+    s.approval = pass;
+  };
+const tenant =
+  (edit: (t: Tenant) => void) =>
+  (s: Situation): void => {
+    if (s.tenant !== undefined) edit(s.tenant);
+  };
+const ownApply =
+  (hash: string, generation: number) =>
+  (s: Situation): void => {
+    s.applied = { hash, generation };
+  };
+const tenantReports =
+  (verdict: Verdict) =>
+  (s: Situation): void => {
+    s.tenant = tenantFor(verdict);
+  };
+
+interface Case {
+  name: string;
+  tweaks: ((s: Situation) => void)[];
+  expected: SyncAction['kind'];
+}
+
+const cases: Case[] = [
+  { name: 'an unchanged row and an up-to-date Tenant', tweaks: [], expected: 'nothing' },
+  // The spec: applied whenever the Tenant does not hold the row's spec as sync wrote it.
+  { name: 'a new row', tweaks: [noTenant], expected: 'applySpec' },
+  { name: 'a changed row', tweaks: [rowHash('h2')], expected: 'applySpec' },
+  {
+    name: 'a Tenant without the row-hash annotation',
+    tweaks: [tenant((t) => delete t.metadata.annotations![ANNOTATION.rowHash])],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a Tenant without the table annotation',
+    tweaks: [tenant((t) => delete t.metadata.annotations![ANNOTATION.table])],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a Tenant without the managed-by label',
+    tweaks: [tenant((t) => delete t.metadata.labels![LABEL.managedBy])],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a Tenant labelled for another table',
+    tweaks: [tenant((t) => (t.metadata.labels![LABEL.sourceTable] = 'ffff'))],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a spec edited by someone else (a generation Synced=True has not seen)',
+    tweaks: [tenant((t) => (t.metadata.generation = 2))],
+    expected: 'applySpec',
+  },
+  {
+    name: 'sync’s own apply, before its status records the new generation',
+    tweaks: [tenant((t) => (t.metadata.generation = 2)), ownApply('h1', 2)],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'an edit made after sync’s own apply',
+    tweaks: [tenant((t) => (t.metadata.generation = 3)), ownApply('h1', 2)],
+    expected: 'applySpec',
+  },
+  {
+    name: 'an edit, when sync’s own apply was of another row',
+    tweaks: [tenant((t) => (t.metadata.generation = 2)), ownApply('h0', 2)],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a Tenant being deleted while its row is valid',
+    tweaks: [tenant((t) => (t.metadata.deletionTimestamp = NOW))],
+    expected: 'applySpec',
+  },
+  {
+    name: 'a changed row whose Tenant was deleted',
+    tweaks: [rowHash('h2'), noTenant],
+    expected: 'applySpec',
+  },
+  // The status: written only when it differs from what sync would write.
+  {
+    name: 'a Tenant without the Synced condition',
+    tweaks: [tenant((t) => (t.status!.conditions = []))],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'a Tenant without status.sync',
+    tweaks: [tenant((t) => delete t.status!.sync)],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'a Tenant whose status.sync names another row hash',
+    tweaks: [tenant((t) => (t.status!.sync!.rowHash = 'h0'))],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'a Tenant whose status.sync names another table',
+    tweaks: [tenant((t) => (t.status!.sync!.table = 'other'))],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'a row fixed after a refusal',
+    tweaks: [tenantReports({ kind: 'invalid', message: 'spec: bad' })],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'an operator condition beside sync’s',
+    tweaks: [
+      tenant((t) =>
+        t.status!.conditions!.push({
+          type: 'Ready',
+          status: 'False',
+          reason: 'Progressing',
+          message: 'waiting',
+          lastTransitionTime: '2026-01-01T00:01:00Z',
+        }),
+      ),
+    ],
+    expected: 'nothing',
+  },
+  { name: 'an approval left over while the row exists', tweaks: [approved(3)], expected: 'nothing' },
+  // A refused row: never a spec write, so the last valid spec stays applied.
+  { name: 'a newly invalid row', tweaks: [invalidRow()], expected: 'applyStatus' },
+  {
+    name: 'an invalid row the Tenant already reports',
+    tweaks: [invalidRow(), tenantReports({ kind: 'invalid', message: 'spec: bad' })],
+    expected: 'nothing',
+  },
+  {
+    name: 'an invalid row with a new problem',
+    tweaks: [invalidRow('spec: worse'), tenantReports({ kind: 'invalid', message: 'spec: bad' })],
+    expected: 'applyStatus',
+  },
+  {
+    name: 'an invalid row whose Tenant someone edited',
+    tweaks: [
+      invalidRow(),
+      tenantReports({ kind: 'invalid', message: 'spec: bad' }),
+      tenant((t) => (t.metadata.generation = 2)),
+    ],
+    expected: 'applyStatus',
+  },
+  { name: 'an invalid row without a Tenant', tweaks: [invalidRow(), noTenant], expected: 'createBare' },
+  { name: 'a newly rejected row', tweaks: [rejectedRow], expected: 'applyStatus' },
+  {
+    name: 'a rejected row the Tenant already reports',
+    tweaks: [rejectedRow, tenantReports({ kind: 'rejected', hash: 'h2', message: 'refused' })],
+    expected: 'nothing',
+  },
+  { name: 'a rejected row without a Tenant', tweaks: [rejectedRow, noTenant], expected: 'createBare' },
+  // deleted: true is explicit intent: no approval needed.
+  { name: 'deleted: true with a Tenant', tweaks: [deletedRow], expected: 'delete' },
+  { name: 'deleted: true without a Tenant', tweaks: [deletedRow, noTenant], expected: 'nothing' },
+  {
+    name: 'deleted: true with a Tenant already going',
+    tweaks: [deletedRow, approved(2)],
+    expected: 'delete',
+  },
+  // A gone row: only the guard's approval leads to a delete, and only after a confirming read.
+  { name: 'a gone row not yet approved', tweaks: [goneRow], expected: 'awaitApproval' },
+  { name: 'a gone row approved', tweaks: [goneRow, approved(1)], expected: 'confirmGone' },
+  { name: 'a gone row without a Tenant', tweaks: [goneRow, noTenant], expected: 'nothing' },
+  {
+    name: 'a gone row approved whose Tenant went meanwhile',
+    tweaks: [goneRow, noTenant, approved(1)],
+    expected: 'confirmGone',
+  },
+  {
+    name: 'a gone row whose Tenant is being deleted',
+    tweaks: [goneRow, tenant((t) => (t.metadata.deletionTimestamp = NOW))],
+    expected: 'awaitApproval',
+  },
+];
+
+describe('decide', () => {
+  it.each(cases)('$name → $expected', ({ tweaks, expected }) => {
+    expect(decide(situation(...tweaks)).kind).toBe(expected);
   });
 
-  it.each<[string, (t: Tenant) => void]>([
-    ['the row hash differs', (t) => (t.metadata.annotations![ANNOTATION.rowHash] = 'h0')],
-    ['the row-hash annotation is missing', (t) => delete t.metadata.annotations![ANNOTATION.rowHash]],
-    ['the managed-by label is missing', (t) => delete t.metadata.labels![LABEL.managedBy]],
-    ['the source-table label is another table’s', (t) => (t.metadata.labels![LABEL.sourceTable] = 'ffff')],
-    ['the table annotation is missing', (t) => delete t.metadata.annotations![ANNOTATION.table]],
-    ['the Synced condition is missing', (t) => (t.status!.conditions = [])],
-    ['status.sync is missing', (t) => delete t.status!.sync],
-    ['the generation moved on', (t) => (t.metadata.generation = 2)],
-  ])('writes when %s', (_, tweak) => {
-    expect(needsWrite(row, verdict, synced(tweak), context)).toBe(true);
+  it.each(cases.filter((c) => c.expected === 'applyStatus'))(
+    'writes the status once for $name: with it written, nothing is left',
+    ({ tweaks }) => {
+      const s = situation(...tweaks);
+      const action = decide(s);
+      if (action.kind !== 'applyStatus') throw new Error('expected a status write');
+      s.tenant!.status = { ...s.tenant!.status, ...action.status };
+      expect(decide({ ...s, now: new Date('2026-01-02T00:00:00Z') })).toEqual({ kind: 'nothing' });
+    },
+  );
+
+  it('names the hash to apply, and the pass that approved a deletion', () => {
+    expect(decide(situation(rowHash('h7')))).toEqual({ kind: 'applySpec', hash: 'h7' });
+    expect(decide(situation(goneRow, approved(4)))).toEqual({ kind: 'confirmGone', pass: 4 });
   });
 
-  it('writes when the Tenant does not exist', () => {
-    expect(needsWrite(row, verdict, undefined, context)).toBe(true);
+  it('reports the verdict with the status it writes', () => {
+    const action = decide(situation(invalidRow('spec: bad')));
+    expect(action).toMatchObject({
+      kind: 'applyStatus',
+      verdict: { kind: 'invalid', message: 'spec: bad' },
+      status: { conditions: [{ reason: 'InvalidRecord', message: 'spec: bad' }], sync: { rowHash: 'h1' } },
+    });
   });
+});
 
-  it('deletes for deleted: true only when there is a Tenant', () => {
-    expect(needsWrite({ kind: 'deleted' }, undefined, synced(), context)).toBe(true);
-    expect(needsWrite({ kind: 'deleted' }, undefined, undefined, context)).toBe(false);
-  });
-
-  it('reports an invalid row once: no write while the Tenant already says the same', () => {
-    const invalid: RowState = { kind: 'invalid', attribute: 'spec', message: 'spec: bad' };
-    const refused: Verdict = { kind: 'invalid', message: 'spec: bad' };
-    const tenant = synced();
-    expect(needsWrite(invalid, refused, tenant, context)).toBe(true);
-    tenant.status = desiredStatus(refused, tenant, identity.table, NOW);
-    expect(needsWrite(invalid, refused, tenant, context)).toBe(false);
-  });
-
-  it('does not retry a rejected spec: only its status is compared', () => {
-    const rejected: Verdict = { kind: 'rejected', hash: 'h1', message: 'refused' };
-    const tenant = synced((t) => (t.metadata.annotations![ANNOTATION.rowHash] = 'h0'));
-    tenant.status = desiredStatus(rejected, tenant, identity.table, NOW);
-    expect(needsWrite({ kind: 'tenant', hash: 'h1' }, rejected, tenant, context)).toBe(false);
+describe('needsReconcile', () => {
+  it.each<[SyncAction, boolean]>([
+    [{ kind: 'applySpec', hash: 'h1' }, true],
+    [{ kind: 'createBare' }, true],
+    [decide(situation(invalidRow())), true],
+    [{ kind: 'delete' }, true],
+    [{ kind: 'confirmGone', pass: 1 }, true],
+    [{ kind: 'awaitApproval' }, false],
+    [{ kind: 'nothing' }, false],
+  ])('%o → %s', (action, expected) => {
+    expect(needsReconcile(action)).toBe(expected);
   });
 });
 
 describe('specCurrent', () => {
-  it('treats a spec edited by someone else (a generation Synced=True has not seen) as drift', () => {
-    const edited = synced((t) => (t.metadata.generation = 2));
-    expect(specCurrent(edited, 'h1', identity)).toBe(false);
-    expect(specCurrent(synced(), 'h1', identity)).toBe(true);
-  });
-
   it('does not call a refused Tenant drifted: the row, not the spec, is what changed', () => {
-    const refused = synced();
-    refused.status = desiredStatus({ kind: 'invalid', message: 'spec: bad' }, refused, identity.table, NOW);
+    const refused = tenantFor({ kind: 'invalid', message: 'spec: bad' });
     refused.metadata.generation = 2;
     expect(specCurrent(refused, 'h1', identity)).toBe(true);
-  });
-
-  it('does not trust a Tenant that is being deleted', () => {
-    const deleting = synced((t) => (t.metadata.deletionTimestamp = NOW));
-    expect(specCurrent(deleting, 'h1', identity)).toBe(false);
   });
 });

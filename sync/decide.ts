@@ -1,11 +1,47 @@
-// The hash gate: whether a row asks for any write at all. An unchanged table must cost no API
-// writes, so every write sync makes is first decided here, from the row's state and the cached
-// Tenant alone.
+// The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached and
+// the deletion approval, the next write to make, if any. Every path asks here: intake and the
+// informer ("is there anything to queue?") and the reconciler ("what do I do now?"), so they can
+// never disagree, and an unchanged table costs no API writes.
 import { findCondition } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
-import type { RowState } from './row-book.js';
-import { desiredStatus, statusCurrent, type Verdict } from './status.js';
+import type { Applied, RowState } from './row-book.js';
+import { desiredStatus, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
+
+/** Everything decide() looks at, gathered for one tenant at one moment. */
+export interface Situation {
+  /** The row as last read; undefined when it is gone from the table (or was never read). */
+  row: RowState | undefined;
+  /** What sync concluded about the row; undefined for a gone or `deleted: true` row. */
+  verdict: Verdict | undefined;
+  tenant: Tenant | undefined;
+  /** The scan pass whose deletion budget approved deleting this Tenant, if one did. */
+  approval: number | undefined;
+  /** The spec sync itself applied last, so that its own write is not taken for an edit. */
+  applied: Applied | undefined;
+  identity: TableIdentity;
+  now: Date;
+}
+
+export type SyncAction =
+  /** Apply the row's spec (with this hash), labels and annotations: create or update the Tenant. */
+  | { kind: 'applySpec'; hash: string }
+  /** A refused row with no Tenant yet: create one without a spec, to carry the refusal. */
+  | { kind: 'createBare' }
+  /** Write the Synced condition and status.sync; `verdict` says what to report. */
+  | { kind: 'applyStatus'; status: OwnedStatus; verdict: Verdict }
+  /** The row says `deleted: true`. */
+  | { kind: 'delete' }
+  /** The row is gone and the guard approved the deletion: read it once more, strongly, then delete. */
+  | { kind: 'confirmGone'; pass: number }
+  /** The row is gone but no budget approved the deletion yet: the pruner decides when. */
+  | { kind: 'awaitApproval' }
+  | { kind: 'nothing' };
+
+/** Actions that are work for the queue; the others need no reconcile. */
+export function needsReconcile(action: SyncAction): boolean {
+  return action.kind !== 'nothing' && action.kind !== 'awaitApproval';
+}
 
 /** The labels and the table annotation sync sets are all in place. */
 export function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolean {
@@ -31,26 +67,43 @@ export function editedSinceSynced(tenant: Tenant): boolean {
   );
 }
 
+/** This generation is the one sync's own apply of this hash produced, before its status said so. */
+const ownApply = (tenant: Tenant, hash: string, applied: Applied | undefined): boolean =>
+  applied?.hash === hash && applied.generation === tenant.metadata.generation;
+
 /** The Tenant holds the spec of the row with this hash (as its row-hash annotation records). */
-export function specCurrent(tenant: Tenant | undefined, hash: string, identity: TableIdentity): boolean {
+export function specCurrent(
+  tenant: Tenant | undefined,
+  hash: string,
+  identity: TableIdentity,
+  applied?: Applied,
+): boolean {
   return (
     tenant !== undefined &&
     tenant.metadata.deletionTimestamp === undefined &&
     tenant.metadata.annotations?.[ANNOTATION.rowHash] === hash &&
     metadataCurrent(tenant, identity) &&
-    !editedSinceSynced(tenant)
+    (!editedSinceSynced(tenant) || ownApply(tenant, hash, applied))
   );
 }
 
-/** Whether the row's Tenant needs any write: its spec, its creation, its status or its deletion. */
-export function needsWrite(
-  row: RowState,
-  verdict: Verdict | undefined,
-  tenant: Tenant | undefined,
-  context: { identity: TableIdentity; now: Date },
-): boolean {
-  if (row.kind === 'deleted' || verdict === undefined) return tenant !== undefined;
-  if (tenant === undefined) return true;
-  if (verdict.kind === 'synced' && !specCurrent(tenant, verdict.hash, context.identity)) return true;
-  return !statusCurrent(tenant, desiredStatus(verdict, tenant, context.identity.table, context.now));
+const NOTHING: SyncAction = { kind: 'nothing' };
+
+/** A row that is not there: deleting its Tenant needs the guard's approval first. */
+function decideGone(s: Situation): SyncAction {
+  // An approval alone asks for the confirming read, Tenant or not, so that the approval is settled.
+  if (s.approval !== undefined) return { kind: 'confirmGone', pass: s.approval };
+  return s.tenant === undefined ? NOTHING : { kind: 'awaitApproval' };
+}
+
+export function decide(s: Situation): SyncAction {
+  if (s.row?.kind === 'deleted') return s.tenant === undefined ? NOTHING : { kind: 'delete' };
+  if (s.row === undefined || s.verdict === undefined) return decideGone(s);
+  const verdict = s.verdict;
+  // A rejected spec is not sent again until the row changes: only its status is compared.
+  if (verdict.kind === 'synced' && !specCurrent(s.tenant, verdict.hash, s.identity, s.applied))
+    return { kind: 'applySpec', hash: verdict.hash };
+  if (s.tenant === undefined) return { kind: 'createBare' };
+  const status = desiredStatus(verdict, s.tenant, s.identity.table, s.now);
+  return statusCurrent(s.tenant, status) ? NOTHING : { kind: 'applyStatus', status, verdict };
 }

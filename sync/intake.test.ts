@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
 import { API_VERSION, KIND } from '../api/tenant.js';
-import { FakeInformer, memoryLogger } from '../testing/sync.js';
+import { FakeInformer, memoryLogger, recordingQueue } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
+import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
+import { Trigger } from './trigger.js';
 import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
 import type { Item } from './dynamo/table-source.js';
@@ -50,6 +52,7 @@ describe('Intake', () => {
   let informer: FakeInformer;
   let book: RowBook;
   let queued: string[];
+  let forgotten: string[];
   let intake: Intake;
   let lines: Record<string, unknown>[];
 
@@ -57,29 +60,24 @@ describe('Intake', () => {
     informer = new FakeInformer();
     const view = new TenantView(informer.asInformer());
     book = new RowBook();
-    queued = [];
+    const recorded = recordingQueue();
+    queued = recorded.added;
+    forgotten = recorded.forgotten;
     const log = memoryLogger();
     lines = log.lines;
     const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
+    const trigger = new Trigger(new Ledger(book, view, identity), recorded.queue);
     const pruner = new Pruner({
       book,
       view,
-      enqueue: (name) => queued.push(name),
+      wake: (name) => trigger.tenant(name),
       events,
       logger: log.logger,
       metrics: createMetrics('sync'),
       limits: { fraction: 0.1, minimum: 1 },
       table: identity.table,
     });
-    intake = new Intake({
-      book,
-      view,
-      enqueue: (name) => queued.push(name),
-      forgetBackoff: () => undefined,
-      pruner,
-      identity,
-      logger: log.logger,
-    });
+    intake = new Intake({ ledger: new Ledger(book, view, identity), trigger, pruner, logger: log.logger });
   });
 
   it('queues nothing and keeps no spec for a row its Tenant already reflects', () => {
@@ -94,6 +92,31 @@ describe('Intake', () => {
     intake.accept(item('a', deployment('a', 'nginx:2')));
     expect(queued).toEqual(['a']);
     expect(book.pendingWrites).toBe(1);
+  });
+
+  it('skips the backoff only for a row whose content changed', () => {
+    informer.emit('add', tenantFor(item('a')));
+    intake.accept(item('a'));
+    intake.accept(item('a'));
+    intake.accept(item('a', deployment('a', 'nginx:2')));
+    expect(forgotten).toEqual(['a', 'a']);
+  });
+
+  it('does not send again a row the API server rejected: the Tenant only reports it', () => {
+    const rejected = tenantFor(item('a'));
+    const hash = parseRow(item('a', deployment('a', 'nginx:2')));
+    if (hash.kind !== 'tenant') throw new Error('not a valid row');
+    rejected.status = desiredStatus(
+      { kind: 'rejected', hash: hash.hash, message: 'no' },
+      rejected,
+      identity.table,
+      new Date(),
+    );
+    informer.emit('add', rejected);
+    intake.accept(item('a', deployment('a', 'nginx:2')));
+    expect(queued).toEqual([]);
+    expect(book.pendingWrites).toBe(0);
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: hash.hash, message: 'no' });
   });
 
   it('queues a deleted: true row only when there is a Tenant to delete', () => {
@@ -126,6 +149,14 @@ describe('Intake', () => {
     });
     expect(book.has('a')).toBe(true);
     expect(book.has('b')).toBe(false);
+    // Before the first complete scan the guard has no budget: b's deletion is held back.
+    expect(book.approval('b')).toBeUndefined();
+    expect(queued).toEqual([]);
+    expect(
+      lines.find((l) => l.msg === 'deletions held back: more rows are gone than one resync may delete'),
+    ).toMatchObject({
+      tenants: ['b'],
+    });
   });
 
   it('reports a rescan asked for by the stream', () => {

@@ -1,28 +1,21 @@
-// Where rows come in, from a scan, the stream or a single read: each is parsed, recorded in the
-// row book, and its tenant queued only when the hash gate says a write is needed. A row that
-// cannot name a Tenant is logged once and counted; every other row keeps syncing.
+// Where rows come in, from a scan or the stream: each is parsed and recorded in the ledger, and
+// its tenant handed to the trigger, which queues it only when decide() finds a write to make. A
+// row that cannot name a Tenant is logged once and counted; every other row keeps syncing.
 import type { Logger } from '../runtime/logger.js';
-import { needsWrite, specCurrent } from './decide.js';
-import type { TableIdentity } from './identity.js';
+import type { Ledger } from './ledger.js';
 import type { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
-import type { RowBook, RowState } from './row-book.js';
-import { parseRow, type ParsedRow } from './row/index.js';
-import { recordedRejection } from './status.js';
+import { parseRow } from './row/index.js';
 import type { ChangeBatch, Item } from './dynamo/table-source.js';
-import type { TenantView } from './tenant-view.js';
+import type { Trigger } from './trigger.js';
 
 /** The most characters of an unusable name a log line repeats. */
 const RAW_NAME_SHOWN = 64;
 
 export interface IntakeDeps {
-  book: RowBook;
-  view: TenantView;
-  enqueue: (name: string) => void;
-  /** Drops a key's failure backoff: new row content deserves an immediate try. */
-  forgetBackoff: (name: string) => void;
+  ledger: Ledger;
+  trigger: Trigger;
   pruner: Pruner;
-  identity: TableIdentity;
   logger: Logger;
 }
 
@@ -31,20 +24,6 @@ export interface Accepted {
   name: string | undefined;
   invalid: boolean;
 }
-
-function stateOf(row: ParsedRow): RowState {
-  switch (row.kind) {
-    case 'tenant':
-      return { kind: 'tenant', hash: row.hash };
-    case 'deleted':
-      return { kind: 'deleted' };
-    case 'invalid':
-      return { kind: 'invalid', attribute: row.problem.attribute, message: row.problem.message };
-  }
-}
-
-const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
-  JSON.stringify(before) !== JSON.stringify(after);
 
 export class Intake {
   /** Unusable rows logged already, so that one bad row is one log line, not one per scan. */
@@ -60,37 +39,9 @@ export class Intake {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
       return { name: undefined, invalid: true };
     }
-    const state = stateOf(row);
-    if (contentChanged(this.deps.book.set(name, state), state)) this.deps.forgetBackoff(name);
-    this.queueIfNeeded(name, row, state);
+    const changed = this.deps.ledger.record({ ...row, name });
+    this.deps.trigger.tenant(name, changed);
     return { name, invalid: row.kind === 'invalid' };
-  }
-
-  /** The hash gate: the tenant is queued only when its Tenant differs from what the row says. */
-  private queueIfNeeded(name: string, row: ParsedRow, state: RowState): void {
-    const { book, view, identity } = this.deps;
-    const tenant = view.get(name);
-    if (row.kind === 'tenant') {
-      // A row the API server rejected before (this process or an earlier one) is not sent again.
-      const rejection = recordedRejection(tenant, row.hash);
-      if (rejection !== undefined) book.reject(name, row.hash, rejection);
-    }
-    if (!needsWrite(state, book.verdict(name), tenant, { identity, now: new Date() })) return;
-    // A spec is kept only when it is itself to be written, and dropped once it is.
-    if (row.kind === 'tenant' && !specCurrent(tenant, row.hash, identity))
-      book.keepSpec(name, row.hash, row.spec);
-    this.deps.enqueue(name);
-  }
-
-  /**
-   * Whether the Tenant of a known row needs a write, judged again after the Tenant changed in the
-   * cluster (deleted, or edited by someone else): the row is the source of truth.
-   */
-  needsWork(name: string): boolean {
-    const row = this.deps.book.get(name);
-    if (row === undefined) return false;
-    const { book, view, identity } = this.deps;
-    return needsWrite(row, book.verdict(name), view.get(name), { identity, now: new Date() });
   }
 
   /**

@@ -2,6 +2,8 @@
 // progress, a bug) must not delete every tenant: rows gone from the table delete at most
 // max(minimum, floor(fraction × Tenants)) Tenants per resync interval, whether a scan or the
 // stream reported them gone. Rows marked `deleted: true` are explicit intent and never count.
+// Everything here is pure or plain state, so the guard is tested without a table or a cluster.
+import type { Tenant } from '../api/tenant.js';
 
 export interface GuardLimits {
   /** Share of all managed Tenants one interval may delete (0..1). */
@@ -12,6 +14,11 @@ export interface GuardLimits {
 
 export function allowance(tenants: number, limits: GuardLimits): number {
   return Math.max(limits.minimum, Math.floor(limits.fraction * tenants));
+}
+
+export interface DeletionPlan {
+  approved: string[];
+  heldBack: string[];
 }
 
 /** The deletions left in the current resync interval. */
@@ -36,4 +43,36 @@ export class DeletionBudget {
     this.left -= granted;
     return granted;
   }
+
+  /** Approves the first names the budget allows, in the order given; the rest are held back. */
+  plan(names: readonly string[]): DeletionPlan {
+    const granted = this.take(names.length);
+    return { approved: names.slice(0, granted), heldBack: names.slice(granted) };
+  }
+}
+
+/** The Tenants that count towards the budget: those not already being deleted. */
+export function liveTenants(tenants: readonly Tenant[]): Tenant[] {
+  return tenants.filter((tenant) => tenant.metadata.deletionTimestamp === undefined);
+}
+
+/**
+ * The names of live Tenants whose rows a complete scan did not find, sorted so that which ones
+ * are held back does not depend on the cache's order.
+ */
+export function goneTenants(live: readonly Tenant[], present: (name: string) => boolean): string[] {
+  return live
+    .map((tenant) => tenant.metadata.name ?? '')
+    .filter((name) => name !== '' && !present(name))
+    .sort();
+}
+
+/** The held-back names whose last Event is at least `intervalMs` old (or that never had one). */
+export function dueForEvent(
+  names: readonly string[],
+  lastEventAt: ReadonlyMap<string, number>,
+  now: number,
+  intervalMs: number,
+): string[] {
+  return names.filter((name) => now - (lastEventAt.get(name) ?? -Infinity) >= intervalMs);
 }

@@ -1,12 +1,11 @@
 // Deleting Tenants whose rows are gone, through the mass-deletion guard. Approved deletions go to
-// the work queue, where the row's absence is confirmed by a strongly consistent read before the
-// delete: a scan or a stream record says where to look, never that a row is gone. What the guard
-// holds back is logged with the names, counted, and recorded on each Tenant as a Warning Event.
+// the trigger, and the reconciler confirms the row's absence by a strongly consistent read before
+// the delete: a scan or a stream record says where to look, never that a row is gone. What the
+// guard holds back is logged with the names, counted, and recorded on each Tenant as a Warning Event.
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
-import type { Tenant } from '../api/tenant.js';
-import { DeletionBudget, type GuardLimits } from './prune-guard.js';
+import { DeletionBudget, dueForEvent, goneTenants, liveTenants, type GuardLimits } from './prune-guard.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { RowBook } from './row-book.js';
 import type { TenantView } from './tenant-view.js';
@@ -19,7 +18,8 @@ const NAMES_LOGGED = 50;
 export interface PrunerDeps {
   book: RowBook;
   view: TenantView;
-  enqueue: (name: string) => void;
+  /** The trigger: the one way onto the work queue. */
+  wake: (name: string) => void;
   events: EventRecorder;
   logger: Logger;
   metrics: Metrics;
@@ -38,13 +38,10 @@ export class Pruner {
 
   /** After a complete scan: a new interval, and the Tenants whose rows the scan did not find. */
   afterScan(seen: ReadonlySet<string>): void {
-    const tenants = this.deps.view.list().filter((tenant) => tenant.metadata.deletionTimestamp === undefined);
+    const live = liveTenants(this.deps.view.list());
     this.pass += 1;
-    this.budget.reset(tenants.length);
-    const gone = tenants
-      .map((tenant) => tenant.metadata.name ?? '')
-      .filter((name) => name !== '' && !seen.has(name) && !this.deps.book.has(name))
-      .sort();
+    this.budget.reset(live.length);
+    const gone = goneTenants(live, (name) => seen.has(name) || this.deps.book.has(name));
     const goneNow = new Set(gone);
     for (const name of this.lastEventAt.keys()) {
       if (!goneNow.has(name)) this.lastEventAt.delete(name);
@@ -59,13 +56,12 @@ export class Pruner {
   }
 
   private prune(names: readonly string[]): void {
-    const granted = this.budget.take(names.length);
-    for (const name of names.slice(0, granted)) {
+    const { approved, heldBack } = this.budget.plan(names);
+    for (const name of approved) {
       this.deps.book.approve(name, this.pass);
-      this.deps.enqueue(name);
+      this.deps.wake(name);
     }
-    const held = names.slice(granted);
-    if (held.length > 0) this.holdBack(held);
+    if (heldBack.length > 0) this.holdBack(heldBack);
   }
 
   private holdBack(names: readonly string[]): void {
@@ -80,16 +76,10 @@ export class Pruner {
     });
     const message = MESSAGE.heldBack(table, limits.fraction, limits.minimum);
     const now = Date.now();
-    const due = names
-      .map((name) => this.deps.view.get(name))
-      .filter((tenant): tenant is Tenant => tenant !== undefined)
-      .filter(
-        (tenant) =>
-          now - (this.lastEventAt.get(tenant.metadata.name ?? '') ?? -Infinity) >=
-          HELD_BACK_EVENT_INTERVAL_MS,
-      );
-    for (const tenant of due) {
-      this.lastEventAt.set(tenant.metadata.name ?? '', now);
+    for (const name of dueForEvent(names, this.lastEventAt, now, HELD_BACK_EVENT_INTERVAL_MS)) {
+      const tenant = this.deps.view.get(name);
+      if (tenant === undefined) continue;
+      this.lastEventAt.set(name, now);
       this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
     }
   }

@@ -45,4 +45,19 @@ describe('RowBook', () => {
     expect(book.pendingWrites).toBe(0);
     expect(book.verdict('b')).toEqual({ kind: 'invalid', message: 'spec: bad' });
   });
+
+  it('remembers the generation its own apply produced until the row goes or stops being a tenant', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.keepSpec('a', 'h1', spec);
+    book.applied('a', 'h1', 2);
+    expect(book.appliedSpec('a')).toEqual({ hash: 'h1', generation: 2 });
+    expect(book.pendingWrites).toBe(0);
+    book.set('a', { kind: 'deleted' });
+    expect(book.appliedSpec('a')).toBeUndefined();
+    book.set('b', { kind: 'tenant', hash: 'h1' });
+    book.applied('b', 'h1', 1);
+    book.forget('b');
+    expect(book.appliedSpec('b')).toBeUndefined();
+  });
 });

@@ -9,6 +9,12 @@ export type RowState =
   | { kind: 'invalid'; attribute: string; message: string }
   | { kind: 'deleted' };
 
+/** The spec sync itself applied last: its hash and the generation the Tenant had then. */
+export interface Applied {
+  hash: string;
+  generation: number;
+}
+
 interface Rejection {
   hash: string;
   message: string;
@@ -20,6 +26,8 @@ export class RowBook {
   private readonly rejections = new Map<string, Rejection>();
   /** Tenants whose rows are gone and which the prune guard allowed to be deleted, with the pass. */
   private readonly approved = new Map<string, number>();
+  /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
+  private readonly appliedSpecs = new Map<string, Applied>();
 
   get size(): number {
     return this.rows.size;
@@ -42,7 +50,10 @@ export class RowBook {
     const previous = this.rows.get(name);
     this.rows.set(name, state);
     this.approved.delete(name);
-    if (state.kind !== 'tenant') this.specs.delete(name);
+    if (state.kind !== 'tenant') {
+      this.specs.delete(name);
+      this.appliedSpecs.delete(name);
+    }
     if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
       this.rejections.delete(name);
     return previous;
@@ -53,6 +64,7 @@ export class RowBook {
     this.rows.delete(name);
     this.specs.delete(name);
     this.rejections.delete(name);
+    this.appliedSpecs.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -72,8 +84,23 @@ export class RowBook {
     return kept?.hash === hash ? kept.spec : undefined;
   }
 
+  /** The spec is not to be written (any more): the Tenant holds it, or the row was refused. */
+  dropSpec(name: string): void {
+    this.specs.delete(name);
+  }
+
   written(name: string, hash: string): void {
     if (this.specs.get(name)?.hash === hash) this.specs.delete(name);
+  }
+
+  /** sync applied the spec with this hash, and the Tenant came back with this generation. */
+  applied(name: string, hash: string, generation: number | undefined): void {
+    this.written(name, hash);
+    if (generation !== undefined) this.appliedSpecs.set(name, { hash, generation });
+  }
+
+  appliedSpec(name: string): Applied | undefined {
+    return this.appliedSpecs.get(name);
   }
 
   reject(name: string, hash: string, message: string): void {

@@ -53,3 +53,18 @@ export function memoryLogger(): { logger: Logger; lines: Record<string, unknown>
   });
   return { logger: createLogger('sync', 'debug', { stream }), lines };
 }
+
+/** The two work-queue calls the trigger makes, kept in order. */
+export function recordingQueue(): {
+  queue: { add: (name: string) => void; forget: (name: string) => void };
+  added: string[];
+  forgotten: string[];
+} {
+  const added: string[] = [];
+  const forgotten: string[] = [];
+  return {
+    queue: { add: (name) => void added.push(name), forget: (name) => void forgotten.push(name) },
+    added,
+    forgotten,
+  };
+}

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import { createMetrics } from '../runtime/metrics.js';
-import { FakeInformer, memoryLogger } from '../testing/sync.js';
+import { FakeInformer, memoryLogger, recordingQueue } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
+import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { RowBook } from './row-book.js';
-import { SyncLoop } from './sync.js';
+import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import { TenantView } from './tenant-view.js';
+import { Trigger } from './trigger.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { ownedLabels } from './identity.js';
 
@@ -57,23 +59,17 @@ function harness(source: ScriptedTable, existing: string[]) {
   for (const name of existing) informer.emit('add', tenant(name));
   const view = new TenantView(informer.asInformer());
   const book = new RowBook();
-  const queued: string[] = [];
+  const { queue, added: queued } = recordingQueue();
   const { logger, lines } = memoryLogger();
   const metrics = createMetrics('sync');
   const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
-  const enqueue = (name: string): void => void queued.push(name);
+  const ledger = new Ledger(book, view, identity);
+  const trigger = new Trigger(ledger, queue);
+  const wake = (name: string): void => trigger.tenant(name);
   const limits = { fraction: 0.5, minimum: 0 };
-  const pruner = new Pruner({ book, view, enqueue, events, logger, metrics, limits, table: identity.table });
-  const intake = new Intake({
-    book,
-    view,
-    enqueue,
-    forgetBackoff: () => undefined,
-    pruner,
-    identity,
-    logger,
-  });
-  const loop = new SyncLoop({
+  const pruner = new Pruner({ book, view, wake, events, logger, metrics, limits, table: identity.table });
+  const intake = new Intake({ ledger, trigger, pruner, logger });
+  const loop = new TableLoop({
     source,
     intake,
     pruner,
@@ -89,7 +85,7 @@ function harness(source: ScriptedTable, existing: string[]) {
 }
 
 /** Runs the loop until `done()` holds, then stops it. */
-async function runUntil(loop: SyncLoop, done: () => boolean): Promise<void> {
+async function runUntil(loop: TableLoop, done: () => boolean): Promise<void> {
   const controller = new AbortController();
   const running = loop.run(controller.signal);
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -97,7 +93,7 @@ async function runUntil(loop: SyncLoop, done: () => boolean): Promise<void> {
   await running;
 }
 
-describe('SyncLoop', () => {
+describe('TableLoop', () => {
   it('prunes nothing after a scan that failed midway, and prunes once a complete scan agrees', async () => {
     const source = new ScriptedTable([{ pages: [[row('a')]], failAfter: true }, { pages: [[row('a')], []] }]);
     const { loop, book, lines } = harness(source, ['a', 'b', 'c', 'd']);

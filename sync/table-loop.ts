@@ -1,4 +1,4 @@
-// The loop, like an informer's list and watch: a full scan, then the stream's changes until the
+// The table loop, like an informer's list and watch: a full scan, then the stream's changes until the
 // next resync is due, and again. Only a scan that read every page of every segment may prune;
 // one that fails is retried with backoff while changes keep flowing. Without a stream, the
 // "changes" phase is a wait and sync polls by scanning.
@@ -14,7 +14,7 @@ import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 
 const RETRY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.2 } as const;
 
-export interface LoopDeps {
+export interface TableLoopDeps {
   source: TableSource;
   intake: Intake;
   pruner: Pruner;
@@ -29,10 +29,10 @@ export interface LoopDeps {
   highWater: number;
 }
 
-export class SyncLoop {
+export class TableLoop {
   private scans = 0;
 
-  constructor(private readonly deps: LoopDeps) {}
+  constructor(private readonly deps: TableLoopDeps) {}
 
   /** Runs until the signal aborts; never throws. */
   async run(signal: AbortSignal): Promise<void> {
