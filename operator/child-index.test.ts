@@ -43,6 +43,16 @@ describe('ChildIndex', () => {
     expect(index.childChanged('ConfigMap', configMap('a'), true)).toEqual([]);
   });
 
+  it('forgets what a deleted Tenant waited on, so only Tenants that exist are woken', () => {
+    const index = new ChildIndex();
+    index.refused('acme', childRef('ConfigMap', 'team-a', 'a'));
+    index.refused('other', childRef('ConfigMap', 'team-a', 'a'));
+    index.refused('acme', childRef('ConfigMap', 'team-a', 'b'));
+    index.tenantGone('acme');
+    expect(index.childChanged('ConfigMap', configMap('a'), true)).toEqual(['other']);
+    expect(index.childChanged('ConfigMap', configMap('b'), true)).toEqual([]);
+  });
+
   it('tells a Deployment from a ConfigMap of the same name', () => {
     const index = new ChildIndex();
     index.refused('acme', childRef('Deployment', 'team-a', 'a'));

@@ -12,6 +12,8 @@ export class ChildIndex {
   private readonly tenantOf = new Map<string, string>();
   /** child key → Tenants refused because another owner holds that child */
   private readonly refusedOver = new Map<string, Set<string>>();
+  /** tenant → the child keys it waits on, so a deleted Tenant's entries go with it */
+  private readonly waitsOn = new Map<string, Set<string>>();
 
   /** Every child labelled as belonging to the tenant. */
   childrenOf(tenant: string): ChildRef[] {
@@ -22,6 +24,17 @@ export class ChildIndex {
   refused(tenant: string, ref: ChildRef): void {
     const key = childKey(ref);
     this.refusedOver.set(key, (this.refusedOver.get(key) ?? new Set<string>()).add(tenant));
+    this.waitsOn.set(tenant, (this.waitsOn.get(tenant) ?? new Set<string>()).add(key));
+  }
+
+  /** The Tenant is gone: what it waited on is dropped with it, so memory follows the Tenants there are. */
+  tenantGone(tenant: string): void {
+    for (const key of this.waitsOn.get(tenant) ?? []) {
+      const waiting = this.refusedOver.get(key);
+      waiting?.delete(tenant);
+      if (waiting?.size === 0) this.refusedOver.delete(key);
+    }
+    this.waitsOn.delete(tenant);
   }
 
   /**
@@ -52,6 +65,11 @@ export class ChildIndex {
   private takeRefused(key: string): string[] {
     const tenants = [...(this.refusedOver.get(key) ?? [])];
     this.refusedOver.delete(key);
+    for (const tenant of tenants) {
+      const keys = this.waitsOn.get(tenant);
+      keys?.delete(key);
+      if (keys?.size === 0) this.waitsOn.delete(tenant);
+    }
     return tenants;
   }
 

@@ -131,7 +131,10 @@ class OperatorComponent implements Component {
     // A new spec must not wait out the backoff earned by the previous one.
     if (this.generations.get(name) !== generation) this.queue?.forget(name);
     this.generations.set(name, generation);
-    if (event.type === ResourceEventType.Deleted) this.generations.delete(name);
+    if (event.type === ResourceEventType.Deleted) {
+      this.generations.delete(name);
+      this.observed?.tenantGone(name);
+    }
     this.queue?.add(name);
   }
 

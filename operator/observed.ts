@@ -43,6 +43,11 @@ export class ObservedState {
     this.index.refused(tenant, ref);
   }
 
+  /** The Tenant was deleted: forget what it waited on. */
+  tenantGone(tenant: string): void {
+    this.index.tenantGone(tenant);
+  }
+
   /** Called for every child watch event: keeps the index current, and names the Tenants to look at. */
   childChanged(kind: ChildKind, object: KubernetesObject, deleted: boolean): string[] {
     return this.index.childChanged(kind, object, deleted);
