@@ -1,6 +1,6 @@
 // The Tenant resource: the only thing sync and the operator share. Both import these names
 // so a label or a condition type is spelled in exactly one place.
-import type { V1ConfigMap, V1Deployment, V1ObjectMeta } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Deployment, V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
 
 export const GROUP = 'landlord.dev';
 export const VERSION = 'v1alpha1';
@@ -94,4 +94,19 @@ export interface Tenant {
   metadata: V1ObjectMeta;
   spec?: TenantSpec;
   status?: TenantStatus;
+}
+
+/**
+ * How a child names the Tenant that owns it: the controller reference the garbage collector
+ * follows, blocking the Tenant's foreground deletion until the child is gone.
+ */
+export function tenantOwnerReference(tenant: Tenant): V1OwnerReference {
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    name: tenant.metadata.name!,
+    uid: tenant.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }

@@ -1,9 +1,9 @@
 // The children a Tenant asks for, as the operator will apply them: the manifest as written, plus
 // the ownership landlord adds (controller ownerReference, labels) and a hash of the whole, so a
 // later reconcile can tell "the spec changed" from "someone edited the child".
-import type { V1ConfigMap, V1Deployment, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { contentHash } from '../util/canonical-json.js';
-import { API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
+import { LABEL, MANAGED_BY, tenantOwnerReference, type Tenant } from '../api/tenant.js';
 import type { DesiredChildren } from './policy/index.js';
 import { childRef, type ChildKind, type ChildRef } from './child-ref.js';
 
@@ -14,17 +14,6 @@ export interface DesiredChild {
   ref: ChildRef;
   manifest: V1Deployment | V1ConfigMap;
   hash: string;
-}
-
-function ownerReference(tenant: Tenant): V1OwnerReference {
-  return {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    name: tenant.metadata.name!,
-    uid: tenant.metadata.uid!,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
 }
 
 function withOwnership<T extends V1Deployment | V1ConfigMap>(
@@ -39,7 +28,7 @@ function withOwnership<T extends V1Deployment | V1ConfigMap>(
   };
   const owned = {
     ...manifest,
-    metadata: { ...manifest.metadata, labels, ownerReferences: [ownerReference(tenant)] },
+    metadata: { ...manifest.metadata, labels, ownerReferences: [tenantOwnerReference(tenant)] },
   } as T;
   const hash = contentHash(owned);
   owned.metadata!.annotations = { ...owned.metadata!.annotations, [SPEC_HASH_ANNOTATION]: hash };

@@ -3,7 +3,16 @@
 // create the Tenant, then its Deployment and ConfigMap (owned by it, as landlord makes them) at
 // once. Timed from the first request until every Deployment is available on the kwok node.
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1OwnerReference } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, KIND, LABEL, PLURAL, VERSION, type Tenant } from '../../api/tenant.js';
+import {
+  API_VERSION,
+  GROUP,
+  KIND,
+  LABEL,
+  PLURAL,
+  VERSION,
+  tenantOwnerReference,
+  type Tenant,
+} from '../../api/tenant.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
@@ -28,18 +37,10 @@ export interface BaselineResult {
 function owned<
   T extends { metadata?: { labels?: Record<string, string>; ownerReferences?: V1OwnerReference[] } },
 >(object: T, tenant: Tenant): T {
-  const owner: V1OwnerReference = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    name: tenant.metadata.name!,
-    uid: tenant.metadata.uid!,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
   object.metadata = {
     ...object.metadata,
     labels: { ...object.metadata?.labels, [LABEL.tenant]: tenant.metadata.name! },
-    ownerReferences: [owner],
+    ownerReferences: [tenantOwnerReference(tenant)],
   };
   return object;
 }
