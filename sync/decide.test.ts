@@ -1,3 +1,5 @@
+// One case per line of the table below: the cases are the specification of decide(), so they stay
+// together in one file even past 250 lines.
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, API_VERSION, KIND, LABEL, type Tenant } from '../api/tenant.js';
 import { decide, needsReconcile, specCurrent, type Situation, type SyncAction } from './decide.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowance, DeletionBudget } from './prune-guard.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { allowance, DeletionBudget, dueForEvent, goneTenants, liveTenants } from './prune-guard.js';
 
 describe('allowance', () => {
   it.each([
@@ -48,5 +49,68 @@ describe('DeletionBudget', () => {
         expect(limit).toBe(allowance(tenants, { fraction, minimum }));
       }),
     );
+  });
+});
+
+const tenant = (name: string, deleting = false): Tenant => ({
+  apiVersion: API_VERSION,
+  kind: KIND,
+  metadata: { name, ...(deleting ? { deletionTimestamp: new Date('2026-01-01T00:00:00Z') } : {}) },
+});
+
+describe('DeletionBudget.plan', () => {
+  it.each([
+    { name: 'everything, within the budget', left: 5, names: ['a', 'b'], approved: ['a', 'b'], heldBack: [] },
+    {
+      name: 'the first ones, in order',
+      left: 2,
+      names: ['a', 'b', 'c'],
+      approved: ['a', 'b'],
+      heldBack: ['c'],
+    },
+    { name: 'nothing, with no budget', left: 0, names: ['a'], approved: [], heldBack: ['a'] },
+    { name: 'nothing asked', left: 3, names: [], approved: [], heldBack: [] },
+  ])('approves $name', ({ left, names, approved, heldBack }) => {
+    const budget = new DeletionBudget({ fraction: 0, minimum: left });
+    budget.reset(0);
+    expect(budget.plan(names)).toEqual({ approved, heldBack });
+    expect(budget.remaining).toBe(left - approved.length);
+  });
+
+  it('shares one budget between a scan and the stream', () => {
+    const budget = new DeletionBudget({ fraction: 0, minimum: 2 });
+    budget.reset(10);
+    expect(budget.plan(['x'])).toEqual({ approved: ['x'], heldBack: [] });
+    expect(budget.plan(['a', 'b'])).toEqual({ approved: ['a'], heldBack: ['b'] });
+  });
+});
+
+describe('liveTenants and goneTenants', () => {
+  const tenants = [tenant('c'), tenant('a'), tenant('going', true), tenant('b'), tenant('')];
+
+  it('counts only Tenants not already being deleted', () => {
+    expect(liveTenants(tenants).map((t) => t.metadata.name)).toEqual(['c', 'a', 'b', '']);
+  });
+
+  it.each([
+    { name: 'every row present', present: ['a', 'b', 'c'], gone: [] },
+    { name: 'two rows gone, sorted', present: ['b'], gone: ['a', 'c'] },
+    { name: 'an empty table', present: [], gone: ['a', 'b', 'c'] },
+  ])('finds the gone rows: $name', ({ present, gone }) => {
+    expect(goneTenants(liveTenants(tenants), (name) => present.includes(name))).toEqual(gone);
+  });
+});
+
+describe('dueForEvent', () => {
+  const INTERVAL = 1000;
+  it.each([
+    { name: 'never reported', last: undefined, now: 5, due: true },
+    { name: 'reported just now', last: 5, now: 5, due: false },
+    { name: 'reported within the interval', last: 0, now: 999, due: false },
+    { name: 'reported exactly one interval ago', last: 0, now: 1000, due: true },
+    { name: 'reported long ago', last: 0, now: 50_000, due: true },
+  ])('a held-back Tenant $name: due $due', ({ last, now, due }) => {
+    const lastEventAt = new Map(last === undefined ? [] : [['a', last]]);
+    expect(dueForEvent(['a'], lastEventAt, now, INTERVAL)).toEqual(due ? ['a'] : []);
   });
 });

@@ -114,3 +114,23 @@ describe('desiredStatus', () => {
     );
   });
 });
+
+describe('desiredStatus per verdict', () => {
+  it.each<[string, Verdict, { status: string; reason: string; rowHash: string }]>([
+    ['a valid row', { kind: 'synced', hash: 'h2' }, { status: 'True', reason: 'RowSynced', rowHash: 'h2' }],
+    [
+      'an invalid row',
+      { kind: 'invalid', message: 'm' },
+      { status: 'False', reason: 'InvalidRecord', rowHash: 'h1' },
+    ],
+    [
+      'a rejected row',
+      { kind: 'rejected', hash: 'h3', message: 'm' },
+      { status: 'False', reason: 'ApplyRejected', rowHash: 'h3' },
+    ],
+  ])('%s', (_, verdict, expected) => {
+    const status = desiredStatus(verdict, tenant(), TABLE, T0);
+    expect(status.conditions[0]).toMatchObject({ status: expected.status, reason: expected.reason });
+    expect(status.sync.rowHash).toBe(expected.rowHash);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { FakeInformer } from '../testing/sync.js';
+import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
+import { Ledger, type NamedRow } from './ledger.js';
+import { RowBook } from './row-book.js';
+import { desiredStatus } from './status.js';
+import { TenantView } from './tenant-view.js';
+
+const identity = tableIdentity('tenants');
+const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } } };
+const valid = (hash: string): NamedRow => ({ kind: 'tenant', name: 'a', spec, hash });
+
+function tenantAt(hash: string): Tenant {
+  const t: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: {
+      name: 'a',
+      uid: 'u1',
+      resourceVersion: '1',
+      generation: 1,
+      labels: ownedLabels(identity),
+      annotations: ownedAnnotations(identity, hash),
+    },
+  };
+  t.status = desiredStatus({ kind: 'synced', hash }, t, identity.table, new Date());
+  return t;
+}
+
+function ledger(...tenants: Tenant[]): { ledger: Ledger; book: RowBook } {
+  const informer = new FakeInformer();
+  for (const t of tenants) informer.emit('add', t);
+  const book = new RowBook();
+  return { ledger: new Ledger(book, new TenantView(informer.asInformer()), identity), book };
+}
+
+describe('Ledger', () => {
+  it('says whether a recorded row changed', () => {
+    const { ledger: l } = ledger();
+    expect(l.record(valid('h1'))).toBe(true);
+    expect(l.record(valid('h1'))).toBe(false);
+    expect(l.record(valid('h2'))).toBe(true);
+    expect(l.record({ kind: 'deleted', name: 'a' })).toBe(true);
+  });
+
+  it('keeps a spec only while decide() says it is to be written', () => {
+    const { ledger: l, book } = ledger(tenantAt('h1'));
+    l.record(valid('h2'));
+    expect(l.next('a')).toEqual({ kind: 'applySpec', hash: 'h2' });
+    expect(book.spec('a', 'h2')).toBe(spec);
+    l.record(valid('h1'));
+    expect(l.next('a')).toEqual({ kind: 'nothing' });
+    expect(book.pendingWrites).toBe(0);
+  });
+
+  it('takes a rejection the Tenant records for this row, so the row is not sent again', () => {
+    const rejected = tenantAt('h1');
+    rejected.status = desiredStatus(
+      { kind: 'rejected', hash: 'h2', message: 'no' },
+      rejected,
+      identity.table,
+      new Date(),
+    );
+    const { ledger: l, book } = ledger(rejected);
+    l.record(valid('h2'));
+    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h2', message: 'no' });
+    expect(l.next('a')).toEqual({ kind: 'nothing' });
+    expect(book.pendingWrites).toBe(0);
+  });
+
+  it('gathers the approval and sync’s own apply into the situation', () => {
+    const { ledger: l, book } = ledger(tenantAt('h1'));
+    book.approve('a', 3);
+    expect(l.situation('a')).toMatchObject({ row: undefined, approval: 3 });
+    expect(l.next('a')).toEqual({ kind: 'confirmGone', pass: 3 });
+    l.record(valid('h1'));
+    book.applied('a', 'h1', 1);
+    expect(l.situation('a')).toMatchObject({ approval: undefined, applied: { hash: 'h1', generation: 1 } });
+  });
+});
