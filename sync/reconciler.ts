@@ -80,6 +80,7 @@ export class Reconciler {
         await this.createBare(name);
         return true;
       case 'applyStatus':
+        // The last write: asking again could only find the status just written.
         await this.writeStatus(name, action);
         return false;
       case 'delete':
