@@ -1,31 +1,19 @@
 // One case per line of the table below: the cases are the specification of decide(), so they stay
 // together in one file even past 250 lines.
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION, API_VERSION, KIND, LABEL, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, LABEL, type Tenant } from '../api/tenant.js';
+import { syncedTenant } from '../testing/sync.js';
 import { decide, needsReconcile, specCurrent, type Situation, type SyncAction } from './decide.js';
-import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
-import { desiredStatus, type Verdict } from './status.js';
+import { tableIdentity } from './identity.js';
+import type { Verdict } from './status.js';
 
 const identity = tableIdentity('tenants');
 const NOW = new Date('2026-01-01T00:00:00Z');
 const LATER = new Date('2026-01-01T01:00:00Z');
 
 /** A Tenant exactly as sync leaves it for a row with this verdict (a valid row with hash h1 by default). */
-function tenantFor(verdict: Verdict = { kind: 'synced', hash: 'h1' }): Tenant {
-  const t: Tenant = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: {
-      name: 'a',
-      uid: 'u1',
-      generation: 1,
-      labels: ownedLabels(identity),
-      annotations: ownedAnnotations(identity, 'h1'),
-    },
-  };
-  t.status = desiredStatus(verdict, t, identity.table, NOW);
-  return t;
-}
+const tenantFor = (verdict: Verdict = { kind: 'synced', hash: 'h1' }): Tenant =>
+  syncedTenant(identity, verdict, 'h1', NOW);
 
 /** The default case: a valid row, read again, whose Tenant already reflects it. */
 function situation(...tweaks: ((s: Situation) => void)[]): Situation {

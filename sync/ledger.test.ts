@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { FakeInformer } from '../testing/sync.js';
-import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
+import type { Tenant } from '../api/tenant.js';
+import { FakeInformer, syncedTenant } from '../testing/sync.js';
+import { tableIdentity } from './identity.js';
 import { Ledger, type NamedRow } from './ledger.js';
 import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
@@ -11,22 +11,7 @@ const identity = tableIdentity('tenants');
 const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } } };
 const valid = (hash: string): NamedRow => ({ kind: 'tenant', name: 'a', spec, hash });
 
-function tenantAt(hash: string): Tenant {
-  const t: Tenant = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: {
-      name: 'a',
-      uid: 'u1',
-      resourceVersion: '1',
-      generation: 1,
-      labels: ownedLabels(identity),
-      annotations: ownedAnnotations(identity, hash),
-    },
-  };
-  t.status = desiredStatus({ kind: 'synced', hash }, t, identity.table, new Date());
-  return t;
-}
+const tenantAt = (hash: string): Tenant => syncedTenant(identity, { kind: 'synced', hash }, hash, new Date());
 
 function ledger(...tenants: Tenant[]): { ledger: Ledger; book: RowBook } {
   const informer = new FakeInformer();

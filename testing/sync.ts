@@ -1,8 +1,37 @@
-// Test doubles for sync's unit tests: an informer cache the test fills by hand.
+// Test doubles for sync's unit tests: an informer cache the test fills by hand, and Tenants as
+// sync leaves them.
 import { Writable } from 'node:stream';
 import type { Informer } from '../runtime/kube/informer.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
-import type { Tenant } from '../api/tenant.js';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { ownedAnnotations, ownedLabels, type TableIdentity } from '../sync/identity.js';
+import { desiredStatus, type Verdict } from '../sync/status.js';
+
+/**
+ * Tenant "a" exactly as sync leaves it: its labels, the row hash `annotatedHash`, and the status
+ * sync writes for `verdict` at `now`.
+ */
+export function syncedTenant(
+  identity: TableIdentity,
+  verdict: Verdict,
+  annotatedHash: string,
+  now: Date,
+): Tenant {
+  const tenant: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: {
+      name: 'a',
+      uid: 'u1',
+      resourceVersion: '1',
+      generation: 1,
+      labels: ownedLabels(identity),
+      annotations: ownedAnnotations(identity, annotatedHash),
+    },
+  };
+  tenant.status = desiredStatus(verdict, tenant, identity.table, now);
+  return tenant;
+}
 
 type Handler = (tenant: Tenant) => void;
 
