@@ -1,3 +1,5 @@
+// computeStatus, case by case: one default input and a small tweak per case. One table, so one
+// file, a little past 250 lines.
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../api/tenant.js';
 import { deploymentCondition, statusInput, T1 } from '../testing/operator-status.js';

@@ -1,3 +1,6 @@
+// evaluateTenant, the whole policy, case by case: each starts from the valid Tenant and tweaks one
+// thing, so a case reads as exactly what it breaks. The table is the policy's specification, so it
+// stays in one file however long.
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../../api/tenant.js';

@@ -1,3 +1,5 @@
+// The Pod Security Standards checks, one case per control and level, each starting from a valid
+// Tenant and breaking one thing. The cases follow the standard's own list, so they stay in one file.
 import type { Tenant } from '../../api/tenant.js';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 // The baseline Pod Security Standard: no known privilege escalation. Each check follows one control
 // of https://kubernetes.io/docs/concepts/security/pod-security-standards/ as Kubernetes enforces it
-// today; the list at the end keeps the order of that page.
+// today; the list at the end keeps the order of that page. One module because the controls are one
+// list to compare with that page.
 import type { V1HTTPGetAction, V1TCPSocketAction } from '@kubernetes/client-node';
 import { fieldPath, indexPath, isUnset, quote } from './json.js';
 import {

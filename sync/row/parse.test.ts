@@ -1,3 +1,5 @@
+// The row parser against every way a row can be written or broken, one case per attribute and
+// problem. The cases are the row contract's specification, so they stay together in one file.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
