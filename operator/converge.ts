@@ -10,7 +10,7 @@ import { childKey, describeRef, errorText, type ChildChange, type ChildRef } fro
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { ownership } from './ownership.js';
-import { Pruner } from './prune.js';
+import { ChildPruner } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
@@ -23,14 +23,14 @@ export interface Converged {
 export class Converger {
   private readonly locks = new KeyedLock();
   private readonly applier: Applier;
-  private readonly pruner: Pruner;
+  private readonly pruner: ChildPruner;
 
   constructor(
     private readonly api: KubeApi,
     private readonly observed: ObservedState,
   ) {
     this.applier = new Applier(api);
-    this.pruner = new Pruner(api, observed);
+    this.pruner = new ChildPruner(api, observed);
   }
 
   /**

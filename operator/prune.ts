@@ -10,7 +10,7 @@ import { controllerOf } from './ownership.js';
 import { retryable } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
-export class Pruner {
+export class ChildPruner {
   constructor(
     private readonly api: KubeApi,
     private readonly observed: ObservedState,
