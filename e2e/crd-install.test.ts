@@ -19,12 +19,12 @@ afterAll(async () => {
 });
 
 describe('the Tenant CRD', () => {
-  it('missing: the operator exits 1 with one clear line saying how to install it', async () => {
+  it('missing: the operator exits 2 with one clear line saying how to install it', async () => {
     const operator = startLandlord(
       'operator',
       componentEnv({ KUBECONFIG: cluster.adminKubeconfig, LANDLORD_INSTALL_CRD: 'false' }),
     );
-    expect(await operator.exited).toBe(1);
+    expect(await operator.exited).toBe(2);
     const errors = operator.logs.filter((l) => l.level === 'error');
     expect(errors.map((l) => l.msg)).toEqual([
       `the CustomResourceDefinition ${CRD_NAME} is not installed: run \`kubectl apply -f crds/\` (or start with LANDLORD_INSTALL_CRD=true)`,

@@ -99,7 +99,7 @@ describe('DynamoDB unavailable', () => {
 describe('start-up', () => {
   it('stops with one clear line when the table does not exist', async () => {
     const sync = launch('no-such-table');
-    expect(await sync.exited).toBe(1);
+    expect(await sync.exited).toBe(2);
     const errors = sync.logs.filter((l) => l.level === 'error');
     expect(errors[0]?.msg).toBe(
       `DYNAMODB_TABLE "no-such-table": table not found in us-east-1 at ${envValue('DYNAMODB_ENDPOINT')}`,

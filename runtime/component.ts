@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { SettingSpec } from './config.js';
 import { ensureCrd } from './kube/crd-install.js';
+import { apiServerStartupError, STARTUP_EXIT_CODE, StartupError } from './startup-error.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { KubeApi } from './kube/api.js';
 import { EventRecorder } from './kube/events.js';
@@ -145,7 +146,10 @@ class Lifecycle {
       logger: ctx.logger,
     });
     ctx.logger.info('starting', { httpPort: this.http.port, identity: ctx.settings.identity });
-    await ensureCrd(ctx.api, ctx.settings.installCrd, ctx.logger);
+    // The first request to the API server: where a wrong kubeconfig or server shows first.
+    await ensureCrd(ctx.api, ctx.settings.installCrd, ctx.logger).catch((err: unknown) => {
+      throw apiServerStartupError(err, ctx.api.server);
+    });
     await this.component.prepare(ctx);
     this.prepared = true;
     if (!ctx.settings.leaderElection) {
@@ -201,6 +205,12 @@ export async function runComponent(component: Component, ctx: ComponentContext):
   try {
     await lifecycle.start();
   } catch (err) {
+    if (err instanceof StartupError) {
+      // The message is the whole story (setting and fix): no stack trace to read past.
+      ctx.logger.error(err.message);
+      await lifecycle.shutdown(STARTUP_EXIT_CODE);
+      return;
+    }
     ctx.logger.error(err instanceof Error ? err.message : String(err), { error: err });
     await lifecycle.shutdown(1);
   }

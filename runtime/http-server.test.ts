@@ -4,6 +4,7 @@ import { startHttpServer } from './http-server.js';
 import type { Readiness, RunningHttpServer } from './http-server.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
+import { StartupError } from './startup-error.js';
 
 const logged: string[] = [];
 const logger = createLogger('test', 'debug', {
@@ -95,17 +96,15 @@ describe('startHttpServer', () => {
     expect([response.status, await response.text()]).toEqual([200, '']);
   });
 
-  it('rejects when the port is taken', async () => {
+  it('rejects a taken port with one line naming LANDLORD_HTTP_PORT and the fix', async () => {
     await start();
-    await expect(
-      startHttpServer({
-        port: server!.port,
-        host: '127.0.0.1',
-        registry: metrics.registry,
-        readiness,
-        logger,
-      }),
-    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const port = server!.port;
+    const taken = startHttpServer({ port, host: '127.0.0.1', registry: metrics.registry, readiness, logger });
+    await expect(taken).rejects.toThrow(StartupError);
+    await expect(taken).rejects.toMatchObject({
+      message: `LANDLORD_HTTP_PORT ${port}: the port is in use by another process; set LANDLORD_HTTP_PORT to a free port (0 picks one)`,
+      cause: { code: 'EADDRINUSE' },
+    });
   });
 
   it('closes despite a kept-alive connection, and closing twice is harmless', async () => {

@@ -2,6 +2,7 @@
 // that the event loop turns (restarting would not fix anything else); readiness is the component's
 // own judgement; metrics is the registry's text.
 import { createServer } from 'node:http';
+import { StartupError } from './startup-error.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
@@ -55,15 +56,26 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     void serve(options, request, response);
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenError(error, options.port)));
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       server.on('error', (error) => options.logger.error('http server error', { error }));
       const port = boundPort(server);
       options.logger.debug('http server listening', { port, host: options.host ?? '*' });
       resolve({ port, close: closer(server) });
     });
   });
+}
+
+/** A port that cannot be had is the setting's problem: say which setting, and what to do. */
+function listenError(error: Error & { code?: string }, port: number): Error {
+  const setting = `LANDLORD_HTTP_PORT ${port}`;
+  const fix = 'set LANDLORD_HTTP_PORT to a free port (0 picks one)';
+  if (error.code === 'EADDRINUSE')
+    return new StartupError(`${setting}: the port is in use by another process; ${fix}`, { cause: error });
+  if (error.code === 'EACCES')
+    return new StartupError(`${setting}: not allowed to listen on this port; ${fix}`, { cause: error });
+  return error;
 }
 
 async function serve(

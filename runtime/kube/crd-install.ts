@@ -6,8 +6,10 @@ import { CRD_NAME, VERSION } from '../../api/tenant.js';
 import type { Logger } from '../logger.js';
 import { CONTENT_TYPE, isNotFound, type KubeApi } from './api.js';
 import { apiPath } from './paths.js';
+import { StartupError } from '../startup-error.js';
 
-export class CrdMissingError extends Error {}
+/** The CRD is not installed (or does not serve this version): a start-up problem with its own line. */
+export class CrdMissingError extends StartupError {}
 
 /**
  * Makes sure the Tenant CRD is served. With install, applies it (server-side apply, so an upgrade

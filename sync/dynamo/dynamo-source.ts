@@ -7,10 +7,11 @@ import { counted, createClients, endpointText, type DynamoClients, type RetryObs
 import {
   describeError,
   isCredentialsError,
+  isCredentialsMissing,
   isRegionMissing,
   isTableNotFound,
-  StartupError,
 } from './errors.js';
+import { StartupError } from '../../runtime/startup-error.js';
 import { ROW_PROJECTION, scanTable } from './scan.js';
 import { StreamGoneError, StreamReader } from './streams.js';
 import type { ChangeBatch, Item, TableSource } from './table-source.js';
@@ -22,6 +23,10 @@ export interface DynamoSourceOptions {
   observeRetries: RetryObserver;
   logger: Logger;
 }
+
+const MISSING_CREDENTIALS =
+  'no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or ' +
+  "give sync's ServiceAccount an IAM role (IRSA: AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE)";
 
 /** View types whose records carry the row's new content; KEYS_ONLY and OLD_IMAGE would need a read per record. */
 const USABLE_VIEWS = new Set(['NEW_IMAGE', 'NEW_AND_OLD_IMAGES']);
@@ -136,6 +141,7 @@ export class DynamoTableSource implements TableSource {
     const region = await this.region();
     const where = `in ${region} at ${endpointText(this.options.endpoint, region)}`;
     if (isTableNotFound(err)) return new StartupError(`${table}: table not found ${where}`);
+    if (isCredentialsMissing(err)) return new StartupError(`${table}: ${MISSING_CREDENTIALS}`);
     if (isCredentialsError(err)) {
       return new StartupError(`${table}: credentials refused ${where}: ${describeError(err)}`);
     }

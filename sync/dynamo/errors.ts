@@ -2,11 +2,6 @@
 // credentials stop the component with one line; later, every error means "retry later", and none
 // ever means "the row is gone": only a successful read that finds nothing says that.
 
-/** A problem that stops start-up: its message is the one line the operator of sync reads. */
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
-
 /** Error names (the AWS error code) that mean the credentials were refused or are missing. */
 const CREDENTIAL_ERRORS = new Set([
   'UnrecognizedClientException',
@@ -26,6 +21,9 @@ export function errorName(err: unknown): string {
 export const isTableNotFound = (err: unknown): boolean => errorName(err) === 'ResourceNotFoundException';
 
 export const isCredentialsError = (err: unknown): boolean => CREDENTIAL_ERRORS.has(errorName(err));
+
+/** No provider of the SDK's default chain had credentials at all (as opposed to refused ones). */
+export const isCredentialsMissing = (err: unknown): boolean => errorName(err) === 'CredentialsProviderError';
 
 /** The stream iterator is older than 15 minutes; a new one from the last sequence number continues. */
 export const isExpiredIterator = (err: unknown): boolean => errorName(err) === 'ExpiredIteratorException';
