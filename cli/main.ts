@@ -10,9 +10,11 @@ import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '.
 import { crdYaml } from '../api/crd.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
+import { addValidateCommand } from './validate-command.js';
+import { EXIT } from './validate.js';
 
 /** Exit code of a usage mistake or a bad setting: the process never started its work. */
-const USAGE_ERROR = 2;
+const USAGE_ERROR = EXIT.usage;
 
 function settingsOf<T>(specs: Record<string, SettingSpec>): T {
   return loadSettings<T>(
@@ -43,8 +45,8 @@ function environmentHelp(specs: Record<string, SettingSpec>): string {
   return `\nEnvironment:\n${describeSettings({ ...COMMON_SETTINGS, ...specs })}\n`;
 }
 
-/** The command tree. */
-function program(): Command {
+/** The command tree. `setCode` receives the exit code a command decides on (validate's verdict). */
+function program(setCode: (code: number) => void): Command {
   const landlord = new Command('landlord')
     .description('Runs tenants on Kubernetes from a DynamoDB table.')
     .version(version(), '-V, --version', 'print the version')
@@ -74,11 +76,13 @@ function program(): Command {
     .action(() => {
       process.stdout.write(crdYaml());
     });
+  addValidateCommand(landlord, setCode);
   return landlord;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const landlord = program();
+  let code = 0;
+  const landlord = program((c) => (code = c));
   if (argv.length === 0) {
     // No command is a usage mistake: the help goes to stderr, and nothing ran.
     landlord.outputHelp({ error: true });
@@ -91,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : USAGE_ERROR;
     throw err;
   }
-  return 0;
+  return code;
 }
 
 try {
