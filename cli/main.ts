@@ -55,8 +55,15 @@ function program(setCode: (code: number) => void): Command {
     // Subcommands copy these two settings when they are created, so they come first.
     .exitOverride()
     .configureOutput({
-      // "landlord: unknown command 'x'" rather than commander's "error: …", like every other error here.
-      outputError: (text, write) => write(`landlord: ${text.replace(/^error: /, '')}`),
+      // "landlord: unknown command 'x' (Did you mean …?)" rather than commander's "error: …" and a
+      // second line: one line, like every other error here, for logs and CI output.
+      outputError: (text, write) =>
+        write(
+          `landlord: ${text
+            .replace(/^error: /, '')
+            .trimEnd()
+            .replaceAll('\n', ' ')}\n`,
+        ),
     });
   landlord
     .command('operator')

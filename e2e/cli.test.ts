@@ -1,6 +1,7 @@
-// `landlord validate <row.json>` as a row writer's CI runs it: the built bin, row files on disk,
-// the operator's policy settings from the environment, and the exit code as the answer. Offline:
-// nothing here talks to the control plane or DynamoDB.
+// The built `landlord` bin's command line (and the bench's): help, errors and exit codes; then
+// `landlord validate <row.json>` as a row writer's CI runs it: row files on disk, the operator's
+// policy settings from the environment, and the exit code as the answer. Offline: nothing here
+// talks to the control plane or DynamoDB.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { repoRoot } from '../harness/paths.js';
 
 const run = promisify(execFile);
 const BIN = join(repoRoot, 'dist', 'cli', 'landlord.js');
+const BENCH = join(repoRoot, 'dist', 'bench', 'main.js');
 
 interface Result {
   code: number;
@@ -19,9 +21,9 @@ interface Result {
 }
 
 /** Runs the bin with only the environment given (plus PATH), so no setting leaks in from the test run. */
-async function landlord(args: string[], env: Record<string, string> = {}): Promise<Result> {
+async function landlord(args: string[], env: Record<string, string> = {}, bin = BIN): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     });
     return { code: 0, stdout, stderr };
@@ -73,6 +75,72 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+/** stderr as lines, for the checks that an error is exactly one line. */
+const lines = (text: string): string[] => text.trim().split('\n');
+
+describe("landlord's command line", () => {
+  it.each([
+    ['operator', ['LANDLORD_OPERATOR_CONCURRENCY', 'LANDLORD_POD_SECURITY', 'POD_NAMESPACE']],
+    ['sync', ['DYNAMODB_TABLE', 'LANDLORD_SYNC_MAX_DELETE_FRACTION', 'POD_NAMESPACE']],
+    ['validate', ['LANDLORD_POD_SECURITY', 'LANDLORD_ALLOWED_NAMESPACES', 'POD_NAMESPACE']],
+  ])('`%s --help` prints its usage and the environment variables it reads', async (command, variables) => {
+    for (const args of [
+      [command, '--help'],
+      ['help', command],
+    ]) {
+      const help = await landlord(args);
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toMatch(new RegExp(`^Usage: landlord ${command}`));
+      for (const variable of variables) expect(help.stdout).toContain(`\n${variable} `);
+    }
+  });
+
+  it('lists every command in --help', async () => {
+    const help = await landlord(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    for (const command of ['operator', 'sync', 'crd', 'validate']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+  });
+
+  it.each([
+    ['an unknown command', ['operate'], /^landlord: unknown command 'operate' \(Did you mean operator\?\)$/],
+    ['an unknown option', ['operator', '--dry-run'], /^landlord: unknown option '--dry-run'$/],
+    ['an extra argument', ['crd', 'tenants'], /^landlord: too many arguments for 'crd'/],
+  ])('refuses %s with one line and exit 2, before running anything', async (_, args, error) => {
+    const result = await landlord(args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(error)]);
+  });
+
+  it('answers no command with the usage on stderr and exit 2', async () => {
+    const result = await landlord([]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^Usage: landlord /);
+  });
+
+  it('bench: --help lists its options; an unknown option or a bad value is exit 2', async () => {
+    const help = await landlord(['--help'], {}, BENCH);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    for (const flag of [
+      '--quick',
+      '--sizes',
+      '--edits',
+      '--profile',
+      '--out',
+      '--no-baseline',
+      '--node-options',
+    ]) {
+      expect(help.stdout).toContain(flag);
+    }
+    for (const args of [['--fast'], ['--sizes=0'], ['--edits=two']]) {
+      const result = await landlord(args, {}, BENCH);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(lines(result.stderr), args.join(' ')).toHaveLength(1);
+    }
+  });
 });
 
 describe('landlord validate', () => {
@@ -133,13 +201,13 @@ describe('landlord validate', () => {
     const result = await landlord(args.map((arg) => (arg.endsWith('.json') ? file(arg) : arg)));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(error)]);
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(error)]);
   });
 
   it('refuses a bad policy setting with one line naming it: exit 2', async () => {
     const result = await landlord(['validate', file('valid.json')], { LANDLORD_POD_SECURITY: 'strict' });
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([
+    expect(lines(result.stderr)).toEqual([
       expect.stringMatching(/^landlord: LANDLORD_POD_SECURITY="strict"/),
     ]);
   });
