@@ -1,6 +1,8 @@
 // Command-line options of `npm run bench`: which sizes to run and how thoroughly. The defaults are
 // the full benchmark of the issue; --quick is the CI smoke run that keeps the harness working.
+// commander parses them, as it does the landlord CLI's.
 import { resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
 import { deployedNodeOptions } from './deployed.js';
 
@@ -23,56 +25,60 @@ export interface BenchOptions {
 const FULL_SIZES = [100, 1000, 5000];
 const QUICK_SIZES = [50];
 
-export const USAGE = `Usage: npm run bench -- [options]
-
-  --quick         N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)
-  --sizes=LIST    tenant counts to run (default 100,1000,5000)
-  --edits=COUNT   edits per mode, stream and poll (default 100; quick: 10)
-  --profile       run sync and operator with node --cpu-prof; profiles go next to the results
-  --out=DIR       results directory (default bench/results)
-  --no-baseline   skip the client-node baseline (no ratio)
-  --node-options=OPTS  NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml)
-`;
-
-function positiveInts(text: string, flag: string): number[] {
+function positiveInts(text: string): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 1)) {
-    throw new Error(`${flag}: expected positive integers separated by commas, got "${text}"`);
+  if (values.some((v) => !Number.isInteger(v) || v < 1)) {
+    throw new InvalidArgumentError('expected positive integers separated by commas');
   }
   return values;
 }
 
-function valueOf(args: readonly string[], flag: string): string | undefined {
-  const arg = args.find((a) => a.startsWith(`${flag}=`));
-  return arg?.slice(flag.length + 1);
+function positiveInt(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('expected a positive integer');
+  return value;
 }
 
-const KNOWN = [
-  '--quick',
-  '--profile',
-  '--no-baseline',
-  '--sizes',
-  '--edits',
-  '--out',
-  '--node-options',
-  '--help',
-];
+interface Flags {
+  quick?: true;
+  sizes?: number[];
+  edits?: number;
+  profile?: true;
+  out?: string;
+  baseline: boolean;
+  nodeOptions?: string;
+}
 
+/** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
+export function benchCommand(): Command {
+  return new Command('npm run bench --')
+    .description('The benchmarks: landlord against the client-node baseline on fresh clusters.')
+    .option('--quick', 'N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)')
+    .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000)', positiveInts)
+    .option('--edits <count>', 'edits per mode, stream and poll (default 100; quick: 10)', positiveInt)
+    .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
+    .option('--out <dir>', 'results directory (default bench/results)')
+    .option('--no-baseline', 'skip the client-node baseline (no ratio)')
+    .option(
+      '--node-options <opts>',
+      'NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml; --node-options= for none)',
+    )
+    .helpOption('-h, --help', 'print help')
+    .exitOverride();
+}
+
+/** The options for these arguments; throws a CommanderError (already printed) for --help or a mistake. */
 export function parseArgs(args: readonly string[]): BenchOptions {
-  const unknown = args.filter((a) => !KNOWN.includes(a.split('=')[0]!));
-  if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(' ')}\n\n${USAGE}`);
-  const quick = args.includes('--quick');
-  const sizes = valueOf(args, '--sizes');
-  const edits = valueOf(args, '--edits');
-  const out = valueOf(args, '--out');
+  const flags = benchCommand().parse(args, { from: 'user' }).opts<Flags>();
+  const quick = flags.quick === true;
   return {
     quick,
-    sizes: sizes === undefined ? (quick ? QUICK_SIZES : FULL_SIZES) : positiveInts(sizes, '--sizes'),
-    edits: edits === undefined ? (quick ? 10 : 100) : positiveInts(edits, '--edits')[0]!,
-    profile: args.includes('--profile'),
-    outDir: resolve(out ?? resolve(repoRoot, 'bench', 'results')),
-    baseline: !args.includes('--no-baseline'),
+    sizes: flags.sizes ?? (quick ? QUICK_SIZES : FULL_SIZES),
+    edits: flags.edits ?? (quick ? 10 : 100),
+    profile: flags.profile === true,
+    outDir: resolve(flags.out ?? resolve(repoRoot, 'bench', 'results')),
+    baseline: flags.baseline,
     // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
-    nodeOptions: valueOf(args, '--node-options') ?? deployedNodeOptions(),
+    nodeOptions: flags.nodeOptions ?? deployedNodeOptions(),
   };
 }

@@ -4,7 +4,8 @@
 // keeps the earlier sizes).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs, USAGE, type BenchOptions } from './args.js';
+import { CommanderError } from 'commander';
+import { parseArgs, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY } from './deployed.js';
@@ -62,11 +63,14 @@ async function save(report: BenchReport, outDir: string, stamp: string): Promise
 }
 
 async function main(args: readonly string[]): Promise<number> {
-  if (args.includes('--help')) {
-    process.stdout.write(USAGE);
-    return 0;
+  let options: BenchOptions;
+  try {
+    options = parseArgs(args);
+  } catch (err) {
+    // commander has printed the help, or the mistake in one line.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    throw err;
   }
-  const options = parseArgs(args);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const runDir = join(options.outDir, stamp);
   await mkdir(runDir, { recursive: true });

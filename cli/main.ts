@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 // landlord: one image, one CLI. `landlord operator` and `landlord sync` are the two components;
 // `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
-// sandbox/, not part of the shipped CLI.
+// sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
+// exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
 import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component.js';
 import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
 import { crdYaml } from '../api/crd.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
+import { addValidateCommand } from './validate-command.js';
+import { EXIT } from './validate.js';
 
-interface Command {
-  summary: string;
-  settings?: Record<string, SettingSpec>;
-  run(): Promise<void>;
-}
+/** Exit code of a usage mistake or a bad setting: the process never started its work. */
+const USAGE_ERROR = EXIT.usage;
 
 function settingsOf<T>(specs: Record<string, SettingSpec>): T {
   return loadSettings<T>(
@@ -32,27 +33,6 @@ async function runSync(): Promise<void> {
   await runComponent(createSync(settings), makeContext('sync', settings));
 }
 
-const COMMANDS: Record<string, Command> = {
-  operator: {
-    summary: 'Reconcile Tenants into Deployments and ConfigMaps (no AWS credentials needed).',
-    settings: OPERATOR_SETTINGS,
-    run: runOperator,
-  },
-  sync: {
-    summary: 'Mirror the DynamoDB table into Tenants (needs read access to the table and its stream).',
-    settings: SYNC_SETTINGS,
-    run: runSync,
-  },
-  crd: {
-    summary:
-      'Print the Tenant CustomResourceDefinition (YAML), e.g. for `landlord crd | kubectl apply -f -`.',
-    run: () => {
-      process.stdout.write(crdYaml());
-      return Promise.resolve();
-    },
-  },
-};
-
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -60,40 +40,69 @@ function version(): string {
   return pkg.version;
 }
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return `Usage: landlord <command> [--help]\n\nCommands:\n${lines.join('\n')}\n`;
+/** The settings table under a component's help: the environment is its only configuration. */
+function environmentHelp(specs: Record<string, SettingSpec>): string {
+  return `\nEnvironment:\n${describeSettings({ ...COMMON_SETTINGS, ...specs })}\n`;
 }
 
-function help(name: string, command: Command): string {
-  const settings =
-    command.settings === undefined
-      ? ''
-      : `\nEnvironment:\n${describeSettings({ ...COMMON_SETTINGS, ...command.settings })}\n`;
-  return `Usage: landlord ${name}\n\n${command.summary}\n${settings}`;
+/** The command tree. `setCode` receives the exit code a command decides on (validate's verdict). */
+function program(setCode: (code: number) => void): Command {
+  const landlord = new Command('landlord')
+    .description('Runs tenants on Kubernetes from a DynamoDB table.')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print help')
+    .helpCommand('help [command]', 'print help for a command')
+    // Subcommands copy these two settings when they are created, so they come first.
+    .exitOverride()
+    .configureOutput({
+      // "landlord: unknown command 'x' (Did you mean …?)" rather than commander's "error: …" and a
+      // second line: one line, like every other error here, for logs and CI output.
+      outputError: (text, write) =>
+        write(
+          `landlord: ${text
+            .replace(/^error: /, '')
+            .trimEnd()
+            .replaceAll('\n', ' ')}\n`,
+        ),
+    });
+  landlord
+    .command('operator')
+    .description('Reconcile Tenants into Deployments and ConfigMaps (no AWS credentials needed).')
+    .addHelpText('after', environmentHelp(OPERATOR_SETTINGS))
+    .action(runOperator);
+  landlord
+    .command('sync')
+    .description('Mirror the DynamoDB table into Tenants (needs read access to the table and its stream).')
+    .addHelpText('after', environmentHelp(SYNC_SETTINGS))
+    .action(runSync);
+  landlord
+    .command('crd')
+    .description(
+      'Print the Tenant CustomResourceDefinition (YAML), e.g. for `landlord crd | kubectl apply -f -`.',
+    )
+    .action(() => {
+      process.stdout.write(crdYaml());
+    });
+  addValidateCommand(landlord, setCode);
+  return landlord;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h') {
-    process.stdout.write(usage());
-    return name === undefined ? 2 : 0;
+  let code = 0;
+  const landlord = program((c) => (code = c));
+  if (argv.length === 0) {
+    // No command is a usage mistake: the help goes to stderr, and nothing ran.
+    landlord.outputHelp({ error: true });
+    return USAGE_ERROR;
   }
-  if (name === '--version') {
-    process.stdout.write(`${version()}\n`);
-    return 0;
+  try {
+    await landlord.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    // commander has already printed the help, the version or the one-line error.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : USAGE_ERROR;
+    throw err;
   }
-  const command = COMMANDS[name];
-  if (command === undefined) {
-    process.stderr.write(`landlord: unknown command "${name}"\n\n${usage()}`);
-    return 2;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(help(name, command));
-    return 0;
-  }
-  await command.run();
-  return 0;
+  return code;
 }
 
 try {
@@ -108,5 +117,5 @@ try {
         ? (err.stack ?? err.message)
         : String(err);
   process.stderr.write(`landlord: ${text}\n`);
-  process.exitCode = 2;
+  process.exitCode = USAGE_ERROR;
 }

@@ -11,7 +11,7 @@ import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
-import { namespaceList, namespacePattern, type OperatorSettings } from './settings.js';
+import { namespaceList, namespacePattern, policyConfig, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
 import { InformerOperator, type WatchSpec } from './watcher.js';
 
@@ -79,12 +79,7 @@ class OperatorComponent implements Component {
       converger: new Converger(ctx.api, observed),
       statusWriter: new StatusWriter(ctx.api),
       events: ctx.events,
-      policy: {
-        allowedNamespaces: namespaceList(this.settings),
-        allowedNamespacePattern: namespacePattern(this.settings),
-        operatorNamespace: ctx.settings.namespace,
-        podSecurity: this.settings.podSecurity,
-      },
+      policy: policyConfig(this.settings),
       logger: ctx.logger,
     });
   }

@@ -1,7 +1,7 @@
 // The operator's own settings (environment variables); the common ones are in runtime/component.ts.
-import type { CommonSettings } from '../runtime/component.js';
+import { COMMON_SETTINGS, type CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
-import type { PodSecurityLevel } from './policy/index.js';
+import type { PodSecurityLevel, PolicyConfig } from './policy/index.js';
 
 export const OPERATOR_SETTINGS = {
   concurrency: {
@@ -62,12 +62,14 @@ export interface OperatorSettings extends CommonSettings {
   retryMaxSeconds: number;
 }
 
-export function namespaceList(settings: OperatorSettings): string[] {
+export function namespaceList(settings: Pick<OperatorSettings, 'allowedNamespaces'>): string[] {
   return settings.allowedNamespaces.split(',').filter((ns) => ns !== '');
 }
 
 /** Checked at start-up with the rest of the settings: a bad pattern is a configuration error (ConfigError). */
-export function namespacePattern(settings: OperatorSettings): RegExp | undefined {
+export function namespacePattern(
+  settings: Pick<OperatorSettings, 'allowedNamespacePattern'>,
+): RegExp | undefined {
   if (settings.allowedNamespacePattern === '') return undefined;
   try {
     return new RegExp(settings.allowedNamespacePattern);
@@ -79,4 +81,30 @@ export function namespacePattern(settings: OperatorSettings): RegExp | undefined
       },
     );
   }
+}
+
+/**
+ * The settings the policy reads, with the operator's variables and defaults. `landlord validate`
+ * loads just these, so a row is judged offline exactly as the running operator would judge it.
+ */
+export const POLICY_SETTINGS = {
+  namespace: COMMON_SETTINGS.namespace,
+  allowedNamespaces: OPERATOR_SETTINGS.allowedNamespaces,
+  allowedNamespacePattern: OPERATOR_SETTINGS.allowedNamespacePattern,
+  podSecurity: OPERATOR_SETTINGS.podSecurity,
+} as const satisfies Record<string, SettingSpec>;
+
+export type PolicySettings = Pick<
+  OperatorSettings,
+  'namespace' | 'allowedNamespaces' | 'allowedNamespacePattern' | 'podSecurity'
+>;
+
+/** What the policy allows under these settings; throws a ConfigError for a bad namespace pattern. */
+export function policyConfig(settings: PolicySettings): PolicyConfig {
+  return {
+    allowedNamespaces: namespaceList(settings),
+    allowedNamespacePattern: namespacePattern(settings),
+    operatorNamespace: settings.namespace,
+    podSecurity: settings.podSecurity,
+  };
 }

@@ -1,0 +1,144 @@
+// `landlord validate`, the pure part: one row (as JSON) and the operator's policy config in, the
+// verdict out. Every check is the components' own: sync's parseRow, then the operator's
+// evaluateTenant on the Tenant sync would apply, so the verdict carries the very reason and
+// message the Tenant would show. What needs the cluster (a child owned by someone else, the API
+// server refusing an apply) cannot be seen from here.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { API_VERSION, CONDITION, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { evaluateTenant, type PolicyConfig } from '../operator/policy/index.js';
+import { parseRow } from '../sync/row/index.js';
+import { SYNCED_REASON } from '../sync/reasons.js';
+
+export type { PolicyConfig } from '../operator/policy/index.js';
+
+export const EXIT = { valid: 0, refused: 1, usage: 2 } as const;
+
+/** How the row was written: as the DocumentClient takes it, or as DynamoDB stores it. */
+export type RowForm = 'document' | 'attribute-values';
+
+export interface ChildSummary {
+  kind: string;
+  namespace: string | undefined;
+  name: string | undefined;
+}
+
+/** The condition the Tenant would carry for a refused row. */
+export interface RefusedCondition {
+  type: typeof CONDITION.synced | typeof CONDITION.applied;
+  status: 'False';
+  reason: string;
+  message: string;
+}
+
+export type Verdict =
+  | { verdict: 'valid'; form: RowForm; name: string; children: ChildSummary[] }
+  | { verdict: 'deleted'; form: RowForm; name: string }
+  /** `name` is undefined when the name itself is refused: sync then makes no Tenant of the row. */
+  | { verdict: 'refused'; form: RowForm; name: string | undefined; condition: RefusedCondition }
+  /** Not a row at all (not an object, or nothing the DocumentClient could put): a usage error. */
+  | { verdict: 'unreadable'; message: string };
+
+export function exitCode(verdict: Verdict): number {
+  switch (verdict.verdict) {
+    case 'valid':
+    case 'deleted':
+      return EXIT.valid;
+    case 'refused':
+      return EXIT.refused;
+    case 'unreadable':
+      return EXIT.usage;
+  }
+}
+
+/** Judges one row, parsed from JSON, as sync and then the operator would. */
+export function validateRow(row: unknown, policy: PolicyConfig): Verdict {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+    return { verdict: 'unreadable', message: 'a row must be a JSON object of attributes' };
+  }
+  const form: RowForm = isAttributeValueItem(row as Record<string, unknown>)
+    ? 'attribute-values'
+    : 'document';
+  const item = form === 'document' ? documentToItem(row as Record<string, unknown>) : row;
+  if (typeof item === 'string') return { verdict: 'unreadable', message: item };
+  const parsed = parseRow(item as Record<string, AttributeValue>);
+  switch (parsed.kind) {
+    case 'deleted':
+      return { verdict: 'deleted', form, name: parsed.name };
+    case 'invalid': {
+      const { message } = parsed.problem;
+      const condition = refusedCondition(CONDITION.synced, SYNCED_REASON.invalidRecord, message);
+      return { verdict: 'refused', form, name: parsed.name, condition };
+    }
+    case 'tenant':
+      return judgeTenant(parsed.name, parsed.spec, form, policy);
+  }
+}
+
+function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): Verdict {
+  const result = evaluateTenant(tenantOf(name, spec), policy);
+  if (!result.ok) {
+    const { reason, message } = result.refusal;
+    return {
+      verdict: 'refused',
+      form,
+      name,
+      condition: refusedCondition(CONDITION.applied, reason, message),
+    };
+  }
+  const { deployment, configMaps } = result.children;
+  const children = [deployment, ...configMaps].map((child) => ({
+    kind: child.kind ?? '',
+    namespace: child.metadata?.namespace,
+    name: child.metadata?.name,
+  }));
+  return { verdict: 'valid', form, name, children };
+}
+
+function refusedCondition(type: RefusedCondition['type'], reason: string, message: string): RefusedCondition {
+  return { type, status: 'False', reason, message };
+}
+
+/**
+ * The Tenant sync applies for this row (TenantWriter.apply), as the API server hands it to the
+ * operator: plain JSON, with configMaps always a list.
+ */
+function tenantOf(name: string, spec: TenantSpec): Tenant {
+  const tenant: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name, generation: 1 },
+    spec: { deployment: spec.deployment, configMaps: spec.configMaps ?? [] },
+  };
+  return JSON.parse(JSON.stringify(tenant)) as Tenant;
+}
+
+const TYPE_TAGS = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);
+
+/**
+ * True when every attribute is written as one AttributeValue ({"S": "..."}): no DocumentClient row
+ * looks like that, since its name is a plain string and a manifest has more than one key.
+ */
+function isAttributeValueItem(row: Record<string, unknown>): boolean {
+  const values = Object.values(row);
+  return (
+    values.length > 0 &&
+    values.every((value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+      const keys = Object.keys(value);
+      return keys.length === 1 && TYPE_TAGS.has(keys[0]!);
+    })
+  );
+}
+
+/**
+ * The item DynamoDB stores for this DocumentClient row: the DocumentClient converts with this same
+ * marshall and these same (default) options. Returns the problem when it would refuse the row.
+ */
+function documentToItem(row: Record<string, unknown>): Record<string, AttributeValue> | string {
+  try {
+    return marshall(row);
+  } catch (err) {
+    return `the DocumentClient could not put this row: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
