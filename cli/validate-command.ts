@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { describeSettings, loadSettings } from '../runtime/config.js';
 import { POLICY_SETTINGS, policyConfig, type PolicySettings } from '../operator/index.js';
-import { EXIT, exitCode, validateRow, type Verdict } from './validate.js';
+import { EXIT, exitCode, validateRow, type RowVerdict } from './validate.js';
 
 type Format = 'text' | 'json';
 
@@ -25,7 +25,7 @@ async function readRow(file: string): Promise<{ row: unknown } | { problem: stri
 }
 
 /** The verdict for people: one line, then the children or the condition the Tenant would carry. */
-export function verdictText(verdict: Verdict): string {
+export function verdictText(verdict: RowVerdict): string {
   switch (verdict.verdict) {
     case 'valid':
       return [

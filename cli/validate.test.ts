@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { validConfigMaps, validDeployment } from '../testing/policy.js';
 import { nativeForm } from '../testing/rows.js';
-import { EXIT, exitCode, validateRow, type PolicyConfig, type Verdict } from './validate.js';
+import { EXIT, exitCode, validateRow, type PolicyConfig, type RowVerdict } from './validate.js';
 
 const POLICY: PolicyConfig = {
   allowedNamespaces: [],
@@ -33,7 +33,7 @@ interface Case {
   name: string;
   row: unknown;
   policy?: Partial<PolicyConfig>;
-  expected: Partial<Verdict> & { verdict: Verdict['verdict'] };
+  expected: Partial<RowVerdict> & { verdict: RowVerdict['verdict'] };
   /** The refusal's condition, when refused; the message is matched, it names the attribute or field. */
   condition?: { type: string; reason: string; message: RegExp };
   exit: number;

@@ -31,7 +31,7 @@ export interface RefusedCondition {
   message: string;
 }
 
-export type Verdict =
+export type RowVerdict =
   | { verdict: 'valid'; form: RowForm; name: string; children: ChildSummary[] }
   | { verdict: 'deleted'; form: RowForm; name: string }
   /** `name` is undefined when the name itself is refused: sync then makes no Tenant of the row. */
@@ -39,7 +39,7 @@ export type Verdict =
   /** Not a row at all (not an object, or nothing the DocumentClient could put): a usage error. */
   | { verdict: 'unreadable'; message: string };
 
-export function exitCode(verdict: Verdict): number {
+export function exitCode(verdict: RowVerdict): number {
   switch (verdict.verdict) {
     case 'valid':
     case 'deleted':
@@ -52,7 +52,7 @@ export function exitCode(verdict: Verdict): number {
 }
 
 /** Judges one row, parsed from JSON, as sync and then the operator would. */
-export function validateRow(row: unknown, policy: PolicyConfig): Verdict {
+export function validateRow(row: unknown, policy: PolicyConfig): RowVerdict {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { verdict: 'unreadable', message: 'a row must be a JSON object of attributes' };
   }
@@ -75,7 +75,7 @@ export function validateRow(row: unknown, policy: PolicyConfig): Verdict {
   }
 }
 
-function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): Verdict {
+function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): RowVerdict {
   const result = evaluateTenant(tenantOf(name, spec), policy);
   if (!result.ok) {
     const { reason, message } = result.refusal;
