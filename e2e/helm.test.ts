@@ -109,6 +109,23 @@ describe('charts/landlord: lint, render, schema', () => {
     expect(refusal).toContain("values don't meet the specifications of the schema");
   });
 
+  it('refuses bad values at helm install too, before the release or any object exists', async () => {
+    const release = uniqueName('helm-bad');
+    const refusal = await helmRefusal(
+      'install',
+      release,
+      CHART,
+      '-n',
+      'default',
+      '--set',
+      'operator.replicas=-1',
+    );
+    expect(refusal).toContain("values don't meet the specifications of the schema");
+    expect(
+      await helm('list', '-n', 'default', '--short', '--deployed', '--failed', '--pending'),
+    ).not.toContain(release);
+  });
+
   it('passes a server-side dry run without a warning', async () => {
     const file = join(envValue('LANDLORD_E2E_RUN_DIR'), 'helm-default.yaml');
     await writeFile(file, await helm('template', 'landlord', CHART, '--include-crds'));
