@@ -2,28 +2,20 @@
 // applied to the real API server: what its RBAC allows is enough, and not more. Then the operator
 // alone, with Deployment and ConfigMap rights in its allowed namespace only, as docs/deploying.md
 // describes.
-import {
-  CreateTableCommand,
-  PutItemCommand,
-  waitUntilTableExists,
-  type AttributeValue,
-  type CreateTableCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
-import { config, repoFile, SYSTEM } from './support/deploy.js';
+import { asServiceAccount, config, forbidden, gone, sampleTable, seedRow, SYSTEM } from './support/deploy.js';
 import { dynamoClient } from './support/dynamo.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI, serviceAccountKubeconfig, serviceAccountUser } from './support/service-account.js';
 import {
-  configMapManifest,
   createTenant,
   deleteTenant,
-  deploymentManifest,
   readTenant,
   setSpec,
   tenantManifest,
@@ -35,38 +27,6 @@ const coordination = kc.makeApiClient(CoordinationV1Api);
 
 const operatorUser = serviceAccountUser(SYSTEM, 'landlord-operator');
 const syncUser = serviceAccountUser(SYSTEM, 'landlord-sync');
-
-/** The seed row's shape (spec and customizations as JSON text), with children in `namespace`. */
-function seedRow(name: string, namespace: string): Record<string, AttributeValue> {
-  const deployment = deploymentManifest(`${name}-app`, namespace, 'nginx:latest');
-  const configMap = configMapManifest(`${name}-config`, namespace, { 'config.json': '{"key": "value"}' });
-  return {
-    name: { S: name },
-    spec: { S: JSON.stringify(deployment) },
-    customizations: { S: JSON.stringify([configMap]) },
-    deleted: { BOOL: false },
-  };
-}
-
-/** A table made from config/samples/dynamodb-table.json, under a name of its own. */
-async function sampleTable(): Promise<string> {
-  const input = JSON.parse(repoFile('config/samples/dynamodb-table.json')) as CreateTableCommandInput;
-  const table = uniqueName('tenants');
-  const client = dynamoClient();
-  await client.send(new CreateTableCommand({ ...input, TableName: table }));
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: table });
-  return table;
-}
-
-/** True once the read fails with 404. */
-const gone = (read: Promise<unknown>): Promise<boolean> =>
-  read.then(
-    () => false,
-    (err: { code?: number }) => err.code === 404,
-  );
-
-const forbidden = async (p: LandlordProcess): Promise<number> =>
-  metricValue(await p.metrics(), 'landlord_api_requests_total', { code: '403' });
 
 async function leaseHolder(name: string): Promise<string | undefined> {
   const lease = await coordination.readNamespacedLease({ name, namespace: SYSTEM });
@@ -80,15 +40,6 @@ async function eventsAbout(name: string, component: string): Promise<number> {
   });
   return list.items.filter((e) => e.reportingComponent === component).length;
 }
-
-/** A component's environment in a pod: its ServiceAccount's token, leader election on, no CRD rights. */
-const asServiceAccount = (kubeconfig: string, extra: Record<string, string> = {}): Record<string, string> =>
-  componentEnv({
-    KUBECONFIG: kubeconfig,
-    LANDLORD_INSTALL_CRD: 'false',
-    LANDLORD_LEADER_ELECTION: 'true',
-    ...extra,
-  });
 
 describe('each component under its own ServiceAccount (config/rbac)', () => {
   const ns = uniqueName('deploy');

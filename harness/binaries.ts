@@ -61,7 +61,10 @@ export async function ensureBinaries(log: (line: string) => void = console.error
   const staging = `${dir}.tmp-${process.pid}`;
   await mkdir(staging, { recursive: true });
   try {
-    await goBuild(staging, log);
+    await goBuild(
+      { module: controlPlaneModule, packages: PACKAGES, outDir: staging, what: 'control plane' },
+      log,
+    );
     await writeKwokStages(join(staging, 'kwok-stages.yaml'));
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);
@@ -80,27 +83,41 @@ async function writeKwokStages(file: string): Promise<void> {
   await writeFile(file, docs.map((d) => d.trim()).join('\n---\n') + '\n');
 }
 
-function goBuild(outDir: string, log: (line: string) => void): Promise<void> {
+export interface GoBuild {
+  /** The Go module whose go.mod pins what is built. */
+  module: string;
+  packages: readonly string[];
+  outDir: string;
+  /** What the progress lines call it. */
+  what: string;
+  /** Extra `-X` settings for the linker (e.g. a version that only a release build would stamp). */
+  linkerSettings?: readonly string[];
+}
+
+/** `go build` with a progress line every 20 s: a cold build is long, and silence looks like a hang. */
+export function goBuild(build: GoBuild, log: (line: string) => void): Promise<void> {
+  const { module, packages, outDir, what } = build;
   const started = Date.now();
-  const args = ['build', '-v', '-trimpath', '-ldflags=-s -w', '-o', `${outDir}/`, ...PACKAGES];
-  const child = spawn('go', args, { cwd: controlPlaneModule, stdio: ['ignore', 'ignore', 'pipe'] });
-  let packages = 0;
+  const ldflags = ['-s', '-w', ...(build.linkerSettings ?? []).map((s) => `-X ${s}`)].join(' ');
+  const args = ['build', '-v', '-trimpath', `-ldflags=${ldflags}`, '-o', `${outDir}/`, ...packages];
+  const child = spawn('go', args, { cwd: module, stdio: ['ignore', 'ignore', 'pipe'] });
+  let compiled = 0;
   const tail: string[] = [];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = chunk.split('\n').filter(Boolean);
-    packages += lines.length;
+    compiled += lines.length;
     tail.push(...lines);
     tail.splice(0, Math.max(0, tail.length - 30));
   });
   const progress = setInterval(() => {
-    log(`  still building: ${packages} packages compiled, ${Math.round((Date.now() - started) / 1000)}s`);
+    log(`  still building: ${compiled} packages compiled, ${Math.round((Date.now() - started) / 1000)}s`);
   }, 20_000);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(progress);
       if (code === 0) {
-        log(`control plane built in ${Math.round((Date.now() - started) / 1000)}s`);
+        log(`${what} built in ${Math.round((Date.now() - started) / 1000)}s`);
         resolve();
       } else reject(new Error(`go build failed (exit ${code}):\n${tail.join('\n')}`));
     });
