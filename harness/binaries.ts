@@ -39,9 +39,10 @@ const PACKAGES = [
 
 const PIN_FILES = ['go.mod', 'go.sum', 'cmd/etcd/main.go'];
 
-async function pinHash(): Promise<string> {
+/** The cache key of a Go module's build: its pin files, and the platform built for. */
+export async function pinHash(module: string, files: readonly string[]): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of PIN_FILES) hash.update(await readFile(join(controlPlaneModule, file)));
+  for (const file of files) hash.update(await readFile(join(module, file)));
   hash.update(process.platform + process.arch);
   return hash.digest('hex').slice(0, 16);
 }
@@ -53,7 +54,7 @@ function pathsIn(dir: string): BinaryPaths {
 
 /** Returns the binaries, building them first when the cache has none for these pins. */
 export async function ensureBinaries(log: (line: string) => void = console.error): Promise<BinaryPaths> {
-  const dir = join(cacheRoot, 'k8s', await pinHash());
+  const dir = join(cacheRoot, 'k8s', await pinHash(controlPlaneModule, PIN_FILES));
   const paths = pathsIn(dir);
   if (Object.values(paths).every((p) => existsSync(p))) return paths;
   log(`building the control plane (kube-apiserver, kube-controller-manager, kube-scheduler, etcd, kwok)`);

@@ -1,25 +1,17 @@
 // Builds the pinned command-line tools of harness/tools (helm, for charts/landlord) into the user
 // cache, keyed by a hash of the pins, as binaries.ts does for the control plane. A module of its
 // own, so that a helm pin change never rebuilds Kubernetes.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { goBuild } from './binaries.js';
+import { goBuild, pinHash } from './binaries.js';
 import { cacheRoot, toolsModule } from './paths.js';
 
 const PIN_FILES = ['go.mod', 'go.sum', 'tools.go'];
 
-async function pinHash(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of PIN_FILES) hash.update(await readFile(join(toolsModule, file)));
-  hash.update(process.platform + process.arch);
-  return hash.digest('hex').slice(0, 16);
-}
-
 /** The path of the pinned helm, building it first when the cache has none for these pins. */
 export async function ensureHelm(log: (line: string) => void = console.error): Promise<string> {
-  const dir = join(cacheRoot, 'tools', await pinHash());
+  const dir = join(cacheRoot, 'tools', await pinHash(toolsModule, PIN_FILES));
   const helm = join(dir, 'helm');
   if (existsSync(helm)) return helm;
   log(`building helm into ${dir}; a cold build takes a few minutes and happens once per pin change`);
