@@ -175,21 +175,15 @@ async function stopAll(processes: LandlordProcess[]): Promise<void> {
   for (const code of await Promise.all(processes.map((p) => p.stop()))) expect(code).toBe(0);
 }
 
-/** A ServiceAccount that may only get and list what the plan reads. */
+/** A ServiceAccount bound to the sample ClusterRole for plans: it may only get and list. */
 async function createReader(): Promise<string> {
   await kubectl('create', 'serviceaccount', READER, '-n', 'default');
-  await kubectl(
-    'create',
-    'clusterrole',
-    READER,
-    '--verb=get,list',
-    '--resource=tenants.landlord.dev,deployments.apps,configmaps',
-  );
+  await kubectl('apply', '--server-side', '-f', join(repoRoot, 'config', 'samples', 'plan-reader.yaml'));
   await kubectl(
     'create',
     'clusterrolebinding',
     READER,
-    `--clusterrole=${READER}`,
+    '--clusterrole=landlord-plan',
     `--serviceaccount=default:${READER}`,
   );
   return serviceAccountKubeconfig('default', READER);
@@ -208,7 +202,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await deleteSyncedTenants(table);
-  await kubectl('delete', 'clusterrolebinding,clusterrole', READER);
+  await kubectl('delete', 'clusterrolebinding', READER);
+  await kubectl('delete', 'clusterrole', 'landlord-plan');
   await kubectl('delete', 'serviceaccount', READER, '-n', 'default');
 });
 
