@@ -337,6 +337,8 @@ describe('landlord plan', () => {
       const after = await planJson();
       expect(after.run.code).toBe(0);
       expect(ours(after.plan).filter((t) => t.writes)).toEqual([]);
+      // The `deleted: true` row outlives its Tenant: nothing to do, and nothing refused.
+      expect(entry(after.plan, MARKED)).toMatchObject({ kind: 'unchanged', writes: false });
     });
   });
 

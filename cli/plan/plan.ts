@@ -86,9 +86,11 @@ function planTenant(
     case 'awaitApproval':
       return { ...base, kind: 'heldBack', writes: false, note: heldBackNote(sync.budget) };
   }
-  if (verdict === undefined || verdict.kind !== 'synced') {
-    const reason = verdict?.kind === 'rejected' ? SYNCED_REASON.applyRejected : SYNCED_REASON.invalidRecord;
-    const refusal = { condition: CONDITION.synced, reason, message: verdict?.message ?? '' };
+  // A `deleted: true` row whose Tenant is already gone: nothing left to do.
+  if (verdict === undefined) return { ...base, kind: 'unchanged', writes: false };
+  if (verdict.kind !== 'synced') {
+    const reason = verdict.kind === 'rejected' ? SYNCED_REASON.applyRejected : SYNCED_REASON.invalidRecord;
+    const refusal = { condition: CONDITION.synced, reason, message: verdict.message };
     return { ...base, kind: 'refused', writes: action.kind !== 'nothing', refusal, note: bareNote(step) };
   }
   return planValid(step, policy, children);
