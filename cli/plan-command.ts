@@ -4,7 +4,7 @@
 // script can tell "nothing to do" from "changes" from "could not tell".
 import { KubeConfig } from '@kubernetes/client-node';
 import { Option, type Command } from 'commander';
-import { POLICY_SETTINGS, policyConfig, type PolicySettings } from '../operator/index.js';
+import { POLICY_SETTINGS, policyConfig, watchScopes, type PolicySettings } from '../operator/index.js';
 import { describeSettings, loadSettings } from '../runtime/config.js';
 import { createLogger } from '../runtime/logger.js';
 import { apiServerStartupError } from '../runtime/startup-error.js';
@@ -54,7 +54,7 @@ async function readPlan(settings: PlanSettings, api: ReadOnlyKubeApi): Promise<P
     const tenants = await readTenants(api, identity).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
-    const children = await ListedChildren.read(api);
+    const children = await ListedChildren.read(api, watchScopes(settings));
     const { rows, unnamed } = await readRows(source, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });

@@ -66,13 +66,16 @@ export class ListedChildren implements ChildReader {
 
   private constructor(private readonly api: KubeApi) {}
 
-  static async read(api: KubeApi): Promise<ListedChildren> {
+  /** `scopes`: the namespaces the operator watches (undefined: the whole cluster). */
+  static async read(api: KubeApi, scopes: readonly (string | undefined)[]): Promise<ListedChildren> {
     const children = new ListedChildren(api);
     for (const kind of ['Deployment', 'ConfigMap'] as const) {
-      const apiVersion = CHILD_API_VERSION[kind];
-      const path = apiPath({ apiVersion, kind });
-      const list = await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant });
-      for (const object of list.items) children.add(kind, object);
+      for (const namespace of scopes) {
+        const apiVersion = CHILD_API_VERSION[kind];
+        const path = apiPath({ apiVersion, kind, namespace });
+        const list = await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant });
+        for (const object of list.items) children.add(kind, object);
+      }
     }
     return children;
   }
