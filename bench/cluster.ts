@@ -5,7 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Cluster } from '../harness/cluster.js';
 import { installTenantCrd } from '../harness/tenant-crd.js';
 import { KubeApi } from '../runtime/kube/api.js';
-import type { ApiServerAccess } from './measure/apiserver.js';
+import type { ApiServerAccess } from '../harness/apiserver-requests.js';
 import { BENCH_NAMESPACE } from './rows.js';
 
 export interface BenchCluster {

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
-import { sumOf } from './measure/prom.js';
+import { sumOf } from '../harness/prom-text.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };

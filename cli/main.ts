@@ -10,6 +10,7 @@ import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '.
 import { crdYaml } from '../api/crd.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
+import { addPlanCommand, PLAN_EXIT } from './plan-command.js';
 import { addValidateCommand } from './validate-command.js';
 import { EXIT } from './validate.js';
 
@@ -84,8 +85,12 @@ function program(setCode: (code: number) => void): Command {
       process.stdout.write(crdYaml());
     });
   addValidateCommand(landlord, setCode);
+  addPlanCommand(landlord, setCode);
   return landlord;
 }
+
+/** `plan` keeps 2 for "changes", so that a script never reads a typo as a plan. */
+const usageError = (argv: string[]): number => (argv[0] === 'plan' ? PLAN_EXIT.failed : USAGE_ERROR);
 
 async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -99,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
     await landlord.parseAsync(argv, { from: 'user' });
   } catch (err) {
     // commander has already printed the help, the version or the one-line error.
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : USAGE_ERROR;
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : usageError(argv);
     throw err;
   }
   return code;

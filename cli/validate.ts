@@ -5,10 +5,11 @@
 // server refusing an apply) cannot be seen from here.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { API_VERSION, CONDITION, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { CONDITION, type TenantSpec } from '../api/tenant.js';
 import { evaluateTenant, type PolicyConfig } from '../operator/policy/index.js';
 import { parseRow } from '../sync/row/index.js';
 import { SYNCED_REASON } from '../sync/reasons.js';
+import { appliedTenant } from './applied-tenant.js';
 
 export type { PolicyConfig } from '../operator/policy/index.js';
 
@@ -76,7 +77,7 @@ export function validateRow(row: unknown, policy: PolicyConfig): RowVerdict {
 }
 
 function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): RowVerdict {
-  const result = evaluateTenant(tenantOf(name, spec), policy);
+  const result = evaluateTenant(appliedTenant(name, spec), policy);
   if (!result.ok) {
     const { reason, message } = result.refusal;
     return {
@@ -97,20 +98,6 @@ function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: Poli
 
 function refusedCondition(type: RefusedCondition['type'], reason: string, message: string): RefusedCondition {
   return { type, status: 'False', reason, message };
-}
-
-/**
- * The Tenant sync applies for this row (TenantWriter.apply), as the API server hands it to the
- * operator: plain JSON, with configMaps always a list.
- */
-function tenantOf(name: string, spec: TenantSpec): Tenant {
-  const tenant: Tenant = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: { name, generation: 1 },
-    spec: { deployment: spec.deployment, configMaps: spec.configMaps ?? [] },
-  };
-  return JSON.parse(JSON.stringify(tenant)) as Tenant;
 }
 
 const TYPE_TAGS = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);

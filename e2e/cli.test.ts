@@ -85,6 +85,7 @@ describe("landlord's command line", () => {
     ['operator', ['LANDLORD_OPERATOR_CONCURRENCY', 'LANDLORD_POD_SECURITY', 'POD_NAMESPACE']],
     ['sync', ['DYNAMODB_TABLE', 'LANDLORD_SYNC_MAX_DELETE_FRACTION', 'POD_NAMESPACE']],
     ['validate', ['LANDLORD_POD_SECURITY', 'LANDLORD_ALLOWED_NAMESPACES', 'POD_NAMESPACE']],
+    ['plan', ['DYNAMODB_TABLE', 'LANDLORD_SYNC_MAX_DELETE_MINIMUM', 'LANDLORD_POD_SECURITY']],
   ])('`%s --help` prints its usage and the environment variables it reads', async (command, variables) => {
     for (const args of [
       [command, '--help'],
@@ -100,7 +101,7 @@ describe("landlord's command line", () => {
   it('lists every command in --help', async () => {
     const help = await landlord(['--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    for (const command of ['operator', 'sync', 'crd', 'validate']) {
+    for (const command of ['operator', 'sync', 'crd', 'validate', 'plan']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -113,6 +114,17 @@ describe("landlord's command line", () => {
     const result = await landlord(args);
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(lines(result.stderr)).toEqual([expect.stringMatching(error)]);
+  });
+
+  it('refuses a usage mistake of plan with exit 1, since its 2 means "changes"', async () => {
+    for (const args of [
+      ['plan', '--dry-run'],
+      ['plan', '-o', 'yaml'],
+    ]) {
+      const result = await landlord(args);
+      expect(result, args.join(' ')).toMatchObject({ code: 1, stdout: '' });
+      expect(lines(result.stderr)).toHaveLength(1);
+    }
   });
 
   it('answers no command with the usage on stderr and exit 2', async () => {

@@ -91,6 +91,27 @@ describe('npm start (the sandbox)', () => {
     });
   });
 
+  it('plans nothing once the edits are carried out: npm run sandbox:plan', async () => {
+    expect(output).toContain('npm run sandbox:plan');
+    const plan = (): Promise<{ code: number; stdout: string }> =>
+      run(process.execPath, [join(repoRoot, 'dist', 'sandbox', 'plan.js')]).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (err: { code: number; stdout: string }) => err,
+      );
+    const settled = await waitUntil(
+      'the sandbox plan to find nothing to write',
+      async () => {
+        const result = await plan();
+        return result.code === 0 ? result : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(settled.stdout).toContain('x tenant-3 (refused, already reported)');
+    expect(settled.stdout).toMatch(
+      /^Plan: 0 to create, 0 to update, 0 to delete, 0 held back, 1 refused, \d+ unchanged\. Nothing would be written\.$/m,
+    );
+  });
+
   it('stops everything on Ctrl-C', { timeout: 60_000 }, async () => {
     const exited = new Promise<number | null>((resolve) => sandbox!.once('exit', (code) => resolve(code)));
     sandbox!.kill('SIGINT');

@@ -47,8 +47,7 @@ export class Applier {
   }
 
   private needsApply(child: DesiredChild, live: KubernetesObject): boolean {
-    if (live.metadata?.annotations?.[SPEC_HASH_ANNOTATION] !== child.hash) return true;
-    return !isSubset(this.normalized.get(child.hash) ?? child.manifest, live);
+    return drifted(child, live, this.normalized.get(child.hash));
   }
 
   private async apply(child: DesiredChild): Promise<KubernetesObject> {
@@ -74,6 +73,15 @@ export class Applier {
     if (this.normalized.size >= MAX_NORMALIZED) this.normalized.delete(this.normalized.keys().next().value!);
     this.normalized.set(hash, normalized);
   }
+}
+
+/**
+ * The live child no longer matches its desired manifest: another spec's hash, or a field landlord
+ * sets holds another value. `normalized` is the manifest as the server spelled it when applied.
+ */
+export function drifted(child: DesiredChild, live: KubernetesObject, normalized?: unknown): boolean {
+  if (live.metadata?.annotations?.[SPEC_HASH_ANNOTATION] !== child.hash) return true;
+  return !isSubset(normalized ?? child.manifest, live);
 }
 
 /** A refusal by the API server (invalid, immutable field) stalls; anything else is retried. */

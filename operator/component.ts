@@ -11,16 +11,11 @@ import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
-import { namespaceList, namespacePattern, policyConfig, type OperatorSettings } from './settings.js';
+import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
 import { InformerOperator, type WatchSpec } from './watcher.js';
 
 /** Namespaces to watch children in: the allowed list when only a list is configured, else all. */
-function childScopes(settings: OperatorSettings): (string | undefined)[] {
-  const list = namespaceList(settings);
-  return list.length > 0 && settings.allowedNamespacePattern === '' ? list : [undefined];
-}
-
 class OperatorComponent implements Component {
   readonly name = 'operator';
   private watcher: InformerOperator | undefined;
@@ -31,7 +26,7 @@ class OperatorComponent implements Component {
   constructor(private readonly settings: OperatorSettings) {}
 
   async prepare(ctx: ComponentContext): Promise<void> {
-    const scopes = childScopes(this.settings);
+    const scopes = watchScopes(this.settings);
     const child = (kind: ChildKind, namespace: string | undefined): WatchSpec => ({
       apiVersion: CHILD_API_VERSION[kind],
       kind,

@@ -3,4 +3,4 @@
 // createOperator(settings).
 export { createOperator } from './component.js';
 export { OPERATOR_SETTINGS, type OperatorSettings } from './settings.js';
-export { POLICY_SETTINGS, policyConfig, type PolicySettings } from './settings.js';
+export { POLICY_SETTINGS, policyConfig, watchScopes, type PolicySettings } from './settings.js';

@@ -22,6 +22,12 @@ export function controllerOf(obj: KubernetesObject): V1OwnerReference | undefine
   return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
 }
 
+/** This very Tenant (by uid, not name) is the child's controller: only then may it prune the child. */
+export function controlledBy(tenant: Tenant, live: KubernetesObject | undefined): boolean {
+  const uid = tenant.metadata.uid;
+  return uid !== undefined && live !== undefined && controllerOf(live)?.uid === uid;
+}
+
 export function ownership(tenant: Tenant, ref: ChildRef, live: KubernetesObject | undefined): Ownership {
   if (live === undefined) return { verdict: 'ok' };
   const owner = controllerOf(live);

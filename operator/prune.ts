@@ -6,7 +6,7 @@ import { apiPath } from '../runtime/kube/paths.js';
 import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
-import { controllerOf } from './ownership.js';
+import { controlledBy } from './ownership.js';
 import { retryable } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
@@ -21,10 +21,8 @@ export class ChildPruner {
     const stale = this.observed.childrenOf(tenant.metadata.name!).filter((ref) => !wanted.has(childKey(ref)));
     const pruned: ChildChange[] = [];
     for (const ref of stale) {
-      const live = this.observed.child(ref);
-      const owner = live === undefined ? undefined : controllerOf(live);
-      if (owner === undefined || owner.uid !== tenant.metadata.uid) continue;
-      await this.delete(ref, owner.uid);
+      if (!controlledBy(tenant, this.observed.child(ref))) continue;
+      await this.delete(ref, tenant.metadata.uid!);
       pruned.push({ action: 'pruned', ref });
     }
     return pruned;

@@ -66,6 +66,17 @@ export function namespaceList(settings: Pick<OperatorSettings, 'allowedNamespace
   return settings.allowedNamespaces.split(',').filter((ns) => ns !== '');
 }
 
+/**
+ * Where the operator lists and watches children: just the allowed namespaces when they are listed
+ * (RBAC may then be per namespace), else the whole cluster (undefined).
+ */
+export function watchScopes(
+  settings: Pick<OperatorSettings, 'allowedNamespaces' | 'allowedNamespacePattern'>,
+): (string | undefined)[] {
+  const list = namespaceList(settings);
+  return list.length > 0 && settings.allowedNamespacePattern === '' ? list : [undefined];
+}
+
 /** Checked at start-up with the rest of the settings: a bad pattern is a configuration error (ConfigError). */
 export function namespacePattern(
   settings: Pick<OperatorSettings, 'allowedNamespacePattern'>,

@@ -94,6 +94,7 @@ Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls ever
   npm run sandbox:row -- put-file row.json
   npm run sandbox:row -- set-deleted tenant-2     # deleted: true, the tenant goes away
   npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
+  npm run sandbox:plan                            # what sync and the operator would do now (landlord plan)
 
 Logs: ${logDir}/{sync,operator,apiserver,...}.log
 Ctrl-C stops everything.

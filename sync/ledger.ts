@@ -6,6 +6,7 @@ import type { TableIdentity } from './identity.js';
 import type { RowBook, RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection } from './status.js';
+import type { Tenant } from '../api/tenant.js';
 import type { TenantView } from './tenant-view.js';
 
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
@@ -25,10 +26,15 @@ function stateOf(row: NamedRow): RowState {
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
-export class Ledger {
+/** Where the ledger finds a Tenant: the live Tenant view, or a listed snapshot (`landlord plan`). */
+export interface TenantLookup {
+  get(name: string): Tenant | undefined;
+}
+
+export class Ledger<View extends TenantLookup = TenantView> {
   constructor(
     readonly book: RowBook,
-    readonly view: TenantView,
+    readonly view: View,
     readonly identity: TableIdentity,
   ) {}
 

@@ -67,6 +67,21 @@ export function goneTenants(live: readonly Tenant[], present: (name: string) => 
     .sort();
 }
 
+/**
+ * A complete scan starts a new interval: the budget is sized from the live Tenants, and the gone
+ * ones are approved in name order until it runs out. The pruner and `landlord plan` both ask here.
+ */
+export function afterCompleteScan(
+  budget: DeletionBudget,
+  tenants: readonly Tenant[],
+  present: (name: string) => boolean,
+): DeletionPlan & { gone: string[] } {
+  const live = liveTenants(tenants);
+  budget.reset(live.length);
+  const gone = goneTenants(live, present);
+  return { gone, ...budget.plan(gone) };
+}
+
 /** The held-back names whose last Event is at least `intervalMs` old (or that never had one). */
 export function dueForEvent(
   names: readonly string[],

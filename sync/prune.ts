@@ -5,7 +5,13 @@
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
-import { DeletionBudget, dueForEvent, goneTenants, liveTenants, type GuardLimits } from './prune-guard.js';
+import {
+  afterCompleteScan,
+  DeletionBudget,
+  dueForEvent,
+  type DeletionPlan,
+  type GuardLimits,
+} from './prune-guard.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { RowBook } from './row-book.js';
 import type { TenantView } from './tenant-view.js';
@@ -38,15 +44,17 @@ export class Pruner {
 
   /** After a complete scan: a new interval, and the Tenants whose rows the scan did not find. */
   afterScan(seen: ReadonlySet<string>): void {
-    const live = liveTenants(this.deps.view.list());
     this.pass += 1;
-    this.budget.reset(live.length);
-    const gone = goneTenants(live, (name) => seen.has(name) || this.deps.book.has(name));
-    const goneNow = new Set(gone);
+    const plan = afterCompleteScan(
+      this.budget,
+      this.deps.view.list(),
+      (name) => seen.has(name) || this.deps.book.has(name),
+    );
+    const goneNow = new Set(plan.gone);
     for (const name of this.lastEventAt.keys()) {
       if (!goneNow.has(name)) this.lastEventAt.delete(name);
     }
-    this.prune(gone);
+    this.settle(plan);
   }
 
   /** The stream reported these rows deleted: the same guard, from the same interval's budget. */
@@ -56,7 +64,10 @@ export class Pruner {
   }
 
   private prune(names: readonly string[]): void {
-    const { approved, heldBack } = this.budget.plan(names);
+    this.settle(this.budget.plan(names));
+  }
+
+  private settle({ approved, heldBack }: DeletionPlan): void {
     for (const name of approved) {
       this.deps.book.approve(name, this.pass);
       this.deps.wake(name);

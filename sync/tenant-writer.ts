@@ -11,6 +11,11 @@ import type { OwnedStatus } from './status.js';
 
 const tenantObjectPath = (name: string): string => apiPath({ apiVersion: API_VERSION, kind: KIND, name });
 
+/** The spec sync applies for a row: configMaps always a list, so the Tenant never lacks one. */
+export function appliedSpec(spec: TenantSpec): TenantSpec {
+  return { deployment: spec.deployment, configMaps: spec.configMaps ?? [] };
+}
+
 export class TenantWriter {
   constructor(
     private readonly api: KubeApi,
@@ -28,7 +33,7 @@ export class TenantWriter {
         labels: ownedLabels(this.identity),
         annotations: ownedAnnotations(this.identity, hash),
       },
-      spec: { deployment: spec.deployment, configMaps: spec.configMaps ?? [] },
+      spec: appliedSpec(spec),
     };
     const tenant = await this.api.request<Tenant>({
       method: 'PATCH',

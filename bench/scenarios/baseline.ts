@@ -15,7 +15,7 @@ import {
 } from '../../api/tenant.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
-import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';

@@ -2,9 +2,9 @@
 // together. Timed from their spawn until N Tenants are Ready=True (every Deployment available).
 import { CONDITION } from '../../api/tenant.js';
 import { tenantReady, waitForCount } from '../kube.js';
-import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
-import { sumOf } from '../measure/prom.js';
+import { sumOf } from '../../harness/prom-text.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
 

@@ -1,6 +1,6 @@
 // landlord's own count of its API requests (landlord_api_requests_total), to attribute the API
 // server's totals: the server's counter cannot tell clients apart.
-import { samplesOf } from '../measure/prom.js';
+import { samplesOf } from '../../harness/prom-text.js';
 
 const WRITES = new Set(['create', 'update', 'patch', 'apply', 'delete']);
 

@@ -2,7 +2,7 @@
 // rolling update. The operator is timed from its spawn to its first "resync complete" (which says
 // how many Tenants it covered); sync from its spawn to its first complete scan. The writes each
 // made by then are counted from its own metrics and, as a check, by the API server (goal: none).
-import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
 import type { ComponentProcess } from '../component.js';
 import { sleep } from '../pool.js';
 import { operatorResync, syncResync } from './landlord-env.js';

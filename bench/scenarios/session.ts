@@ -11,7 +11,7 @@ import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
 import type { MemoryReport } from '../measure/rss.js';
-import { sumOf } from '../measure/prom.js';
+import { sumOf } from '../../harness/prom-text.js';
 import { tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { landlordEnv } from './landlord-env.js';

@@ -3,7 +3,7 @@
 // the operator has finished a resync that started inside it. Requests are counted by the API
 // server (apiserver_request_total) and by landlord itself; DynamoDB read units are those of one
 // scan made exactly as sync makes it (sync does not report consumed capacity).
-import { delta, requestCounts, type RequestBreakdown } from '../measure/apiserver.js';
+import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
 import { scanCost, type ScanCost } from '../dynamo.js';
 import { sleep } from '../pool.js';
 import type { ComponentProcess } from '../component.js';

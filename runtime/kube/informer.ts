@@ -12,17 +12,13 @@ import {
 import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
+import { listAll, stripManagedFields } from './list.js';
 
 /** How long the server keeps a watch open before the client reconnects from its last resourceVersion. */
 const WATCH_SECONDS = 300;
 
 type WatchCallback = Parameters<Watch['watch']>[2];
 type WatchDone = Parameters<Watch['watch']>[3];
-
-function stripManagedFields(obj: unknown): void {
-  const meta = (obj as { metadata?: { managedFields?: unknown } } | null)?.metadata;
-  if (meta !== undefined) delete meta.managedFields;
-}
 
 /** client-node's Watch with bookmarks on, a server-side timeout, and lighter objects. */
 class LeanWatch extends Watch {
@@ -138,31 +134,8 @@ export class Informer<T extends KubernetesObject> {
   }
 
   private async listAll(): Promise<KubernetesListObject<T>> {
-    const items: T[] = [];
-    let continueToken: string | undefined;
-    let resourceVersion: string;
-    do {
-      const page = await this.api.request<KubernetesListObject<T>>({
-        method: 'GET',
-        path: this.options.path,
-        verb: 'list',
-        query: {
-          labelSelector: this.options.labelSelector,
-          limit: this.options.pageSize ?? 500,
-          continue: continueToken,
-        },
-      });
-      for (const item of page.items) {
-        stripManagedFields(item);
-        item.apiVersion = this.options.apiVersion;
-        item.kind = this.options.kind;
-      }
-      items.push(...page.items);
-      // The wire name is `continue`; client-node's typed model calls it `_continue`, but this is raw JSON.
-      continueToken = (page.metadata as { continue?: string } | undefined)?.continue || undefined;
-      resourceVersion = page.metadata?.resourceVersion ?? '';
-    } while (continueToken !== undefined);
+    const list = await listAll<T>(this.api, this.options);
     this.listed = true;
-    return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion }, items };
+    return list;
   }
 }

@@ -4,7 +4,7 @@
 // why the totals are also broken down by resource.
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { samplesOf } from './prom.js';
+import { samplesOf } from './prom-text.js';
 
 const WRITE_VERBS = new Set([
   'POST',

@@ -1,0 +1,17 @@
+// The Tenant the operator would see right after sync applied a row's spec: the live Tenant's
+// identity (uid, a generation one further) with the row's spec, as plain JSON, the way the API
+// server hands it over. `landlord validate` judges it with no live Tenant, `landlord plan` with one.
+import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { appliedSpec } from '../sync/tenant-writer.js';
+
+export function appliedTenant(name: string, spec: TenantSpec, current?: Tenant): Tenant {
+  const metadata = current?.metadata ?? { name };
+  const tenant: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { ...metadata, name, generation: (metadata.generation ?? 0) + 1 },
+    spec: appliedSpec(spec),
+    ...(current?.status === undefined ? {} : { status: current.status }),
+  };
+  return JSON.parse(JSON.stringify(tenant)) as Tenant;
+}

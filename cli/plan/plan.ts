@@ -1,0 +1,163 @@
+// `landlord plan`, the decision part: sync's plan for every tenant (sync/plan.ts), then the
+// operator's plan for the Tenant that would result (operator/plan.ts), folded into one entry per
+// tenant that says what would change and whether anything would be written.
+import { findCondition } from '../../api/conditions.js';
+import { CONDITION, type Tenant } from '../../api/tenant.js';
+import { describeRef } from '../../operator/child-ref.js';
+import { planChildren, type ChildReader, type ChildrenPlan } from '../../operator/plan.js';
+import type { PolicyConfig } from '../../operator/policy/index.js';
+import { SYNCED_REASON } from '../../sync/reasons.js';
+import type { SyncPlan, SyncStep } from '../../sync/plan.js';
+import type { RowProblem } from '../../sync/row/index.js';
+import { describeChange, diffJson } from '../../util/json-diff.js';
+import { appliedTenant } from '../applied-tenant.js';
+
+export const PLAN_KINDS = ['create', 'update', 'delete', 'heldBack', 'refused', 'unchanged'] as const;
+export type PlanKind = (typeof PLAN_KINDS)[number];
+
+export interface ChildPlan {
+  action: 'create' | 'update' | 'delete';
+  /** "Deployment team-a/web" */
+  child: string;
+}
+
+export interface TenantPlan {
+  name: string;
+  kind: PlanKind;
+  /** Whether carrying out the plan writes anything for this tenant (held back and known refusals do not). */
+  writes: boolean;
+  /** The Tenant's spec fields the row changes, e.g. "deployment.spec.replicas: 2 → 3". */
+  specChanges: string[];
+  children: ChildPlan[];
+  /** The condition that says why the tenant is refused. */
+  refusal?: { condition: string; reason: string; message: string };
+  /** One sentence for what the other fields do not say. */
+  note?: string;
+}
+
+export interface Plan {
+  tenants: TenantPlan[];
+  counts: Record<PlanKind, number>;
+  /** Rows whose name is unusable: sync skips them, and no Tenant can say so. */
+  unnamedRows: RowProblem[];
+  budget: SyncPlan['budget'];
+  changes: boolean;
+}
+
+const CHILD_ACTION = { created: 'create', updated: 'update', pruned: 'delete' } as const;
+
+export async function makePlan(
+  sync: SyncPlan,
+  unnamedRows: RowProblem[],
+  policy: PolicyConfig,
+  children: ChildReader,
+): Promise<Plan> {
+  const tenants: TenantPlan[] = [];
+  for (const step of sync.steps) tenants.push(await planTenant(step, sync, policy, children));
+  const counts = Object.fromEntries(PLAN_KINDS.map((k) => [k, 0])) as Record<PlanKind, number>;
+  for (const t of tenants) counts[t.kind] += 1;
+  const changes = tenants.some((t) => t.writes);
+  return { tenants, counts, unnamedRows, budget: sync.budget, changes };
+}
+
+function planTenant(
+  step: SyncStep,
+  sync: SyncPlan,
+  policy: PolicyConfig,
+  children: ChildReader,
+): TenantPlan | Promise<TenantPlan> {
+  const { name, action, verdict } = step;
+  const base = { name, specChanges: [], children: [] };
+  switch (action.kind) {
+    case 'delete':
+      return {
+        ...base,
+        kind: 'delete',
+        writes: true,
+        note: 'the row says deleted: true; its children go with it',
+      };
+    case 'confirmGone':
+      return {
+        ...base,
+        kind: 'delete',
+        writes: true,
+        note: 'the row is gone from the table; its children go with it',
+      };
+    case 'awaitApproval':
+      return { ...base, kind: 'heldBack', writes: false, note: heldBackNote(sync.budget) };
+  }
+  // A `deleted: true` row whose Tenant is already gone: nothing left to do.
+  if (verdict === undefined) return { ...base, kind: 'unchanged', writes: false };
+  if (verdict.kind !== 'synced') {
+    const reason = verdict.kind === 'rejected' ? SYNCED_REASON.applyRejected : SYNCED_REASON.invalidRecord;
+    const refusal = { condition: CONDITION.synced, reason, message: verdict.message };
+    return { ...base, kind: 'refused', writes: action.kind !== 'nothing', refusal, note: bareNote(step) };
+  }
+  return planValid(step, policy, children);
+}
+
+async function planValid(step: SyncStep, policy: PolicyConfig, children: ChildReader): Promise<TenantPlan> {
+  const { name, action, tenant } = step;
+  const applies = action.kind === 'applySpec';
+  const next = applies ? appliedTenant(name, step.spec!, tenant) : tenant!;
+  const specChanges =
+    applies && tenant !== undefined ? diffJson(tenant.spec, next.spec).map(describeChange) : [];
+  const operator = await planChildren(next, policy, children);
+  const tenantWrite = action.kind !== 'nothing';
+  if (operator.kind !== 'converge') {
+    const refusal = { condition: CONDITION.applied, reason: operator.reason, message: operator.message };
+    const writes = tenantWrite || !reported(next, operator);
+    return { name, kind: 'refused', writes, specChanges, children: [], refusal };
+  }
+  const planned = operator.changes.map((c) => ({
+    action: CHILD_ACTION[c.action],
+    child: describeRef(c.ref),
+  }));
+  const kind: PlanKind =
+    tenant === undefined ? 'create' : tenantWrite || planned.length > 0 ? 'update' : 'unchanged';
+  const note = updateNote(step, specChanges.length, planned.length);
+  return {
+    name,
+    kind,
+    writes: kind !== 'unchanged',
+    specChanges,
+    children: planned,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** The Tenant already carries this refusal for this generation: the operator writes nothing new. */
+function reported(tenant: Tenant, plan: Exclude<ChildrenPlan, { kind: 'converge' }>): boolean {
+  const applied = findCondition(tenant.status?.conditions, CONDITION.applied);
+  return (
+    applied?.status === 'False' &&
+    applied.reason === plan.reason &&
+    applied.message === plan.message &&
+    applied.observedGeneration === tenant.metadata.generation
+  );
+}
+
+function heldBackNote(budget: SyncPlan['budget']): string {
+  return (
+    `the row is gone from the table, but the deletion budget allows ${budget.allowed} deletions per ` +
+    `resync among ${budget.tenants} Tenants; a later pass deletes it if the row is still gone`
+  );
+}
+
+function bareNote(step: SyncStep): string | undefined {
+  if (step.action.kind === 'createBare') return 'a Tenant without a spec is created to show the refusal';
+  if (step.tenant?.spec !== undefined)
+    return 'the Tenant keeps its last valid spec; its children stay as they are';
+  return undefined;
+}
+
+function updateNote(step: SyncStep, specChanges: number, childChanges: number): string | undefined {
+  const { action, tenant } = step;
+  if (tenant === undefined) return undefined;
+  if (action.kind === 'applySpec' && specChanges === 0)
+    return "only the Tenant's labels or annotations change";
+  if (action.kind === 'applyStatus') return 'the Synced condition is brought up to date';
+  if (action.kind === 'nothing' && childChanges > 0)
+    return 'the children drifted from the spec (edited by hand?)';
+  return undefined;
+}

@@ -1,0 +1,117 @@
+// What `landlord plan` reads: every row of the table (one strongly consistent scan, as sync's
+// resync does), the Tenants this table's sync manages, and the children labelled for a tenant.
+// Reads only: the API client it is given refuses any other method before it reaches the network.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
+import {
+  CHILD_API_VERSION,
+  childKey,
+  childRef,
+  type ChildKind,
+  type ChildRef,
+} from '../../operator/child-ref.js';
+import type { ChildReader } from '../../operator/plan.js';
+import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
+import { listAll } from '../../runtime/kube/list.js';
+import { apiPath } from '../../runtime/kube/paths.js';
+import type { TableSource } from '../../sync/index.js';
+import type { NamedRow } from '../../sync/ledger.js';
+import { managedSelector, type TableIdentity } from '../../sync/identity.js';
+import { parseRow, type RowProblem } from '../../sync/row/index.js';
+
+/** A KubeApi that only reads: a plan that tried to write would be a bug, stopped here. */
+export class ReadOnlyKubeApi extends KubeApi {
+  override request<T>(req: ApiRequest): Promise<T> {
+    if (req.method !== 'GET') {
+      return Promise.reject(
+        new Error(`landlord plan only reads, but was about to ${req.method} ${req.path}`),
+      );
+    }
+    return super.request<T>(req);
+  }
+}
+
+export interface TableRows {
+  rows: NamedRow[];
+  /** Rows whose name cannot name a Tenant: sync skips them, so they appear in no Tenant. */
+  unnamed: RowProblem[];
+}
+
+export async function readRows(source: TableSource, signal: AbortSignal): Promise<TableRows> {
+  const rows: NamedRow[] = [];
+  const unnamed: RowProblem[] = [];
+  for await (const page of source.scan(signal)) {
+    for (const item of page) {
+      const parsed = parseRow(item);
+      if (parsed.name !== undefined) rows.push(parsed as NamedRow);
+      else if (parsed.kind === 'invalid') unnamed.push(parsed.problem);
+    }
+  }
+  return { rows, unnamed };
+}
+
+export function readTenants(api: KubeApi, identity: TableIdentity): Promise<Tenant[]> {
+  const path = apiPath({ apiVersion: API_VERSION, kind: KIND });
+  const options = { path, apiVersion: API_VERSION, kind: KIND, labelSelector: managedSelector(identity) };
+  return listAll<Tenant>(api, options).then((list) => list.items);
+}
+
+/**
+ * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
+ * tenant), and a GET for any other one a plan asks about, as the operator's converger does.
+ */
+export class ListedChildren implements ChildReader {
+  private readonly byKey = new Map<string, KubernetesObject | undefined>();
+  private readonly byTenant = new Map<string, ChildRef[]>();
+
+  private constructor(private readonly api: KubeApi) {}
+
+  /** `scopes`: the namespaces the operator watches (undefined: the whole cluster). */
+  static async read(api: KubeApi, scopes: readonly (string | undefined)[]): Promise<ListedChildren> {
+    const children = new ListedChildren(api);
+    for (const kind of ['Deployment', 'ConfigMap'] as const) {
+      for (const namespace of scopes) {
+        const apiVersion = CHILD_API_VERSION[kind];
+        const path = apiPath({ apiVersion, kind, namespace });
+        const list = await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant });
+        for (const object of list.items) children.add(kind, object);
+      }
+    }
+    return children;
+  }
+
+  labelledFor(tenant: string): ChildRef[] {
+    return this.byTenant.get(tenant) ?? [];
+  }
+
+  async get(ref: ChildRef): Promise<KubernetesObject | undefined> {
+    const key = childKey(ref);
+    if (this.byKey.has(key)) return this.byKey.get(key);
+    const object = await this.fetch(ref);
+    this.byKey.set(key, object);
+    return object;
+  }
+
+  private add(kind: ChildKind, object: KubernetesObject): void {
+    const { namespace = '', name = '', labels = {} } = object.metadata ?? {};
+    const ref = childRef(kind, namespace, name);
+    this.byKey.set(childKey(ref), object);
+    const tenant = labels[LABEL.tenant] ?? '';
+    this.byTenant.set(tenant, [...this.labelledFor(tenant), ref]);
+  }
+
+  private async fetch(ref: ChildRef): Promise<KubernetesObject | undefined> {
+    try {
+      return await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
+    } catch (err) {
+      // A namespace that does not exist yet holds no child either.
+      if (isNotFound(err)) return undefined;
+      if (err instanceof ApiError && err.status === 403) {
+        throw new Error(`reading ${ref.kind} ${ref.namespace}/${ref.name}: forbidden (${err.message})`, {
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+}

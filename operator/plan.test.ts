@@ -1,0 +1,95 @@
+// planChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
+// given as data; the e2e plan test checks the same against the real API server.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import type { Tenant } from '../api/tenant.js';
+import { testConfig, validTenant } from '../testing/policy.js';
+import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
+import { desiredChildren } from './desired.js';
+import { planChildren, type ChildReader } from './plan.js';
+import { evaluateTenant } from './policy/index.js';
+
+function tenant(): Tenant {
+  const t = validTenant();
+  t.metadata.uid = 'uid-acme';
+  return t;
+}
+
+/** The children exactly as a reconcile of `t` would have applied them. */
+function appliedChildren(t: Tenant): KubernetesObject[] {
+  const verdict = evaluateTenant(t, testConfig());
+  if (!verdict.ok) throw new Error('the fixture must be valid');
+  return desiredChildren(t, verdict.children).map((d) => structuredClone<KubernetesObject>(d.manifest));
+}
+
+function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildReader {
+  const refOf = (o: KubernetesObject): ChildRef =>
+    childRef(o.kind === 'Deployment' ? 'Deployment' : 'ConfigMap', o.metadata!.namespace!, o.metadata!.name!);
+  const byKey = new Map(objects.map((o) => [childKey(refOf(o)), o]));
+  return {
+    get: (ref) => Promise.resolve(byKey.get(childKey(ref))),
+    labelledFor: () => [...objects.map(refOf), ...labelled],
+  };
+}
+
+const summary = async (t: Tenant, children: ChildReader): Promise<unknown> => {
+  const plan = await planChildren(t, testConfig(), children);
+  return plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : plan;
+};
+
+describe('planChildren', () => {
+  it('creates every child of a new Tenant', async () => {
+    const t = tenant();
+    expect(await summary(t, reader([]))).toEqual(
+      appliedChildren(t).map((c) => `created ${c.kind} ${c.metadata!.namespace}/${c.metadata!.name}`),
+    );
+  });
+
+  it('changes nothing when the children match', async () => {
+    const t = tenant();
+    expect(await summary(t, reader(appliedChildren(t)))).toEqual([]);
+  });
+
+  it('updates a child edited by hand, and only that one', async () => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    (children[0] as { spec: { replicas: number } }).spec.replicas = 7;
+    expect(await summary(t, reader(children))).toEqual([
+      `updated ${describeRef(childRef('Deployment', children[0]!.metadata!.namespace!, children[0]!.metadata!.name!))}`,
+    ]);
+  });
+
+  it('prunes a child this Tenant controls that the spec no longer names, and leaves one it does not control', async () => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    const configMap = children[1]!;
+    const stranger = {
+      ...structuredClone(configMap),
+      metadata: { ...configMap.metadata, name: 'stranger', ownerReferences: [] },
+    };
+    t.spec!.configMaps = [];
+    expect(await summary(t, reader([...children, stranger]))).toEqual(
+      children.slice(1).map((c) => `pruned ConfigMap ${c.metadata!.namespace}/${c.metadata!.name}`),
+    );
+  });
+
+  it("is blocked by a child another owner holds, with the reconcile's Conflict message", async () => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    children[0]!.metadata!.ownerReferences = [];
+    expect(await summary(t, reader(children))).toMatchObject({
+      kind: 'blocked',
+      reason: 'Conflict',
+      message: expect.stringContaining('is not managed by landlord') as unknown,
+    });
+  });
+
+  it("reports the policy's refusal", async () => {
+    const t = tenant();
+    t.spec!.deployment = { kind: 'Pod' };
+    expect(await summary(t, reader([]))).toMatchObject({
+      kind: 'refused',
+      reason: expect.any(String) as unknown,
+    });
+  });
+});

@@ -1,0 +1,50 @@
+// What the operator would do to one Tenant's children now, for `landlord plan`: the same policy,
+// desired manifests, ownership rule and drift check a reconcile uses, asked without applying.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Tenant } from '../api/tenant.js';
+import { drifted } from './apply.js';
+import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
+import { desiredChildren } from './desired.js';
+import { controlledBy, ownership } from './ownership.js';
+import { evaluateTenant, type PolicyConfig } from './policy/index.js';
+import { REASON } from './reasons.js';
+
+/** The children as they exist, read however the caller can (a listing, a GET). */
+export interface ChildReader {
+  get(ref: ChildRef): Promise<KubernetesObject | undefined>;
+  /** The children labelled for this Tenant: the ones the operator would consider pruning. */
+  labelledFor(tenant: string): ChildRef[];
+}
+
+export type ChildrenPlan =
+  /** The policy refuses the spec: nothing is applied, the Tenant reports the reason. */
+  | { kind: 'refused'; reason: string; message: string }
+  /** A child is held by another owner (or an earlier Tenant of this name): nothing is applied. */
+  | { kind: 'blocked'; reason: typeof REASON.conflict; message: string }
+  /** The children it would create, update and prune; none when they already match. */
+  | { kind: 'converge'; changes: ChildChange[] };
+
+export async function planChildren(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  children: ChildReader,
+): Promise<ChildrenPlan> {
+  const verdict = evaluateTenant(tenant, policy);
+  if (!verdict.ok) return { kind: 'refused', ...verdict.refusal };
+  const desired = desiredChildren(tenant, verdict.children);
+  const live = await Promise.all(desired.map((child) => children.get(child.ref)));
+  const changes: ChildChange[] = [];
+  for (const [i, child] of desired.entries()) {
+    const current = live[i];
+    const owner = ownership(tenant, child.ref, current);
+    if (owner.verdict !== 'ok') return { kind: 'blocked', reason: REASON.conflict, message: owner.message };
+    if (current === undefined) changes.push({ action: 'created', ref: child.ref });
+    else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
+  }
+  const wanted = new Set(desired.map((d) => childKey(d.ref)));
+  for (const ref of children.labelledFor(tenant.metadata.name ?? '')) {
+    if (wanted.has(childKey(ref))) continue;
+    if (controlledBy(tenant, await children.get(ref))) changes.push({ action: 'pruned', ref });
+  }
+  return { kind: 'converge', changes };
+}

@@ -1,0 +1,52 @@
+// Listing a whole collection through KubeApi, a page at a time, so that a large collection never
+// arrives as one response. The informer lists through it, and so does `landlord plan`.
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeApi } from './api.js';
+
+export interface ListOptions {
+  /** The collection path, e.g. /apis/apps/v1/deployments. */
+  path: string;
+  /** Stamped on listed items, which the API server sends without them. */
+  apiVersion: string;
+  kind: string;
+  labelSelector?: string;
+  pageSize?: number;
+}
+
+/** managedFields are a large share of an object and nothing here reads them. */
+export function stripManagedFields(obj: unknown): void {
+  const meta = (obj as { metadata?: { managedFields?: unknown } } | null)?.metadata;
+  if (meta !== undefined) delete meta.managedFields;
+}
+
+/** Every object of the collection, with the resourceVersion of the last page. */
+export async function listAll<T extends KubernetesObject>(
+  api: KubeApi,
+  options: ListOptions,
+): Promise<KubernetesListObject<T>> {
+  const items: T[] = [];
+  let continueToken: string | undefined;
+  let resourceVersion: string;
+  do {
+    const page = await api.request<KubernetesListObject<T>>({
+      method: 'GET',
+      path: options.path,
+      verb: 'list',
+      query: {
+        labelSelector: options.labelSelector,
+        limit: options.pageSize ?? 500,
+        continue: continueToken,
+      },
+    });
+    for (const item of page.items) {
+      stripManagedFields(item);
+      item.apiVersion = options.apiVersion;
+      item.kind = options.kind;
+    }
+    items.push(...page.items);
+    // The wire name is `continue`; client-node's typed model calls it `_continue`, but this is raw JSON.
+    continueToken = (page.metadata as { continue?: string } | undefined)?.continue || undefined;
+    resourceVersion = page.metadata?.resourceVersion ?? '';
+  } while (continueToken !== undefined);
+  return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion }, items };
+}

@@ -1,0 +1,79 @@
+// What sync would do now, for `landlord plan`: the rows of one complete scan and the Tenants as
+// listed go through the very ledger, decide() and deletion budget the running sync uses, so the
+// plan and the component cannot disagree. Nothing here writes; the budget is a fresh interval's,
+// as the next complete scan would size it.
+import type { Tenant, TenantSpec } from '../api/tenant.js';
+import type { TableIdentity } from './identity.js';
+import { Ledger, type NamedRow, type TenantLookup } from './ledger.js';
+import {
+  afterCompleteScan,
+  allowance,
+  DeletionBudget,
+  liveTenants,
+  type GuardLimits,
+} from './prune-guard.js';
+import { RowBook } from './row-book.js';
+import type { SyncAction } from './decide.js';
+import type { Verdict } from './status.js';
+
+export interface SyncSnapshot {
+  /** Every row of the scan that names a Tenant. */
+  rows: readonly NamedRow[];
+  /** The Tenants this table's sync manages, as listed. */
+  tenants: readonly Tenant[];
+  identity: TableIdentity;
+  limits: GuardLimits;
+}
+
+export interface SyncStep {
+  name: string;
+  action: SyncAction;
+  /** What sync concluded about the row; undefined when the row is gone or says `deleted: true`. */
+  verdict: Verdict | undefined;
+  tenant: Tenant | undefined;
+  /** The spec the Tenant would hold after this step: the row's when applied, else the Tenant's. */
+  spec: TenantSpec | undefined;
+}
+
+export interface SyncPlan {
+  steps: SyncStep[];
+  /** Deletions the budget of one interval allows, and how many Tenants it was sized from. */
+  budget: { allowed: number; tenants: number };
+}
+
+class ListedTenants implements TenantLookup {
+  private readonly byName: Map<string, Tenant>;
+
+  constructor(tenants: readonly Tenant[]) {
+    this.byName = new Map(tenants.map((t) => [t.metadata.name ?? '', t]));
+  }
+
+  get(name: string): Tenant | undefined {
+    return this.byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+}
+
+/** One step per name in the rows or the Tenants, sorted by name. */
+export function planSync(snapshot: SyncSnapshot): SyncPlan {
+  const view = new ListedTenants(snapshot.tenants);
+  const book = new RowBook();
+  const ledger = new Ledger(book, view, snapshot.identity);
+  for (const row of snapshot.rows) ledger.record(row);
+  const deletions = afterCompleteScan(new DeletionBudget(snapshot.limits), snapshot.tenants, (name) =>
+    book.has(name),
+  );
+  for (const name of deletions.approved) book.approve(name, 1);
+  const names = [...new Set([...snapshot.rows.map((r) => r.name), ...view.names()])].sort();
+  const steps = names.map((name): SyncStep => {
+    const action = ledger.next(name);
+    const tenant = view.get(name);
+    const spec = action.kind === 'applySpec' ? book.spec(name, action.hash) : tenant?.spec;
+    return { name, action, verdict: book.verdict(name), tenant, spec };
+  });
+  const live = liveTenants(snapshot.tenants).length;
+  return { steps, budget: { allowed: allowance(live, snapshot.limits), tenants: live } };
+}
