@@ -1,13 +1,16 @@
-// `npm run e2e:install`: builds the pinned control plane and helm and installs moto ahead of time, so the
-// first test run (or CI) shows that progress as its own step.
+// `npm run e2e:install`: builds the pinned control plane, helm and promtool and installs moto ahead
+// of time, so the first test run (or CI) shows that progress as its own step.
 import { ensureBinaries } from './binaries.js';
 import { ensureMoto } from './moto.js';
-import { ensureHelm } from './tools.js';
+import { ensureHelm, ensurePromtool } from './tools.js';
 
 const started = Date.now();
-// helm after the control plane rather than beside it: two Go builds at once would share two cores.
+// The tools after the control plane rather than beside it, and one after the other: two Go builds
+// at once would share two cores.
 const [binaries] = await Promise.all([ensureBinaries(), ensureMoto()]);
 const helm = await ensureHelm();
+const promtool = await ensurePromtool();
 console.log(`control plane binaries: ${binaries['kube-apiserver'].replace(/\/kube-apiserver$/, '')}`);
 console.log(`helm: ${helm}`);
+console.log(`promtool: ${promtool}`);
 console.log(`e2e dependencies ready in ${((Date.now() - started) / 1000).toFixed(0)}s`);

@@ -12,6 +12,7 @@ export const repoRoot = resolve(here, here.includes(join('dist', 'harness')) ? '
 export const cacheRoot = process.env.LANDLORD_CACHE ?? join(homedir(), '.cache', 'landlord');
 export const controlPlaneModule = join(repoRoot, 'harness', 'controlplane');
 export const toolsModule = join(repoRoot, 'harness', 'tools');
+export const promtoolModule = join(repoRoot, 'harness', 'promtool');
 export const venvDir = join(repoRoot, '.venv');
 export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');

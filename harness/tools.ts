@@ -1,35 +1,88 @@
-// Builds the pinned command-line tools of harness/tools (helm, for charts/landlord) into the user
-// cache, keyed by a hash of the pins, as binaries.ts does for the control plane. A module of its
-// own, so that a helm pin change never rebuilds Kubernetes.
+// Builds the pinned command-line tools into the user cache, keyed by a hash of their pins, as
+// binaries.ts does for the control plane: helm (harness/tools, for charts/landlord) and promtool
+// (harness/promtool, for the alert rules in config/monitoring). Each is a Go module of its own, so
+// that a pin change of one never rebuilds (or moves the dependencies of) another.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { goBuild, pinHash } from './binaries.js';
-import { cacheRoot, toolsModule } from './paths.js';
+import { cacheRoot, promtoolModule, toolsModule } from './paths.js';
+
+const run = promisify(execFile);
 
 const PIN_FILES = ['go.mod', 'go.sum', 'tools.go'];
 
+interface Tool {
+  /** The binary's name, and what the progress lines call it. */
+  name: string;
+  /** The Go module (a folder of harness/) whose pins build it. */
+  module: string;
+  package: string;
+  /** How long a cold build takes on two cores, for the line that says one has started. */
+  coldBuild: string;
+  /** `-X` settings for the version a release build would stamp (a module build has none). */
+  linkerSettings: (module: string) => Promise<string[]>;
+}
+
+const HELM: Tool = {
+  name: 'helm',
+  module: toolsModule,
+  package: 'helm.sh/helm/v4/cmd/helm',
+  coldBuild: 'a few minutes',
+  // Without it `helm version` would say only "v4.3".
+  linkerSettings: async (module) => {
+    const version = /^require helm\.sh\/helm\/v4 (v\S+)$/m.exec(
+      await readFile(join(module, 'go.mod'), 'utf8'),
+    );
+    return version ? [`helm.sh/helm/v4/internal/version.version=${version[1]}`] : [];
+  },
+};
+
+const PROMTOOL: Tool = {
+  name: 'promtool',
+  module: promtoolModule,
+  package: 'github.com/prometheus/prometheus/cmd/promtool',
+  coldBuild: 'about 7 minutes',
+  // Prometheus 3.x is tagged v0.3xx.y as a Go module; its VERSION file has the release (3.xx.y),
+  // which `promtool --version` would otherwise print as empty.
+  linkerSettings: async (module) => {
+    const { stdout } = await run('go', ['list', '-m', '-f', '{{.Dir}}', 'github.com/prometheus/prometheus'], {
+      cwd: module,
+    });
+    const version = (await readFile(join(stdout.trim(), 'VERSION'), 'utf8')).trim();
+    return [`github.com/prometheus/common/version.Version=${version}`];
+  },
+};
+
 /** The path of the pinned helm, building it first when the cache has none for these pins. */
-export async function ensureHelm(log: (line: string) => void = console.error): Promise<string> {
-  const dir = join(cacheRoot, 'tools', await pinHash(toolsModule, PIN_FILES));
-  const helm = join(dir, 'helm');
-  if (existsSync(helm)) return helm;
-  log(`building helm into ${dir}; a cold build takes a few minutes and happens once per pin change`);
+export function ensureHelm(log: (line: string) => void = console.error): Promise<string> {
+  return ensureTool(HELM, log);
+}
+
+/** The path of the pinned promtool, building it first when the cache has none for these pins. */
+export function ensurePromtool(log: (line: string) => void = console.error): Promise<string> {
+  return ensureTool(PROMTOOL, log);
+}
+
+async function ensureTool(tool: Tool, log: (line: string) => void): Promise<string> {
+  const dir = join(cacheRoot, 'tools', await pinHash(tool.module, PIN_FILES));
+  const binary = join(dir, tool.name);
+  if (existsSync(binary)) return binary;
+  log(
+    `building ${tool.name} into ${dir}; a cold build takes ${tool.coldBuild} and happens once per pin change`,
+  );
   const staging = `${dir}.tmp-${process.pid}`;
   await mkdir(staging, { recursive: true });
   try {
-    // A module build has no release version stamped in; `helm version` would say only "v4.3".
-    const version = /^require helm\.sh\/helm\/v4 (v\S+)$/m.exec(
-      await readFile(join(toolsModule, 'go.mod'), 'utf8'),
-    );
-    const linkerSettings = version ? [`helm.sh/helm/v4/internal/version.version=${version[1]}`] : [];
     await goBuild(
       {
-        module: toolsModule,
-        packages: ['helm.sh/helm/v4/cmd/helm'],
+        module: tool.module,
+        packages: [tool.package],
         outDir: staging,
-        what: 'helm',
-        linkerSettings,
+        what: tool.name,
+        linkerSettings: await tool.linkerSettings(tool.module),
       },
       log,
     );
@@ -38,5 +91,5 @@ export async function ensureHelm(log: (line: string) => void = console.error): P
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return helm;
+  return binary;
 }
