@@ -17,6 +17,7 @@ import {
   byKey,
   CHART,
   helm,
+  helm3,
   helmRefusal,
   parseManifests,
   renderChart,
@@ -235,5 +236,56 @@ describe('charts/landlord on the real API server: install, upgrade, run, uninsta
     const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
     expect(left).not.toContain(release);
     await kubectl('get', 'crd', 'tenants.landlord.dev');
+  });
+});
+
+describe('charts/landlord under Helm 3 (a v2 chart: both majors install it)', () => {
+  const release = uniqueName('helm3');
+  const inRelease = ['--namespace', 'default'];
+  const monitoring = [
+    '--set',
+    'metrics.serviceMonitor.enabled=true,metrics.prometheusRule.enabled=true,metrics.grafanaDashboard.enabled=true',
+  ];
+
+  afterAll(async () => {
+    await helm3('uninstall', release, ...inRelease).catch(() => undefined);
+  });
+
+  it('lints clean with helm 3 lint --strict', async () => {
+    const out = await helm3('lint', CHART, '--strict');
+    expect(out).toContain('1 chart(s) linted, 0 chart(s) failed');
+    expect(out).not.toMatch(/\[(WARNING|ERROR)\]/);
+  });
+
+  it('renders exactly what Helm 4 renders, with default values and with every monitoring object on', async () => {
+    for (const args of [[], monitoring]) {
+      const three = parseManifests(await helm3('template', 'landlord', CHART, '--include-crds', ...args));
+      expect(byKey(three)).toEqual(byKey(await renderChart(...args)));
+    }
+  });
+
+  it('refuses a bad value through the same schema', async () => {
+    const refusal = await helm3('template', 'landlord', CHART, '--set', 'operator.replicas=-1').then(
+      () => undefined,
+      (err: { stderr?: string }) => err.stderr,
+    );
+    expect(refusal).toContain("values don't meet the specifications of the schema");
+  });
+
+  it('installs on the API server and uninstalls, leaving no object of the release', async () => {
+    const ns = release;
+    await helm3('install', release, CHART, ...inRelease, '--set', `namespace=${ns}`);
+    const file = join(envValue('LANDLORD_E2E_RUN_DIR'), `${release}.yaml`);
+    await writeFile(file, await helm3('get', 'manifest', release, ...inRelease));
+    const installed = parseManifests(await helm3('get', 'manifest', release, ...inRelease));
+    const live = (await kubectl('get', '-f', file, '-o', 'name')).trim().split('\n');
+    expect(live).toHaveLength(installed.length);
+    await helm3('uninstall', release, ...inRelease, '--wait');
+    expect(await helm3('list', ...inRelease, '--short')).not.toContain(release);
+    await waitUntil('the release namespace to go', () => gone(core.readNamespace({ name: ns })), {
+      timeoutMs: 120_000,
+    });
+    const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
+    expect(left).not.toContain(release);
   });
 });

@@ -13,6 +13,7 @@ export const cacheRoot = process.env.LANDLORD_CACHE ?? join(homedir(), '.cache',
 export const controlPlaneModule = join(repoRoot, 'harness', 'controlplane');
 export const toolsModule = join(repoRoot, 'harness', 'tools');
 export const promtoolModule = join(repoRoot, 'harness', 'promtool');
+export const helm3Module = join(repoRoot, 'harness', 'helm3');
 export const venvDir = join(repoRoot, '.venv');
 export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');

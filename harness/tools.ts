@@ -1,5 +1,6 @@
 // Builds the pinned command-line tools into the user cache, keyed by a hash of their pins, as
-// binaries.ts does for the control plane: helm (harness/tools, for charts/landlord) and promtool
+// binaries.ts does for the control plane: helm (harness/tools, for charts/landlord), Helm 3
+// (harness/helm3, the same chart under the older major) and promtool
 // (harness/promtool, for the alert rules in config/monitoring). Each is a Go module of its own, so
 // that a pin change of one never rebuilds (or moves the dependencies of) another.
 import { execFile } from 'node:child_process';
@@ -8,7 +9,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { goBuild, pinHash } from './binaries.js';
-import { cacheRoot, promtoolModule, toolsModule } from './paths.js';
+import { cacheRoot, helm3Module, promtoolModule, toolsModule } from './paths.js';
 
 const run = promisify(execFile);
 
@@ -26,19 +27,26 @@ interface Tool {
   linkerSettings: (module: string) => Promise<string[]>;
 }
 
-const HELM: Tool = {
-  name: 'helm',
-  module: toolsModule,
-  package: 'helm.sh/helm/v4/cmd/helm',
-  coldBuild: 'a few minutes',
-  // Without it `helm version` would say only "v4.3".
-  linkerSettings: async (module) => {
-    const version = /^require helm\.sh\/helm\/v4 (v\S+)$/m.exec(
-      await readFile(join(module, 'go.mod'), 'utf8'),
-    );
-    return version ? [`helm.sh/helm/v4/internal/version.version=${version[1]}`] : [];
-  },
-};
+/** A Helm major version's tool: the same build, its own module, binary name and version stamp. */
+function helmTool(major: 3 | 4, name: string, module: string): Tool {
+  const path = `helm.sh/helm/v${major}`;
+  return {
+    name,
+    module,
+    package: `${path}/cmd/helm`,
+    coldBuild: 'a few minutes',
+    // Without it `helm version` would say only "v4.3".
+    linkerSettings: async (dir) => {
+      const pin = new RegExp(`^require ${path.replaceAll('.', '\\.')} (v\\S+)$`, 'm');
+      const version = pin.exec(await readFile(join(dir, 'go.mod'), 'utf8'));
+      return version ? [`${path}/internal/version.version=${version[1]}`] : [];
+    },
+  };
+}
+
+const HELM = helmTool(4, 'helm', toolsModule);
+/** Helm 3, to show the chart works with both majors (charts/landlord is a v2 chart). */
+const HELM3 = helmTool(3, 'helm3', helm3Module);
 
 const PROMTOOL: Tool = {
   name: 'promtool',
@@ -59,6 +67,11 @@ const PROMTOOL: Tool = {
 /** The path of the pinned helm, building it first when the cache has none for these pins. */
 export function ensureHelm(log: (line: string) => void = console.error): Promise<string> {
   return ensureTool(HELM, log);
+}
+
+/** The path of the pinned Helm 3, building it first when the cache has none for these pins. */
+export function ensureHelm3(log: (line: string) => void = console.error): Promise<string> {
+  return ensureTool(HELM3, log);
 }
 
 /** The path of the pinned promtool, building it first when the cache has none for these pins. */
@@ -86,6 +99,9 @@ async function ensureTool(tool: Tool, log: (line: string) => void): Promise<stri
       },
       log,
     );
+    // go build names the binary after its package folder: Helm 3's is `helm` too.
+    const built = tool.package.slice(tool.package.lastIndexOf('/') + 1);
+    if (built !== tool.name) await rename(join(staging, built), join(staging, tool.name));
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);
   } finally {

@@ -1,4 +1,4 @@
-// The pinned helm (harness/tools), pointed at the test cluster, and charts/landlord rendered next
+// The pinned helm (harness/tools) and Helm 3 (harness/helm3), pointed at the test cluster, and charts/landlord rendered next
 // to config/ so the two can be compared object by object.
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadAll } from 'js-yaml';
 import { repoRoot } from '../../harness/paths.js';
-import { ensureHelm } from '../../harness/tools.js';
+import { ensureHelm, ensureHelm3 } from '../../harness/tools.js';
 import { envValue } from './env.js';
 import { kubectl } from './kubectl.js';
 
@@ -27,9 +27,18 @@ export interface Manifest {
  * directory when HOME is unset).
  */
 export async function helm(...args: string[]): Promise<string> {
-  const home = join(envValue('LANDLORD_E2E_RUN_DIR'), 'helm');
+  return runHelm(await ensureHelm(), 'helm', args);
+}
+
+/** The pinned Helm 3 (harness/helm3), with a home of its own. */
+export async function helm3(...args: string[]): Promise<string> {
+  return runHelm(await ensureHelm3(), 'helm3', args);
+}
+
+async function runHelm(binary: string, homeName: string, args: string[]): Promise<string> {
+  const home = join(envValue('LANDLORD_E2E_RUN_DIR'), homeName);
   await mkdir(home, { recursive: true });
-  const { stdout } = await run(await ensureHelm(), args, {
+  const { stdout } = await run(binary, args, {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: home,
