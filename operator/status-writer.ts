@@ -25,11 +25,11 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
 export class StatusWriter {
   constructor(private readonly api: KubeApi) {}
 
-  /** Returns true when a write was needed and made. */
-  async write(tenant: Tenant, next: OperatorStatus): Promise<boolean> {
-    if (unchanged(tenant, next)) return false;
+  /** Returns the Tenant as written, or undefined when nothing needed writing. */
+  async write(tenant: Tenant, next: OperatorStatus): Promise<Tenant | undefined> {
+    if (unchanged(tenant, next)) return undefined;
     const name = tenant.metadata.name!;
-    await this.api.request({
+    return this.api.request<Tenant>({
       method: 'PATCH',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
       query: { fieldManager: FIELD_MANAGER.operator, force: true },
@@ -37,7 +37,6 @@ export class StatusWriter {
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
       verb: 'apply',
     });
-    return true;
   }
 }
 
