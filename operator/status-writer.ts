@@ -18,6 +18,7 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
     current.readyReplicas === next.readyReplicas &&
     current.replicaSummary === next.replicaSummary &&
     current.deployment === next.deployment &&
+    current.state === next.state &&
     isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
   );
 }
@@ -46,7 +47,8 @@ export function newFailure(
   next: OperatorStatus,
 ): { reason: string; message: string } | undefined {
   const after = findCondition(next.conditions, CONDITION.applied);
-  if (after === undefined || after.status === 'True') return undefined;
+  // Only False is a failure: Unknown means paused, which is announced as a transition instead.
+  if (after === undefined || after.status !== 'False') return undefined;
   const before = findCondition(tenant.status?.conditions, CONDITION.applied);
   const same =
     before?.status === after.status && before.reason === after.reason && before.message === after.message;
