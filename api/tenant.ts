@@ -38,8 +38,8 @@ export const ANNOTATION = {
 } as const;
 
 /**
- * A tenant's lifecycle, from its row's `state` attribute (absent: active). `purged` is accepted and
- * treated as `archived`: no release has a purger yet, so no tenant data is ever deleted.
+ * A tenant's lifecycle, from its row's `state` attribute (absent: active). This release has no
+ * purger: `purged` is accepted and carried out as `archived`, and no tenant data is deleted.
  */
 export const TENANT_STATES = ['active', 'suspended', 'archived', 'purged'] as const;
 export type TenantState = (typeof TENANT_STATES)[number];
