@@ -1,7 +1,7 @@
 // The Tenant CustomResourceDefinition. Defined once here; crds/tenants.landlord.dev.yaml is this
 // object rendered (a golden test keeps the two identical). runtime/kube/crd-install.ts installs it.
 import { dump } from 'js-yaml';
-import { CONDITION, CRD_NAME, GROUP, KIND, PLURAL, VERSION } from './tenant.js';
+import { CONDITION, CRD_NAME, DEFAULT_STATE, GROUP, KIND, PLURAL, TENANT_STATES, VERSION } from './tenant.js';
 
 /**
  * JSON schema as the API server spells it. client-node's Schema renames the
@@ -88,6 +88,11 @@ const statusSchema: Schema = {
         lastChangedTime: { type: 'string', format: 'date-time' },
       },
     },
+    state: {
+      type: 'string',
+      enum: [...TENANT_STATES],
+      description: 'The lifecycle state the operator last brought the children to; absent: active.',
+    },
   },
 };
 
@@ -113,6 +118,7 @@ export const TENANT_CRD = {
           { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
           { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
           { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
+          { name: 'State', type: 'string', jsonPath: '.spec.state' },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           {
             name: 'Message',
@@ -135,6 +141,14 @@ export const TENANT_CRD = {
                 properties: {
                   deployment: manifestSchema('An apps/v1 Deployment manifest.'),
                   configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
+                  // A default, so Tenants written before states existed read as active too.
+                  state: {
+                    type: 'string',
+                    enum: [...TENANT_STATES],
+                    default: DEFAULT_STATE,
+                    description:
+                      'active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged, in this release, does the same as archived and deletes no data.',
+                  },
                 },
               },
               status: statusSchema,

@@ -30,7 +30,24 @@ export const ANNOTATION = {
   rowHash: 'landlord.dev/row-hash',
   /** On Tenants made by sync: the table's full name (labels are too short for it). */
   table: 'landlord.dev/table',
+  /**
+   * Set by a person (`kubectl annotate tenant x landlord.dev/paused=true`): the operator leaves the
+   * Tenant's children alone until it is removed. Only the value "true" pauses.
+   */
+  paused: 'landlord.dev/paused',
 } as const;
+
+/**
+ * A tenant's lifecycle, from its row's `state` attribute (absent: active). This release has no
+ * purger: `purged` is accepted and carried out as `archived`, and no tenant data is deleted.
+ */
+export const TENANT_STATES = ['active', 'suspended', 'archived', 'purged'] as const;
+export type TenantState = (typeof TENANT_STATES)[number];
+export const DEFAULT_STATE: TenantState = 'active';
+
+export function isTenantState(value: unknown): value is TenantState {
+  return typeof value === 'string' && (TENANT_STATES as readonly string[]).includes(value);
+}
 
 export const MANAGED_BY = {
   operator: 'landlord-operator',
@@ -80,12 +97,16 @@ export interface TenantStatus {
   /** "namespace/name" of each owned ConfigMap, sorted. */
   configMaps?: string[];
   sync?: SyncStatus;
+  /** The state the operator last brought the children to; absent: active. */
+  state?: TenantState;
 }
 
 export interface TenantSpec {
   /** An apps/v1 Deployment manifest; absent while sync has never read a valid row. */
   deployment?: V1Deployment;
   configMaps?: V1ConfigMap[];
+  /** From the row's `state`; absent (and the CRD's default): active. */
+  state?: TenantState;
 }
 
 export interface Tenant {
@@ -109,4 +130,9 @@ export function tenantOwnerReference(tenant: Tenant): V1OwnerReference {
     controller: true,
     blockOwnerDeletion: true,
   };
+}
+
+/** Whether a person paused this Tenant by hand. */
+export function isPaused(tenant: Tenant): boolean {
+  return tenant.metadata.annotations?.[ANNOTATION.paused] === 'true';
 }

@@ -29,7 +29,7 @@ export function verdictText(verdict: RowVerdict): string {
   switch (verdict.verdict) {
     case 'valid':
       return [
-        `OK: tenant ${verdict.name} would get:`,
+        validHead(verdict),
         ...verdict.children.map((c) => `  ${c.kind} ${c.namespace ?? ''}/${c.name ?? ''}`),
       ].join('\n');
     case 'deleted':
@@ -45,6 +45,12 @@ export function verdictText(verdict: RowVerdict): string {
     case 'unreadable':
       return verdict.message;
   }
+}
+
+function validHead({ name, state, children }: Extract<RowVerdict, { verdict: 'valid' }>): string {
+  const tenant = state === 'active' ? `tenant ${name}` : `tenant ${name} (state: ${state})`;
+  const purge = state === 'purged' ? '; no data is deleted: this release of landlord has no purger' : '';
+  return children.length === 0 ? `OK: ${tenant} would keep no children${purge}` : `OK: ${tenant} would get:`;
 }
 
 async function validate(file: string, format: Format): Promise<number> {

@@ -43,7 +43,13 @@ const CASES: Case[] = [
   {
     name: 'a valid row in the seed format (manifests as JSON text)',
     row: textRow('tenant-1', validDeployment()),
-    expected: { verdict: 'valid', form: 'document', name: 'tenant-1', children: VALID_CHILDREN },
+    expected: {
+      verdict: 'valid',
+      form: 'document',
+      name: 'tenant-1',
+      state: 'active',
+      children: VALID_CHILDREN,
+    },
     exit: EXIT.valid,
   },
   {
@@ -173,6 +179,35 @@ const CASES: Case[] = [
     }),
     expected: { verdict: 'refused', name: 'tenant-1' },
     condition: { type: 'Applied', reason: 'KindNotAllowed', message: /Service/ },
+    exit: EXIT.refused,
+  },
+  {
+    name: 'a suspended row: the same children, the Deployment at 0 replicas',
+    row: { ...textRow('tenant-1', validDeployment()), state: 'suspended' },
+    expected: { verdict: 'valid', state: 'suspended', children: VALID_CHILDREN },
+    exit: EXIT.valid,
+  },
+  {
+    name: 'an archived row: no children, whatever the policy says of its spec',
+    row: {
+      ...textRow(
+        'tenant-1',
+        deployment((d) => (d.spec!.template.spec!.hostNetwork = true)),
+      ),
+      state: 'archived',
+    },
+    expected: { verdict: 'valid', state: 'archived', children: [] },
+    exit: EXIT.valid,
+  },
+  {
+    name: 'an unknown state, naming the allowed values',
+    row: { ...textRow('tenant-1', validDeployment()), state: 'paused' },
+    expected: { verdict: 'refused', name: 'tenant-1' },
+    condition: {
+      type: 'Synced',
+      reason: 'InvalidRecord',
+      message: /^state: "paused" is not a state; allowed: active, suspended, archived, purged/,
+    },
     exit: EXIT.refused,
   },
   {

@@ -1,12 +1,13 @@
 // `landlord validate`, the pure part: one row (as JSON) and the operator's policy config in, the
 // verdict out. Every check is the components' own: sync's parseRow, then the operator's
-// evaluateTenant on the Tenant sync would apply, so the verdict carries the very reason and
+// wantedChildren (its policy, shaped by the row's state) on the Tenant sync would apply, so the verdict carries the very reason and
 // message the Tenant would show. What needs the cluster (a child owned by someone else, the API
 // server refusing an apply) cannot be seen from here.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { CONDITION, type TenantSpec } from '../api/tenant.js';
-import { evaluateTenant, type PolicyConfig } from '../operator/policy/index.js';
+import { CONDITION, type TenantSpec, type TenantState } from '../api/tenant.js';
+import { wantedChildren } from '../operator/lifecycle.js';
+import type { PolicyConfig } from '../operator/policy/index.js';
 import { parseRow } from '../sync/row/index.js';
 import { SYNCED_REASON } from '../sync/reasons.js';
 import { appliedTenant } from './applied-tenant.js';
@@ -33,7 +34,8 @@ export interface RefusedCondition {
 }
 
 export type RowVerdict =
-  | { verdict: 'valid'; form: RowForm; name: string; children: ChildSummary[] }
+  /** `children`: what the operator would keep in `state` (none when archived or purged). */
+  | { verdict: 'valid'; form: RowForm; name: string; state: TenantState; children: ChildSummary[] }
   | { verdict: 'deleted'; form: RowForm; name: string }
   /** `name` is undefined when the name itself is refused: sync then makes no Tenant of the row. */
   | { verdict: 'refused'; form: RowForm; name: string | undefined; condition: RefusedCondition }
@@ -77,7 +79,7 @@ export function validateRow(row: unknown, policy: PolicyConfig): RowVerdict {
 }
 
 function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): RowVerdict {
-  const result = evaluateTenant(appliedTenant(name, spec), policy);
+  const result = wantedChildren(appliedTenant(name, spec), policy);
   if (!result.ok) {
     const { reason, message } = result.refusal;
     return {
@@ -87,13 +89,12 @@ function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: Poli
       condition: refusedCondition(CONDITION.applied, reason, message),
     };
   }
-  const { deployment, configMaps } = result.children;
-  const children = [deployment, ...configMaps].map((child) => ({
-    kind: child.kind ?? '',
-    namespace: child.metadata?.namespace,
-    name: child.metadata?.name,
+  const children = result.children.map(({ ref }) => ({
+    kind: ref.kind,
+    namespace: ref.namespace,
+    name: ref.name,
   }));
-  return { verdict: 'valid', form, name, children };
+  return { verdict: 'valid', form, name, state: result.state, children };
 }
 
 function refusedCondition(type: RefusedCondition['type'], reason: string, message: string): RefusedCondition {

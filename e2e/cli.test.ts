@@ -70,6 +70,9 @@ beforeAll(async () => {
   await writeFile(file('valid.json'), JSON.stringify(row()));
   await writeFile(file('privileged.json'), JSON.stringify(row('default', { privileged: true })));
   await writeFile(file('bad-spec.json'), JSON.stringify({ name: 'tenant-1', spec: '{"kind":' }));
+  await writeFile(file('suspended.json'), JSON.stringify({ ...row(), state: 'suspended' }));
+  await writeFile(file('purged.json'), JSON.stringify({ ...row(), state: 'purged' }));
+  await writeFile(file('bad-state.json'), JSON.stringify({ ...row(), state: 'Archived' }));
   await writeFile(file('not-json.json'), '{"name": "tenant-1",');
 });
 
@@ -163,6 +166,25 @@ describe('landlord validate', () => {
         'OK: tenant tenant-1 would get:\n  Deployment default/tenant-1-app\n  ConfigMap default/tenant-1-config\n',
       stderr: '',
     });
+  });
+
+  it('says the state of a row that is not active, and that purged deletes no data', async () => {
+    const suspended = await landlord(['validate', file('suspended.json')]);
+    expect(suspended.stdout.split('\n')[0]).toBe('OK: tenant tenant-1 (state: suspended) would get:');
+    expect(await landlord(['validate', file('purged.json')])).toEqual({
+      code: 0,
+      stdout:
+        'OK: tenant tenant-1 (state: purged) would keep no children; no data is deleted: this release of landlord has no purger\n',
+      stderr: '',
+    });
+  });
+
+  it('refuses an unknown state, naming the allowed values: exit 1', async () => {
+    const result = await landlord(['validate', file('bad-state.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'Synced=False InvalidRecord: state: "Archived" is not a state; allowed: active, suspended, archived, purged (absent: active)',
+    );
   });
 
   it("refuses a privileged pod with the operator's reason and message: exit 1", async () => {

@@ -250,7 +250,15 @@ describe('kubectl', () => {
     await ready(name);
     const table = await kubectl('get', 'tenants', name);
     const [header, row] = table.trim().split('\n');
-    expect(header?.split(/\s{2,}/)).toEqual(['NAME', 'READY', 'REASON', 'REPLICAS', 'SYNCED', 'AGE']);
+    expect(header?.split(/\s{2,}/)).toEqual([
+      'NAME',
+      'READY',
+      'REASON',
+      'REPLICAS',
+      'SYNCED',
+      'STATE',
+      'AGE',
+    ]);
     expect(row?.split(/\s+/).slice(0, 4)).toEqual([name, 'True', 'Ready', '1/1']);
     const short = await kubectl('get', 'tn', name, '-o', 'name');
     expect(short.trim()).toBe(`tenant.landlord.dev/${name}`);

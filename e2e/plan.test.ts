@@ -46,6 +46,9 @@ const REFUSED_BEFORE = n('refused-before');
 const NEW = n('new');
 const NEW_REFUSED = n('new-privileged');
 const NEW_INVALID = n('new-invalid');
+const SUSPENDED = n('suspended');
+const ARCHIVED = n('archived');
+const PAUSED = n('paused');
 
 /** A row whose only container asks for a privileged pod: the operator's policy refuses it. */
 function privilegedRow(name: string): Record<string, unknown> {
@@ -141,18 +144,32 @@ async function scanTable(): Promise<unknown[]> {
 const condition = (t: Tenant | undefined, type: string) =>
   t?.status?.conditions?.find((c) => c.type === type);
 
-/** Every tenant of the table is where the components leave it: Ready, or refused and saying so. */
-async function converged(ready: string[], refused: string[]): Promise<void> {
+const isReady = (t: Tenant | undefined): boolean =>
+  condition(t, CONDITION.ready)?.status === 'True' && syncedCondition(t)?.status === 'True';
+
+/** Ready=False for the current generation: a suspended, archived or paused tenant. */
+const isResting = (t: Tenant | undefined): boolean => {
+  const ready = condition(t, CONDITION.ready);
+  return ready?.status === 'False' && ready.observedGeneration === t?.metadata.generation;
+};
+
+const isRefused = (t: Tenant | undefined): boolean => condition(t, CONDITION.applied)?.status === 'False';
+
+/**
+ * Every tenant of the table is where the components leave it: Ready, or refused and saying so, or
+ * resting in the state its row (or a person) asks for.
+ */
+async function converged(ready: string[], refused: string[], resting: string[] = []): Promise<void> {
+  const expected: [string[], (t: Tenant | undefined) => boolean][] = [
+    [ready, isReady],
+    [resting, isResting],
+    [refused, isRefused],
+  ];
   await waitUntil(
     'the tenants to converge',
     async () => {
-      for (const name of ready) {
-        const t = await readTenant(name);
-        if (condition(t, CONDITION.ready)?.status !== 'True' || syncedCondition(t)?.status !== 'True')
-          return false;
-      }
-      for (const name of refused) {
-        if (condition(await readTenant(name), CONDITION.applied)?.status !== 'False') return false;
+      for (const [names, holds] of expected) {
+        for (const name of names) if (!holds(await readTenant(name))) return false;
       }
       return true;
     },
@@ -192,7 +209,7 @@ async function createReader(): Promise<string> {
 beforeAll(async () => {
   readerKubeconfig = await createReader();
   await createTable(table);
-  const before = [...KEEP, UPDATED, DRIFTED, ...GONE, MARKED];
+  const before = [...KEEP, UPDATED, DRIFTED, ...GONE, MARKED, SUSPENDED, ARCHIVED, PAUSED];
   for (const name of before) await putRow(table, row(name));
   await putRow(table, privilegedRow(REFUSED_BEFORE));
   const components = startComponents();
@@ -232,6 +249,10 @@ describe('landlord plan', () => {
       await updateRow(table, MARKED, { deleted: true });
       for (const name of GONE) await deleteRow(table, name);
       await kubectl('scale', 'deployment', `${DRIFTED}-app`, '-n', 'default', '--replicas=3');
+      await updateRow(table, SUSPENDED, { state: 'suspended' });
+      await updateRow(table, ARCHIVED, { state: 'archived' });
+      await kubectl('annotate', 'tenant', PAUSED, 'landlord.dev/paused=true');
+      await kubectl('scale', 'deployment', `${PAUSED}-app`, '-n', 'default', '--replicas=3');
       tableBefore = await scanTable();
       const countsBefore = await quiet();
       ({ run, plan: result } = await planJson());
@@ -266,6 +287,24 @@ describe('landlord plan', () => {
         specChanges: [],
         children: [{ action: 'update', child: `Deployment default/${DRIFTED}-app` }],
       });
+    });
+
+    it("updates a suspended row's Deployment and deletes an archived row's children, the state in the spec diff", () => {
+      expect(entry(result, SUSPENDED)).toMatchObject({
+        kind: 'update',
+        specChanges: ['state: "active" → "suspended"'],
+        children: [{ action: 'update', child: `Deployment default/${SUSPENDED}-app` }],
+      });
+      expect(entry(result, ARCHIVED)).toMatchObject({
+        kind: 'update',
+        specChanges: ['state: "active" → "archived"'],
+        children: [{ action: 'delete', child: `Deployment default/${ARCHIVED}-app` }],
+      });
+    });
+
+    it('leaves the children of a paused Tenant alone, edited by hand or not', () => {
+      expect(entry(result, PAUSED)).toMatchObject({ kind: 'unchanged', writes: false, children: [] });
+      expect(entry(result, PAUSED)?.note).toMatch(/^paused by the annotation landlord.dev\/paused=true/);
     });
 
     it('deletes within the budget and holds back the rest, in name order', () => {
@@ -324,7 +363,11 @@ describe('landlord plan', () => {
 
     it('plans nothing once the components have carried it out', async () => {
       const components = startComponents();
-      await converged([...KEEP, UPDATED, DRIFTED, NEW], [REFUSED_BEFORE, NEW_REFUSED]);
+      await converged(
+        [...KEEP, UPDATED, DRIFTED, NEW],
+        [REFUSED_BEFORE, NEW_REFUSED],
+        [SUSPENDED, ARCHIVED, PAUSED],
+      );
       await waitUntil(
         'every gone row deleted',
         async () => {

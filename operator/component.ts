@@ -3,12 +3,13 @@
 // a periodic resync repairs whatever a lost event missed.
 import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
 import { findCondition } from '../api/conditions.js';
-import { API_VERSION, CONDITION, KIND, LABEL, type Tenant } from '../api/tenant.js';
+import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
 import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
+import { stateOf } from './lifecycle.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
@@ -138,11 +139,16 @@ class OperatorComponent implements Component {
     const { metrics } = ctx;
     metrics.queueDepth.set(this.queue?.length ?? 0);
     metrics.queueInFlight.set(this.queue?.inFlight ?? 0);
+    const tenants = this.observed?.tenants() ?? [];
     metrics.tenants.reset();
-    for (const [key, count] of countConditions(this.observed?.tenants() ?? [])) {
+    for (const [key, count] of countConditions(tenants)) {
       const [condition, status] = key.split('/') as [string, string];
       metrics.tenants.set({ condition, status }, count);
     }
+    // Every state is set, to 0 when none is in it: the series stay, so no stale count lingers.
+    for (const state of TENANT_STATES)
+      metrics.tenantStates.set({ state }, tenants.filter((t) => stateOf(t) === state).length);
+    metrics.tenantsPaused.set(tenants.filter(isPaused).length);
   }
 
   close(): Promise<void> {

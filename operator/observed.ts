@@ -1,8 +1,12 @@
 // What the operator sees of the cluster, from its watch caches: Tenants, and the Deployments and
 // ConfigMaps that carry a Tenant's label, indexed by Tenant so a reconcile never scans them all.
+// A Tenant whose status the operator just wrote is seen as the write returned it until the watch
+// delivers that version: a reconcile that follows at once (its own apply's child event) must not
+// take the old status for the current one, write it again and announce a transition twice.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { pluralOf } from '../runtime/kube/paths.js';
+import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import type { ChildKind, ChildRef } from './child-ref.js';
 import type { InformerOperator } from './watcher.js';
@@ -11,6 +15,8 @@ const TENANTS = pluralOf(API_VERSION, KIND);
 
 export class ObservedState {
   private readonly index = new ChildIndex();
+  /** Tenants as the operator's status writes returned them, until the cache holds that version. */
+  private readonly written = new Map<string, Tenant>();
 
   constructor(
     private readonly watcher: InformerOperator,
@@ -19,7 +25,18 @@ export class ObservedState {
   ) {}
 
   tenant(name: string): Tenant | undefined {
-    return this.watcher.informer(TENANTS)?.get(name) as Tenant | undefined;
+    const cached = this.watcher.informer(TENANTS)?.get(name) as Tenant | undefined;
+    const written = this.written.get(name);
+    if (written === undefined) return cached;
+    if (cached !== undefined && isNewer(written, cached)) return written;
+    this.written.delete(name);
+    return cached;
+  }
+
+  /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
+  statusWritten(tenant: Tenant): void {
+    const name = tenant.metadata.name;
+    if (name !== undefined) this.written.set(name, tenant);
   }
 
   tenants(): readonly Tenant[] {
@@ -46,6 +63,7 @@ export class ObservedState {
   /** The Tenant was deleted: forget what it waited on. */
   tenantGone(tenant: string): void {
     this.index.tenantGone(tenant);
+    this.written.delete(tenant);
   }
 
   /** Called for every child watch event: keeps the index current, and names the Tenants to look at. */

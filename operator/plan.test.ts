@@ -84,6 +84,43 @@ describe('planChildren', () => {
     });
   });
 
+  it('updates the Deployment of a suspended Tenant, and only that', async () => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    t.spec!.state = 'suspended';
+    const deployment = children[0]!.metadata!;
+    expect(await summary(t, reader(children))).toEqual([
+      `updated Deployment ${deployment.namespace}/${deployment.name}`,
+    ]);
+  });
+
+  it.each(['archived', 'purged'] as const)('prunes every child of a Tenant %s', async (state) => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    t.spec!.state = state;
+    expect(await summary(t, reader(children))).toEqual(
+      children.map((c) => `pruned ${c.kind} ${c.metadata!.namespace}/${c.metadata!.name}`),
+    );
+  });
+
+  it('leaves the children of a paused Tenant alone, edited or not', async () => {
+    const t = tenant();
+    const children = appliedChildren(t);
+    (children[0] as { spec: { replicas: number } }).spec.replicas = 7;
+    t.metadata.annotations = { 'landlord.dev/paused': 'true' };
+    t.spec!.state = 'archived';
+    expect(await summary(t, reader(children))).toMatchObject({
+      kind: 'paused',
+      message: expect.stringContaining('landlord.dev/paused=true') as unknown,
+    });
+  });
+
+  it('takes only "true" for a pause', async () => {
+    const t = tenant();
+    t.metadata.annotations = { 'landlord.dev/paused': 'false' };
+    expect(await summary(t, reader(appliedChildren(t)))).toEqual([]);
+  });
+
   it("reports the policy's refusal", async () => {
     const t = tenant();
     t.spec!.deployment = { kind: 'Pod' };

@@ -1,13 +1,14 @@
-// What the operator would do to one Tenant's children now, for `landlord plan`: the same policy,
-// desired manifests, ownership rule and drift check a reconcile uses, asked without applying.
+// What the operator would do to one Tenant's children now, for `landlord plan`: the same pause
+// check, policy, state, desired manifests, ownership rule and drift check a reconcile uses, asked
+// without applying.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Tenant } from '../api/tenant.js';
+import { isPaused, type Tenant } from '../api/tenant.js';
 import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
-import { desiredChildren } from './desired.js';
+import { wantedChildren } from './lifecycle.js';
 import { controlledBy, ownership } from './ownership.js';
-import { evaluateTenant, type PolicyConfig } from './policy/index.js';
-import { REASON } from './reasons.js';
+import type { PolicyConfig } from './policy/index.js';
+import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
 
 /** The children as they exist, read however the caller can (a listing, a GET). */
 export interface ChildReader {
@@ -22,16 +23,19 @@ export type ChildrenPlan =
   /** A child is held by another owner (or an earlier Tenant of this name): nothing is applied. */
   | { kind: 'blocked'; reason: typeof REASON.conflict; message: string }
   /** The children it would create, update and prune; none when they already match. */
-  | { kind: 'converge'; changes: ChildChange[] };
+  | { kind: 'converge'; changes: ChildChange[] }
+  /** A person paused the Tenant: the operator leaves its children as they are. */
+  | { kind: 'paused'; message: string };
 
 export async function planChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   children: ChildReader,
 ): Promise<ChildrenPlan> {
-  const verdict = evaluateTenant(tenant, policy);
-  if (!verdict.ok) return { kind: 'refused', ...verdict.refusal };
-  const desired = desiredChildren(tenant, verdict.children);
+  if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
+  const asked = wantedChildren(tenant, policy);
+  if (!asked.ok) return { kind: 'refused', ...asked.refusal };
+  const desired = asked.children;
   const live = await Promise.all(desired.map((child) => children.get(child.ref)));
   const changes: ChildChange[] = [];
   for (const [i, child] of desired.entries()) {

@@ -20,6 +20,12 @@ export const REASON = {
   /** Ready */
   ready: 'Ready',
   rolloutInProgress: 'RolloutInProgress',
+  /** Ready=False: the row's state is suspended; the Deployment runs 0 replicas. */
+  suspended: 'Suspended',
+  /** Ready=False (and Available=False): the row's state is archived or purged; no children are kept. */
+  archived: 'Archived',
+  /** Ready=False, Applied=Unknown: a person paused the Tenant; the operator leaves its children alone. */
+  paused: 'Paused',
 } as const;
 
 export type AppliedFailureReason = RefusalReason | typeof REASON.conflict | typeof REASON.applyFailed;
@@ -28,4 +34,41 @@ export const EVENT = {
   created: 'Created',
   updated: 'Updated',
   pruned: 'Pruned',
+  /** A state reached, once per transition: the children now match it. */
+  suspended: 'Suspended',
+  archived: 'Archived',
+  resumed: 'Resumed',
+  /** Warning: the row asked for a purge, which this release cannot do; the children went as for archived. */
+  purgeUnavailable: 'PurgeUnavailable',
+  paused: 'Paused',
+  unpaused: 'Unpaused',
+} as const;
+
+/**
+ * What the lifecycle conditions and Events say. Fixed texts (no counts, no times), so an unchanged
+ * situation never rewrites status.
+ */
+export const LIFECYCLE_MESSAGE = {
+  suspended: (deployment: string | undefined): string =>
+    `suspended by its row (state: suspended): Deployment ${deployment ?? '(none)'} runs 0 replicas and the ConfigMaps stay; set the row's state to active (or remove it) to resume`,
+  archived:
+    "archived by its row (state: archived): the Deployment and ConfigMaps are removed and the Tenant stays; set the row's state to active (or remove it) to recreate them",
+  purged:
+    "the row's state is purged, but this release of landlord has no purger: the Deployment and ConfigMaps are removed as for archived, and no data was deleted from DynamoDB; set the row's state to active to recreate the children",
+  noDeployment: (state: string): string => `the tenant is ${state}: it keeps no Deployment`,
+  noChildren: (state: string, generation: number | undefined): string =>
+    `the tenant is ${state}: no children are kept, as of generation ${generation}`,
+  paused:
+    'paused by the annotation landlord.dev/paused=true: the operator leaves the Deployment and ConfigMaps as they are (hand edits stay); remove the annotation to resume',
+  pausedApplied:
+    'paused by the annotation landlord.dev/paused=true: nothing is applied or pruned, so whether the children match the spec is not checked',
+  eventSuspended: 'the Deployment runs 0 replicas and the ConfigMaps stay (state: suspended)',
+  eventArchived: 'the Deployment and ConfigMaps are removed; the Tenant stays (state: archived)',
+  eventPurgeUnavailable:
+    'state purged: the Deployment and ConfigMaps are removed as for archived, but no data was deleted: this release of landlord has no purger',
+  eventResumed: (from: string): string =>
+    `resumed from ${from}: the Deployment and ConfigMaps are applied as the row says`,
+  eventPaused:
+    'paused (landlord.dev/paused=true): the children are left as they are until the annotation is removed',
+  eventUnpaused: 'no longer paused: the children are kept as the spec says again',
 } as const;

@@ -1,20 +1,22 @@
-// One reconcile of one Tenant, level-triggered: read it from the cache, decide what its spec
-// allows, make the children match, then report. Whatever happened, status is written in one place
-// and only when it changed; the outcome tells the queue whether to retry.
+// One reconcile of one Tenant, level-triggered: read it from the cache, decide what its spec and
+// state ask for, make the children match, then report. A Tenant a person paused is only reported
+// on. Whatever happened, status is written in one place and only when it changed; the outcome
+// tells the queue whether to retry.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
-import type { Tenant } from '../api/tenant.js';
+import { isPaused, type Tenant, type TenantState } from '../api/tenant.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildRef } from './child-ref.js';
-import { desiredChildren } from './desired.js';
+import { stateOf, wantedChildren } from './lifecycle.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
-import { evaluateTenant, type PolicyConfig } from './policy/index.js';
+import type { PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
 import { childNames, computeStatus } from './status.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
+import { transitions } from './transitions.js';
 
 export interface ReconcilerDeps {
   observed: ObservedState;
@@ -26,6 +28,9 @@ export interface ReconcilerDeps {
 }
 
 interface Attempt {
+  state: TenantState;
+  /** Paused by a person: nothing was applied or pruned. */
+  paused: boolean;
   /** The children to report: the ones just applied or, after a failure, the ones still running. */
   children: ChildRef[];
   converged?: Converged;
@@ -39,7 +44,7 @@ export class Reconciler {
     const tenant = this.deps.observed.tenant(name);
     // Gone or going: the garbage collector removes the children through their ownerReferences.
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) return { kind: 'done' };
-    const attempt = await this.applySpec(tenant);
+    const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
     try {
       await this.report(tenant, attempt);
     } catch (error) {
@@ -54,20 +59,27 @@ export class Reconciler {
     return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
   }
 
+  /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
+  private leaveAlone(tenant: Tenant): Attempt {
+    const children = this.deps.observed.childrenOf(tenant.metadata.name!);
+    return { state: stateOf(tenant), paused: true, children };
+  }
+
   private async applySpec(tenant: Tenant): Promise<Attempt> {
     const running = (): ChildRef[] => this.deps.observed.childrenOf(tenant.metadata.name!);
-    const verdict = evaluateTenant(tenant, this.deps.policy);
-    if (!verdict.ok) {
-      return { children: running(), error: stall(verdict.refusal.reason, verdict.refusal.message) };
+    const wanted = wantedChildren(tenant, this.deps.policy);
+    const { state } = wanted;
+    if (!wanted.ok) {
+      const error = stall(wanted.refusal.reason, wanted.refusal.message);
+      return { state, paused: false, children: running(), error };
     }
-    const desired = desiredChildren(tenant, verdict.children);
     try {
-      const converged = await this.deps.converger.converge(tenant, desired);
+      const converged = await this.deps.converger.converge(tenant, wanted.children);
       this.announce(tenant, converged);
-      return { children: desired.map((d) => d.ref), converged };
+      return { state, paused: false, children: wanted.children.map((d) => d.ref), converged };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
-      return { children: running(), error };
+      return { state, paused: false, children: running(), error };
     }
   }
 
@@ -89,13 +101,18 @@ export class Reconciler {
     }
   }
 
-  /** The one place that writes status, with a Warning Event when a new failure appears. */
+  /**
+   * The one place that writes status, with a Warning Event when a new failure appears and an Event
+   * for a state reached or a pause begun or ended.
+   */
   private async report(tenant: Tenant, attempt: Attempt): Promise<void> {
     const status = computeStatus({
       tenant,
       error: attempt.error,
       now: new Date(),
       deployment: this.deployment(attempt),
+      state: attempt.state,
+      paused: attempt.paused,
       ...childNames(attempt.children),
     });
     const failure = newFailure(tenant, status);
@@ -103,7 +120,12 @@ export class Reconciler {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
       this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
     }
-    await this.deps.statusWriter.write(tenant, status);
+    for (const change of transitions(tenant, status)) {
+      this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
+      this.deps.events.record(tenant, change.type, change.reason, change.message);
+    }
+    const written = await this.deps.statusWriter.write(tenant, status);
+    if (written !== undefined) this.deps.observed.statusWritten(written);
   }
 
   /** The freshest copy: the one converging returned, else the cache's. */

@@ -49,6 +49,8 @@ describe('unchanged', () => {
     ['more replicas asked for', (i) => (i.deployment!.spec!.replicas = 3)],
     ['another Deployment', (i) => (i.deploymentName = 'team-a/api')],
     ['another list of ConfigMaps', (i) => (i.configMaps = [])],
+    ['another state reached', (i) => (i.state = 'suspended')],
+    ['a pause', (i) => (i.paused = true)],
   ])('is false for %s', (_case, tweak) => {
     const tenant = written();
     const copy = structuredClone(tenant);
@@ -62,6 +64,16 @@ describe('newFailure', () => {
   it('announces nothing while the children are applied', () => {
     const tenant = written();
     expect(newFailure(tenant, next(tenant))).toBeUndefined();
+  });
+
+  it('takes a pause (Applied=Unknown) for no failure', () => {
+    const tenant = written();
+    expect(
+      newFailure(
+        tenant,
+        next(tenant, (i) => (i.paused = true)),
+      ),
+    ).toBeUndefined();
   });
 
   it('announces a failure that was not there before', () => {

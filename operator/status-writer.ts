@@ -18,6 +18,7 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
     current.readyReplicas === next.readyReplicas &&
     current.replicaSummary === next.replicaSummary &&
     current.deployment === next.deployment &&
+    current.state === next.state &&
     isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
   );
 }
@@ -25,11 +26,11 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
 export class StatusWriter {
   constructor(private readonly api: KubeApi) {}
 
-  /** Returns true when a write was needed and made. */
-  async write(tenant: Tenant, next: OperatorStatus): Promise<boolean> {
-    if (unchanged(tenant, next)) return false;
+  /** Returns the Tenant as written, or undefined when nothing needed writing. */
+  async write(tenant: Tenant, next: OperatorStatus): Promise<Tenant | undefined> {
+    if (unchanged(tenant, next)) return undefined;
     const name = tenant.metadata.name!;
-    await this.api.request({
+    return this.api.request<Tenant>({
       method: 'PATCH',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
       query: { fieldManager: FIELD_MANAGER.operator, force: true },
@@ -37,7 +38,6 @@ export class StatusWriter {
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
       verb: 'apply',
     });
-    return true;
   }
 }
 
@@ -47,7 +47,8 @@ export function newFailure(
   next: OperatorStatus,
 ): { reason: string; message: string } | undefined {
   const after = findCondition(next.conditions, CONDITION.applied);
-  if (after === undefined || after.status === 'True') return undefined;
+  // Only False is a failure: Unknown means paused, which is announced as a transition instead.
+  if (after === undefined || after.status !== 'False') return undefined;
   const before = findCondition(tenant.status?.conditions, CONDITION.applied);
   const same =
     before?.status === after.status && before.reason === after.reason && before.message === after.message;

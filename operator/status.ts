@@ -2,10 +2,18 @@
 // Deployment reports. Pure: the writer compares it with what the Tenant already says.
 import type { V1Deployment, V1DeploymentCondition } from '@kubernetes/client-node';
 import { toCondition, type ConditionInput } from '../api/conditions.js';
-import { CONDITION, type Condition, type Tenant, type TenantStatus } from '../api/tenant.js';
+import {
+  CONDITION,
+  DEFAULT_STATE,
+  type Condition,
+  type Tenant,
+  type TenantState,
+  type TenantStatus,
+} from '../api/tenant.js';
 import type { ChildRef } from './child-ref.js';
+import { keepsChildren } from './lifecycle.js';
 import type { ReconcileError } from './reconcile-error.js';
-import { REASON } from './reasons.js';
+import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
 
 export const OPERATOR_CONDITIONS = [
   CONDITION.ready,
@@ -25,6 +33,10 @@ export interface StatusInput {
   deploymentName: string | undefined;
   configMaps: string[];
   now: Date;
+  /** The state the spec asks for. */
+  state: TenantState;
+  /** A person paused the Tenant: nothing was applied or pruned. */
+  paused: boolean;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -43,6 +55,15 @@ const deploymentCondition = (d: V1Deployment | undefined, type: string): V1Deplo
   d?.status?.conditions?.find((c) => c.type === type);
 
 function applied(input: StatusInput): ConditionInput {
+  // Unknown, not True or False: a paused operator does not look at whether the children match.
+  if (input.paused) {
+    return {
+      type: CONDITION.applied,
+      status: 'Unknown',
+      reason: REASON.paused,
+      message: LIFECYCLE_MESSAGE.pausedApplied,
+    };
+  }
   if (input.error !== undefined) {
     return {
       type: CONDITION.applied,
@@ -51,14 +72,23 @@ function applied(input: StatusInput): ConditionInput {
       message: input.error.message,
     };
   }
+  const generation = input.tenant.metadata.generation;
+  if (!keepsChildren(input.state)) {
+    const message = LIFECYCLE_MESSAGE.noChildren(input.state, generation);
+    return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
+  }
   const count = input.configMaps.length;
-  const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${input.tenant.metadata.generation}`;
+  const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}`;
   return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
 }
 
 function available(input: StatusInput): ConditionInput {
   const type = CONDITION.available;
   const { deployment } = input;
+  if (deployment === undefined && !input.paused && !keepsChildren(input.state)) {
+    const message = LIFECYCLE_MESSAGE.noDeployment(input.state);
+    return { type, status: 'False', reason: REASON.archived, message };
+  }
   if (deployment === undefined) {
     const what =
       input.deploymentName === undefined
@@ -113,12 +143,52 @@ function rolloutGap(d: V1Deployment): string | undefined {
   return undefined;
 }
 
+/** Ready=False while the row's state is not active: a suspended or archived tenant serves nothing. */
+function stateReady(input: StatusInput): ConditionInput | undefined {
+  const type = CONDITION.ready;
+  switch (input.state) {
+    case 'active':
+      return undefined;
+    case 'suspended':
+      return {
+        type,
+        status: 'False',
+        reason: REASON.suspended,
+        message: LIFECYCLE_MESSAGE.suspended(input.deploymentName),
+      };
+    case 'archived':
+      return { type, status: 'False', reason: REASON.archived, message: LIFECYCLE_MESSAGE.archived };
+    case 'purged':
+      return { type, status: 'False', reason: REASON.archived, message: LIFECYCLE_MESSAGE.purged };
+  }
+}
+
+/**
+ * Paused is Ready=False, not Unknown: API conventions keep Unknown for a controller that cannot
+ * tell (it lost contact, it has not looked yet), while here the operator knows why the tenant is
+ * not kept ready: a person took it out of its hands. Alerts and `kubectl wait` on Ready must not
+ * count a tenant nobody keeps as ready.
+ */
+const PAUSED: ConditionInput = {
+  type: CONDITION.ready,
+  status: 'False',
+  reason: REASON.paused,
+  message: LIFECYCLE_MESSAGE.paused,
+};
+
 function ready(input: StatusInput, parts: ConditionInput[]): ConditionInput {
   const type = CONDITION.ready;
+  if (input.paused) return PAUSED;
   const failing = parts.find((c) =>
     c.type === CONDITION.degraded ? c.status === 'True' : c.status !== 'True',
   );
-  if (failing?.type === CONDITION.applied || failing?.type === CONDITION.degraded) {
+  // A failed apply explains more than the state it was meant to reach.
+  if (failing?.type === CONDITION.applied) {
+    return { type, status: 'False', reason: failing.reason, message: failing.message };
+  }
+  const state = stateReady(input);
+  if (state !== undefined) return state;
+  if (failing?.type === CONDITION.degraded) {
     return { type, status: 'False', reason: failing.reason, message: failing.message };
   }
   const gap = input.deployment === undefined ? undefined : rolloutGap(input.deployment);
@@ -136,6 +206,17 @@ function ready(input: StatusInput, parts: ConditionInput[]): ConditionInput {
 
 function replicaSummary(d: V1Deployment | undefined): string {
   return `${d?.status?.readyReplicas ?? 0}/${d?.spec?.replicas ?? 1}`;
+}
+
+/**
+ * The state the children are in after this reconcile: the one asked for once it was applied, else
+ * (paused, refused, failed) the one reported before. Absent for active, as on a Tenant from before
+ * states existed, so upgrading writes no status.
+ */
+function reachedState(input: StatusInput): TenantState | undefined {
+  const settled = input.error === undefined && !input.paused;
+  const state = settled ? input.state : (input.tenant.status?.state ?? DEFAULT_STATE);
+  return state === DEFAULT_STATE ? undefined : state;
 }
 
 export function computeStatus(input: StatusInput): OperatorStatus {
@@ -156,5 +237,9 @@ export function computeStatus(input: StatusInput): OperatorStatus {
         }),
     ...(input.deploymentName === undefined ? {} : { deployment: input.deploymentName }),
     configMaps: input.configMaps,
+    ...withState(reachedState(input)),
   };
 }
+
+const withState = (state: TenantState | undefined): Pick<OperatorStatus, 'state'> =>
+  state === undefined ? {} : { state };

@@ -2,6 +2,7 @@
 // no per-component knowledge; a metric a component never touches simply stays at zero. Metric
 // names are an API: dashboards and alerts depend on them.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { TENANT_STATES } from '../api/tenant.js';
 
 export const METRIC_PREFIX = 'landlord_';
 
@@ -24,6 +25,10 @@ export interface Metrics {
   queueInFlight: Gauge;
   /** Tenants by condition and its status (condition=Ready, status=True). */
   tenants: Gauge<'condition' | 'status'>;
+  /** Tenants by the lifecycle state their spec asks for; one series per state, always. */
+  tenantStates: Gauge<'state'>;
+  /** Tenants a person paused with the landlord.dev/paused annotation. */
+  tenantsPaused: Gauge;
   /** Requests this component made to the Kubernetes API server, by verb, resource and HTTP code. */
   apiRequestsTotal: Counter<'verb' | 'resource' | 'code'>;
   syncRowsScannedTotal: Counter;
@@ -71,6 +76,7 @@ export function createMetrics(component: string): Metrics {
   // Known label values start at zero, so that rate() and absent() work before the first event.
   for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.labels({ result }).inc(0);
   for (const result of SCAN_RESULTS) metrics.syncScansTotal.labels({ result }).inc(0);
+  for (const state of TENANT_STATES) metrics.tenantStates.set({ state }, 0);
   return metrics;
 }
 
@@ -78,7 +84,16 @@ type Registers = Registry[];
 
 function reconcileMetrics(
   registers: Registers,
-): Pick<Metrics, 'reconcileTotal' | 'reconcileDuration' | 'queueDepth' | 'queueInFlight' | 'tenants'> {
+): Pick<
+  Metrics,
+  | 'reconcileTotal'
+  | 'reconcileDuration'
+  | 'queueDepth'
+  | 'queueInFlight'
+  | 'tenants'
+  | 'tenantStates'
+  | 'tenantsPaused'
+> {
   return {
     reconcileTotal: new Counter({
       name: 'landlord_reconcile_total',
@@ -98,6 +113,17 @@ function reconcileMetrics(
       name: 'landlord_tenants',
       help: 'Tenants by condition type and condition status.',
       labelNames: ['condition', 'status'] as const,
+      registers,
+    }),
+    tenantStates: new Gauge({
+      name: 'landlord_tenant_states',
+      help: 'Tenants by the lifecycle state their spec asks for (active, suspended, archived, purged).',
+      labelNames: ['state'] as const,
+      registers,
+    }),
+    tenantsPaused: new Gauge({
+      name: 'landlord_tenants_paused',
+      help: 'Tenants paused by hand with the landlord.dev/paused annotation.',
       registers,
     }),
   };

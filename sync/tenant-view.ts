@@ -2,15 +2,8 @@
 // the objects sync's own writes returned until the watch catches up with them. Without the overlay
 // a row read again within the watch's delay would look unwritten and be written twice.
 import type { Informer } from '../runtime/kube/informer.js';
+import { isNewer } from '../runtime/kube/resource-version.js';
 import type { Tenant } from '../api/tenant.js';
-
-/** resourceVersions are opaque to clients, but etcd's are increasing integers; when not, trust the cache. */
-function isNewer(a: Tenant, b: Tenant): boolean {
-  const x = a.metadata.resourceVersion ?? '';
-  const y = b.metadata.resourceVersion ?? '';
-  if (!/^\d+$/.test(x) || !/^\d+$/.test(y)) return false;
-  return BigInt(x) > BigInt(y);
-}
 
 export class TenantView {
   /** Objects returned by sync's writes that the cache may not hold yet. */

@@ -5,15 +5,29 @@
 import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { Metrics } from '../runtime/metrics.js';
-import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import {
+  API_VERSION,
+  DEFAULT_STATE,
+  FIELD_MANAGER,
+  KIND,
+  type Tenant,
+  type TenantSpec,
+} from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
 import type { OwnedStatus } from './status.js';
 
 const tenantObjectPath = (name: string): string => apiPath({ apiVersion: API_VERSION, kind: KIND, name });
 
-/** The spec sync applies for a row: configMaps always a list, so the Tenant never lacks one. */
+/**
+ * The spec sync applies for a row: configMaps always a list, so the Tenant never lacks one, and the
+ * state always said, as the CRD's default would say it.
+ */
 export function appliedSpec(spec: TenantSpec): TenantSpec {
-  return { deployment: spec.deployment, configMaps: spec.configMaps ?? [] };
+  return {
+    deployment: spec.deployment,
+    configMaps: spec.configMaps ?? [],
+    state: spec.state ?? DEFAULT_STATE,
+  };
 }
 
 export class TenantWriter {
@@ -23,7 +37,11 @@ export class TenantWriter {
     private readonly metrics: Metrics,
   ) {}
 
-  /** Applies labels, annotations and the spec of the row with this hash. */
+  /**
+   * Applies labels, annotations and the spec of the row with this hash. Server-side apply makes sync
+   * the owner of just the keys it sends, so labels and annotations set by others (a person's
+   * `landlord.dev/paused`) stay as they are.
+   */
   async apply(name: string, spec: TenantSpec, hash: string): Promise<Tenant> {
     const body = {
       apiVersion: API_VERSION,

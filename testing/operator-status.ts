@@ -54,6 +54,8 @@ export function statusInput(tweak: (input: StatusInput) => void = () => undefine
     deploymentName: 'team-a/web',
     configMaps: ['team-a/settings'],
     now: T0,
+    state: 'active',
+    paused: false,
   };
   tweak(input);
   return input;

@@ -104,6 +104,11 @@ async function planValid(step: SyncStep, policy: PolicyConfig, children: ChildRe
     applies && tenant !== undefined ? diffJson(tenant.spec, next.spec).map(describeChange) : [];
   const operator = await planChildren(next, policy, children);
   const tenantWrite = action.kind !== 'nothing';
+  if (operator.kind === 'paused') {
+    // Status-only updates are not listed (see the README); the children stay as they are.
+    const kind: PlanKind = tenantWrite ? 'update' : 'unchanged';
+    return { name, kind, writes: tenantWrite, specChanges, children: [], note: operator.message };
+  }
   if (operator.kind !== 'converge') {
     const refusal = { condition: CONDITION.applied, reason: operator.reason, message: operator.message };
     const writes = tenantWrite || !reported(next, operator);
@@ -127,7 +132,7 @@ async function planValid(step: SyncStep, policy: PolicyConfig, children: ChildRe
 }
 
 /** The Tenant already carries this refusal for this generation: the operator writes nothing new. */
-function reported(tenant: Tenant, plan: Exclude<ChildrenPlan, { kind: 'converge' }>): boolean {
+function reported(tenant: Tenant, plan: Extract<ChildrenPlan, { kind: 'refused' | 'blocked' }>): boolean {
   const applied = findCondition(tenant.status?.conditions, CONDITION.applied);
   return (
     applied?.status === 'False' &&

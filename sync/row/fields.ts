@@ -1,4 +1,5 @@
-// The row's two scalar attributes: `name` (the hash key) and `deleted`.
+// The row's scalar attributes: `name` (the hash key), `deleted` and `state`.
+import { DEFAULT_STATE, TENANT_STATES, isTenantState, type TenantState } from '../../api/tenant.js';
 import { describeAttribute, readAttribute } from './attribute.js';
 import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
 import { fail, ok } from './step.js';
@@ -37,3 +38,27 @@ export function readDeleted(value: unknown): StepResult<boolean> {
   }
   return ok(attribute.value);
 }
+
+/**
+ * The tenant's lifecycle state: an S naming one of the states, exactly as spelled. Absent or NULL
+ * is active, as for every row written before states existed. A misspelt state is refused rather
+ * than guessed at: read as active, "archvied" would keep a churned tenant running.
+ */
+export function readState(value: unknown): StepResult<TenantState> {
+  if (value === undefined) {
+    return ok(DEFAULT_STATE);
+  }
+  const attribute = readAttribute(value);
+  if (attribute?.tag === 'NULL') {
+    return ok(DEFAULT_STATE);
+  }
+  if (attribute?.tag !== 'S') {
+    return fail(`state: must be a string (S), got ${describeAttribute(attribute)}; ${ALLOWED_STATES}`);
+  }
+  if (!isTenantState(attribute.value)) {
+    return fail(`state: ${quote(attribute.value)} is not a state; ${ALLOWED_STATES}`);
+  }
+  return ok(attribute.value);
+}
+
+const ALLOWED_STATES = `allowed: ${TENANT_STATES.join(', ')} (absent: ${DEFAULT_STATE})`;

@@ -125,8 +125,16 @@ describe('rowHash', () => {
     expect(rowHash(tenantSpec(deployment))).toBe(rowHash(spec));
   });
 
-  it('ignores anything beside the deployment and ConfigMaps', () => {
+  it('ignores anything beside the deployment, ConfigMaps and state', () => {
     expect(rowHash({ ...spec, extra: 1 } as TenantSpec)).toBe(rowHash(spec));
+  });
+
+  it('treats an absent state as active, and hashes active as a spec from before states', () => {
+    expect(rowHash({ ...spec, state: 'active' })).toBe(rowHash(spec));
+  });
+
+  it.each(['suspended', 'archived', 'purged'] as const)('changes with state %s', (state) => {
+    expect(rowHash({ ...spec, state })).not.toBe(rowHash(spec));
   });
 
   it.each<[string, TenantSpec]>([

@@ -3,6 +3,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TENANT_STATES } from '../../api/tenant.js';
+import { contentHash } from '../../util/canonical-json.js';
 import { DNS1123_LABEL_RULE } from '../../util/names.js';
 import { canonicalJson, isDns1123Label, parseRow, rowHash } from './index.js';
 import type { ParsedRow, RowProblemAttribute } from './index.js';
@@ -71,9 +73,16 @@ describe('parseRow: the example row', () => {
     expect(result).toEqual({
       kind: 'tenant',
       name: 'tenant-1',
-      spec: { deployment: DEPLOYMENT, configMaps: [CONFIG_MAP] },
+      spec: { deployment: DEPLOYMENT, configMaps: [CONFIG_MAP], state: 'active' },
       hash: rowHash({ deployment: DEPLOYMENT, configMaps: [CONFIG_MAP] }),
     });
+  });
+
+  it('hashes as it did before rows had a state, so upgrading sync rewrites no Tenant', () => {
+    const result = parseRow(exampleItem());
+    // The seed row's hash as the release before states computed it.
+    const before = contentHash({ deployment: DEPLOYMENT, configMaps: [CONFIG_MAP] });
+    expect(result.kind === 'tenant' ? result.hash : undefined).toBe(before);
   });
 
   it('parses the same from native M and L, with the same hash', () => {
@@ -140,6 +149,70 @@ describe('parseRow: no ConfigMaps', () => {
     const result = parseRow(item);
     expect(result).toEqual(none);
     expect(result.kind === 'tenant' ? result.spec.configMaps : undefined).toEqual([]);
+  });
+});
+
+describe('parseRow: state', () => {
+  const ALLOWED = 'allowed: active, suspended, archived, purged (absent: active)';
+  const stateOf = (result: ParsedRow): string | undefined =>
+    result.kind === 'tenant' ? result.spec.state : undefined;
+  const hashOf = (result: ParsedRow): string | undefined =>
+    result.kind === 'tenant' ? result.hash : undefined;
+
+  it.each(TENANT_STATES)('reads state %s', (state) => {
+    expect(stateOf(parseRow(row({ state: { S: state } })))).toBe(state);
+  });
+
+  it.each<[string, Item]>([
+    ['absent', exampleItem()],
+    ['NULL', row({ state: { NULL: true } })],
+    ['"active"', row({ state: { S: 'active' } })],
+  ])('reads state %s as active, with the hash of a row without one', (_case, item) => {
+    const result = parseRow(item);
+    expect(stateOf(result)).toBe('active');
+    expect(hashOf(result)).toBe(hashOf(parseRow(without('state'))));
+  });
+
+  it('hashes every state differently, so a changed state is applied', () => {
+    const hashes = TENANT_STATES.map((state) => hashOf(parseRow(row({ state: { S: state } }))));
+    expect(new Set(hashes).size).toBe(TENANT_STATES.length);
+  });
+
+  it.each<[string, Item, string]>([
+    ['misspelt', row({ state: { S: 'archvied' } }), `state: "archvied" is not a state; ${ALLOWED}`],
+    ['capitalised', row({ state: { S: 'Suspended' } }), `state: "Suspended" is not a state; ${ALLOWED}`],
+    ['empty', row({ state: { S: '' } }), `state: "" is not a state; ${ALLOWED}`],
+    [
+      '"paused" (an annotation, not a state)',
+      row({ state: { S: 'paused' } }),
+      `state: "paused" is not a state; ${ALLOWED}`,
+    ],
+    ['a BOOL', row({ state: { BOOL: true } }), `state: must be a string (S), got BOOL true; ${ALLOWED}`],
+    ['an N', row({ state: { N: '2' } }), `state: must be a string (S), got N 2; ${ALLOWED}`],
+    [
+      'an SS',
+      row({ state: { SS: ['active'] } }),
+      `state: must be a string (S), got SS (string set); ${ALLOWED}`,
+    ],
+  ])('refuses a state that is %s, naming the allowed values', (_case, item, message) => {
+    expect(parseRow(item)).toEqual({
+      kind: 'invalid',
+      name: 'tenant-1',
+      deleted: false,
+      problem: { attribute: 'state', message },
+    });
+  });
+
+  it('keeps a long unknown state short in its message', () => {
+    const message = problemOf(parseRow(row({ state: { S: 'x'.repeat(5_000) } })))?.message ?? '';
+    expect(message.length).toBeLessThan(200);
+  });
+
+  it('lets deleted: true win over a bad state', () => {
+    expect(parseRow(row({ deleted: { BOOL: true }, state: { S: 'gone' } }))).toEqual({
+      kind: 'deleted',
+      name: 'tenant-1',
+    });
   });
 });
 
@@ -468,6 +541,10 @@ describe('parseRow: properties', () => {
       ),
       deleted: fc.oneof(
         fc.boolean().map((BOOL) => ({ BOOL })),
+        attribute,
+      ),
+      state: fc.oneof(
+        fc.constantFrom(...TENANT_STATES).map((S) => ({ S })),
         attribute,
       ),
     },

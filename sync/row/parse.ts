@@ -1,9 +1,9 @@
 // One DynamoDB item (from a Scan or a stream's NewImage) to what sync should do with its tenant.
 // The row format is a contract with users that must never break: this is where it is enforced.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { TenantSpec } from '../../api/tenant.js';
+import type { TenantSpec, TenantState } from '../../api/tenant.js';
 import { isRecord } from './attribute.js';
-import { readDeleted, readName } from './fields.js';
+import { readDeleted, readName, readState } from './fields.js';
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
 import { readCustomizations, readSpec } from './manifests.js';
@@ -45,7 +45,11 @@ function parseItem(item: unknown): ParsedRow {
   if (!configMaps.ok) {
     return invalid(name.value, 'customizations', configMaps.message);
   }
-  return tenant(name.value, spec.value, configMaps.value);
+  const state = readState(attributeOf(item, 'state'));
+  if (!state.ok) {
+    return invalid(name.value, 'state', state.message);
+  }
+  return tenant(name.value, { deployment: spec.value, configMaps: configMaps.value, state: state.value });
 }
 
 function typeName(value: unknown): string {
@@ -60,9 +64,15 @@ function attributeOf(item: Record<string, unknown>, attribute: string): unknown 
   return Object.hasOwn(item, attribute) ? item[attribute] : undefined;
 }
 
-function tenant(name: string, deployment: JsonObject, configMaps: JsonObject[]): ParsedRow {
+interface RowContent {
+  deployment: JsonObject;
+  configMaps: JsonObject[];
+  state: TenantState;
+}
+
+function tenant(name: string, { deployment, configMaps, state }: RowContent): ParsedRow {
   // Typed as manifests, but checked only as JSON objects here: the operator validates them.
-  const spec: TenantSpec = { deployment, configMaps };
+  const spec: TenantSpec = { deployment, configMaps, state };
   return { kind: 'tenant', name, spec, hash: rowHash(spec) };
 }
 

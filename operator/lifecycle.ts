@@ -1,0 +1,49 @@
+// What a Tenant's lifecycle state asks of its children. wantedChildren is the one answer: the
+// reconciler converges to exactly these children and `landlord plan` compares exactly these, so a
+// plan can never show a state differently from how the operator carries it out. Pure.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
+import { desiredChildren, type DesiredChild } from './desired.js';
+import { evaluateTenant, type DesiredChildren, type PolicyConfig, type Refusal } from './policy/index.js';
+
+export type Wanted =
+  /** The children to apply (with landlord's ownership); none for a state that keeps none. */
+  | { ok: true; state: TenantState; children: DesiredChild[] }
+  /** The policy refuses the spec: nothing changes, whatever the state. */
+  | { ok: false; state: TenantState; refusal: Refusal };
+
+/** The state the spec asks for. The CRD's enum admits no other value, and defaults an absent one. */
+export function stateOf(tenant: Tenant): TenantState {
+  const state: unknown = tenant.spec?.state;
+  return isTenantState(state) ? state : DEFAULT_STATE;
+}
+
+/** archived and purged keep no children; purged would also delete data, had this release a purger. */
+export function keepsChildren(state: TenantState): boolean {
+  return state === 'active' || state === 'suspended';
+}
+
+/**
+ * The children the Tenant asks for in its state. A state that keeps none needs no policy verdict:
+ * deleting what this Tenant controls is always allowed, so a spec the policy refuses today (a
+ * stricter Pod Security level, say) cannot hold an archive back.
+ */
+export function wantedChildren(tenant: Tenant, policy: PolicyConfig): Wanted {
+  const state = stateOf(tenant);
+  if (!keepsChildren(state)) return { ok: true, state, children: [] };
+  const verdict = evaluateTenant(tenant, policy);
+  if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
+  const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
+  return { ok: true, state, children: desiredChildren(tenant, children) };
+}
+
+/**
+ * The row's children with the Deployment at 0 replicas and every other field as the row says: the
+ * spec, ConfigMaps and rollout history stay, and applying the row's manifest again restores its
+ * replicas (server-side apply drops the 0 when landlord no longer sends it).
+ */
+function scaledToZero(children: DesiredChildren): DesiredChildren {
+  const { deployment } = children;
+  const scaled: V1Deployment = { ...deployment, spec: { ...deployment.spec!, replicas: 0 } };
+  return { ...children, deployment: scaled };
+}
