@@ -77,7 +77,7 @@ describe('npm start (the sandbox)', () => {
       { timeoutMs: 60_000 },
     );
     const table = await kubectl(kubeconfig, 'get', 'tenants');
-    expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+AGE/);
+    expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+STATE\s+AGE/);
   });
 
   it('takes row edits from npm run sandbox:row', async () => {
@@ -89,6 +89,16 @@ describe('npm start (the sandbox)', () => {
     await waitUntil('tenant-2 to be deleted', async () => !(await names()).split(' ').includes('tenant-2'), {
       timeoutMs: 60_000,
     });
+  });
+
+  it('suspends and resumes a tenant from npm run sandbox:row set-state', async () => {
+    const kubeconfig = printedKubeconfig();
+    expect(output).toContain('set-state tenant-1 suspended');
+    const ready = (want: string) => async () => (await condition(kubeconfig, 'tenant-1', 'Ready')) === want;
+    expect(await rowCli('set-state', 'tenant-1', 'suspended')).toContain('set tenant-1 to state suspended');
+    await waitUntil('tenant-1 to be suspended', ready('False/Suspended'), { timeoutMs: 60_000 });
+    await rowCli('set-state', 'tenant-1', 'active');
+    await waitUntil('tenant-1 to be Ready again', ready('True/Ready'), { timeoutMs: 60_000 });
   });
 
   it('plans nothing once the edits are carried out: npm run sandbox:plan', async () => {

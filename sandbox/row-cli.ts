@@ -2,6 +2,7 @@
 // in the same JSON users put in DynamoDB (the DocumentClient form: plain strings, booleans).
 import { readFile } from 'node:fs/promises';
 import {
+  type AttributeValue,
   DeleteItemCommand,
   DynamoDBClient,
   PutItemCommand,
@@ -12,7 +13,9 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { readEnvFile } from '../harness/env-file.js';
 import { SANDBOX_ENV } from './sandbox.js';
 
-const USAGE = `usage: npm run sandbox:row -- list | put '<row json>' | put-file <file> | set-deleted <name> | remove <name>`;
+const USAGE =
+  "usage: npm run sandbox:row -- list | put '<row json>' | put-file <file> | set-deleted <name> | " +
+  'set-state <name> <active|suspended|archived> | remove <name>';
 
 async function client(): Promise<{ db: DynamoDBClient; table: string }> {
   const env = await readEnvFile(SANDBOX_ENV).catch(() => {
@@ -35,41 +38,56 @@ async function put(json: string): Promise<void> {
   console.log(`put ${String(row.name)}`);
 }
 
-async function run(command: string | undefined, arg: string | undefined): Promise<void> {
+/** One attribute of one row, with UpdateItem, as an admin panel would edit it. */
+async function setAttribute(name: string, attribute: string, value: AttributeValue): Promise<void> {
   const { db, table } = await client();
-  const key = { name: { S: arg ?? '' } };
-  switch (command) {
-    case 'list': {
-      const { Items = [] } = await db.send(new ScanCommand({ TableName: table }));
-      for (const item of Items) console.log(JSON.stringify(unmarshall(item)));
-      return;
-    }
-    case 'put':
-      return put(arg ?? '');
-    case 'put-file':
-      return put(await readFile(arg ?? '', 'utf8'));
-    case 'set-deleted':
-      await db.send(
-        new UpdateItemCommand({
-          TableName: table,
-          Key: key,
-          UpdateExpression: 'SET deleted = :t',
-          ExpressionAttributeValues: { ':t': { BOOL: true } },
-        }),
-      );
-      console.log(`marked ${arg} deleted`);
-      return;
-    case 'remove':
-      await db.send(new DeleteItemCommand({ TableName: table, Key: key }));
-      console.log(`removed the row ${arg}`);
-      return;
-    default:
-      throw new Error(USAGE);
-  }
+  await db.send(
+    new UpdateItemCommand({
+      TableName: table,
+      Key: { name: { S: name } },
+      UpdateExpression: 'SET #a = :v',
+      ExpressionAttributeNames: { '#a': attribute },
+      ExpressionAttributeValues: { ':v': value },
+    }),
+  );
+}
+
+async function list(): Promise<void> {
+  const { db, table } = await client();
+  const { Items = [] } = await db.send(new ScanCommand({ TableName: table }));
+  for (const item of Items) console.log(JSON.stringify(unmarshall(item)));
+}
+
+async function remove(name: string): Promise<void> {
+  const { db, table } = await client();
+  await db.send(new DeleteItemCommand({ TableName: table, Key: { name: { S: name } } }));
+  console.log(`removed the row ${name}`);
+}
+
+/** Each command, given the words after it (missing ones as ''). */
+const COMMANDS: Record<string, (arg: string, value: string) => Promise<void>> = {
+  list,
+  put: (json) => put(json),
+  'put-file': async (file) => put(await readFile(file, 'utf8')),
+  'set-deleted': async (name) => {
+    await setAttribute(name, 'deleted', { BOOL: true });
+    console.log(`marked ${name} deleted`);
+  },
+  'set-state': async (name, state) => {
+    await setAttribute(name, 'state', { S: state });
+    console.log(`set ${name} to state ${state}`);
+  },
+  remove,
+};
+
+async function run([command = '', arg = '', value = '']: string[]): Promise<void> {
+  const action = COMMANDS[command];
+  if (action === undefined) throw new Error(USAGE);
+  await action(arg, value);
 }
 
 try {
-  await run(process.argv[2], process.argv[3]);
+  await run(process.argv.slice(2));
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exitCode = 1;

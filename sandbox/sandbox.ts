@@ -82,7 +82,7 @@ function instructions(kubeconfig: string, logDir: string, endpoint: string): str
 landlord sandbox is running. In another terminal:
 
   export KUBECONFIG=${kubeconfig}
-  kubectl get tenants                       # READY, REASON, REPLICAS, SYNCED
+  kubectl get tenants                       # READY, REASON, REPLICAS, SYNCED, STATE
   kubectl describe tenant tenant-1          # conditions and Events
   kubectl describe tenant tenant-3          # a refused row: Synced=False, InvalidRecord
   kubectl get deploy,cm,pods -n default     # what the operator made
@@ -93,6 +93,7 @@ Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls ever
   npm run sandbox:row -- put '{"name":"tenant-4","spec":"{...Deployment JSON...}","deleted":false}'
   npm run sandbox:row -- put-file row.json
   npm run sandbox:row -- set-deleted tenant-2     # deleted: true, the tenant goes away
+  npm run sandbox:row -- set-state tenant-1 suspended   # scaled to 0, Ready=False Suspended; active resumes
   npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
   npm run sandbox:plan                            # what sync and the operator would do now (landlord plan)
 
