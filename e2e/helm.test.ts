@@ -41,6 +41,21 @@ const { core, apps, custom } = clients();
 const named = (objects: Manifest[], kind: string, name: string): Manifest | undefined =>
   objects.find((o) => o.kind === kind && o.metadata.name === name);
 
+/** Uninstalls the release (in default, its objects in `ns`) and checks none of its objects is left. */
+async function uninstallLeavesNothing(
+  run: (...args: string[]) => Promise<string>,
+  release: string,
+  ns: string,
+): Promise<void> {
+  await run('uninstall', release, '--namespace', 'default', '--wait');
+  expect(await run('list', '--namespace', 'default', '--short')).not.toContain(release);
+  await waitUntil('the release namespace to go', () => gone(core.readNamespace({ name: ns })), {
+    timeoutMs: 120_000,
+  });
+  const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
+  expect(left).not.toContain(release);
+}
+
 describe('charts/landlord: lint, render, schema', () => {
   it('helm lint --strict reports no warning or error', async () => {
     const out = await helm('lint', CHART, '--strict');
@@ -228,13 +243,7 @@ describe('charts/landlord on the real API server: install, upgrade, run, uninsta
     expect(await sync?.stop()).toBe(0);
     expect(await operator?.stop()).toBe(0);
     sync = operator = undefined;
-    await helm('uninstall', release, ...inRelease, '--wait');
-    expect(await helm('list', ...inRelease, '--short')).not.toContain(release);
-    await waitUntil('the release namespace to go', () => gone(core.readNamespace({ name: ns })), {
-      timeoutMs: 120_000,
-    });
-    const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
-    expect(left).not.toContain(release);
+    await uninstallLeavesNothing(helm, release, ns);
     await kubectl('get', 'crd', 'tenants.landlord.dev');
   });
 });
@@ -276,16 +285,11 @@ describe('charts/landlord under Helm 3 (a v2 chart: both majors install it)', ()
     const ns = release;
     await helm3('install', release, CHART, ...inRelease, '--set', `namespace=${ns}`);
     const file = join(envValue('LANDLORD_E2E_RUN_DIR'), `${release}.yaml`);
-    await writeFile(file, await helm3('get', 'manifest', release, ...inRelease));
-    const installed = parseManifests(await helm3('get', 'manifest', release, ...inRelease));
+    const manifest = await helm3('get', 'manifest', release, ...inRelease);
+    await writeFile(file, manifest);
+    const installed = parseManifests(manifest);
     const live = (await kubectl('get', '-f', file, '-o', 'name')).trim().split('\n');
     expect(live).toHaveLength(installed.length);
-    await helm3('uninstall', release, ...inRelease, '--wait');
-    expect(await helm3('list', ...inRelease, '--short')).not.toContain(release);
-    await waitUntil('the release namespace to go', () => gone(core.readNamespace({ name: ns })), {
-      timeoutMs: 120_000,
-    });
-    const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
-    expect(left).not.toContain(release);
+    await uninstallLeavesNothing(helm3, release, ns);
   });
 });

@@ -53,6 +53,20 @@ const gone = (read: () => Promise<unknown>) => () =>
     (err: { code?: number }) => err.code === 404,
   );
 
+/** Both children of the tenant are gone: what archiving (and purging) leaves. */
+async function childrenRemoved(name: string): Promise<void> {
+  await waitUntil(
+    'the Deployment to be removed',
+    gone(() => deploymentOf(name)),
+    { timeoutMs: 30_000 },
+  );
+  await waitUntil(
+    'the ConfigMap to be removed',
+    gone(() => configMapOf(name)),
+    { timeoutMs: 30_000 },
+  );
+}
+
 const ready = (name: string, status: 'True' | 'False', reason?: string): Promise<Tenant> =>
   waitForCondition(custom, name, { type: CONDITION.ready, status, reason });
 
@@ -165,16 +179,7 @@ describe('the row states', () => {
     expect(tenant.status).toMatchObject({ state: 'archived', configMaps: [] });
     expect(tenant.status).not.toHaveProperty('deployment');
     expect(condition(tenant, CONDITION.available)).toMatchObject({ status: 'False', reason: 'Archived' });
-    await waitUntil(
-      'the Deployment to be removed',
-      gone(() => deploymentOf(RUNNING)),
-      { timeoutMs: 30_000 },
-    );
-    await waitUntil(
-      'the ConfigMap to be removed',
-      gone(() => configMapOf(RUNNING)),
-      { timeoutMs: 30_000 },
-    );
+    await childrenRemoved(RUNNING);
     expect(await readTenant(RUNNING)).toBeDefined();
     expect((await eventsOf(RUNNING, 'Archived'))[0]).toMatchObject({ type: 'Normal', count: 1 });
   });
@@ -193,16 +198,7 @@ describe('the row states', () => {
     expect(condition(tenant, CONDITION.ready)?.message).toMatch(
       /state is purged, but this release of landlord has no purger: .* no data was deleted from DynamoDB/,
     );
-    await waitUntil(
-      'the Deployment to be removed',
-      gone(() => deploymentOf(RUNNING)),
-      { timeoutMs: 30_000 },
-    );
-    await waitUntil(
-      'the ConfigMap to be removed',
-      gone(() => configMapOf(RUNNING)),
-      { timeoutMs: 30_000 },
-    );
+    await childrenRemoved(RUNNING);
     const [warning] = await eventsOf(RUNNING, 'PurgeUnavailable');
     expect(warning?.type).toBe('Warning');
     expect(warning?.message).toMatch(/no data was deleted/);

@@ -97,7 +97,9 @@ export class ListedChildren implements ChildReader {
     const ref = childRef(kind, namespace, name);
     this.byKey.set(childKey(ref), object);
     const tenant = labels[LABEL.tenant] ?? '';
-    this.byTenant.set(tenant, [...this.labelledFor(tenant), ref]);
+    const refs = this.byTenant.get(tenant);
+    if (refs === undefined) this.byTenant.set(tenant, [ref]);
+    else refs.push(ref);
   }
 
   private async fetch(ref: ChildRef): Promise<KubernetesObject | undefined> {

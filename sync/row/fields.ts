@@ -21,18 +21,16 @@ export function readName(value: unknown): StepResult<string> {
   return ok(attribute.value);
 }
 
+/** An optional attribute left out or written as NULL: the row says nothing, so the default holds. */
+const saysNothing = (value: unknown): boolean => value === undefined || readAttribute(value)?.tag === 'NULL';
+
 /**
  * Whether the row asks for deletion. Only a BOOL counts: guessing at S "true" or N 1 could delete
  * a tenant nobody meant to delete, or keep one somebody did.
  */
 export function readDeleted(value: unknown): StepResult<boolean> {
-  if (value === undefined) {
-    return ok(false);
-  }
+  if (saysNothing(value)) return ok(false);
   const attribute = readAttribute(value);
-  if (attribute?.tag === 'NULL') {
-    return ok(false);
-  }
   if (attribute?.tag !== 'BOOL') {
     return fail(`deleted: must be a BOOL, got ${describeAttribute(attribute)}`);
   }
@@ -45,13 +43,8 @@ export function readDeleted(value: unknown): StepResult<boolean> {
  * than guessed at: read as active, "archvied" would keep a churned tenant running.
  */
 export function readState(value: unknown): StepResult<TenantState> {
-  if (value === undefined) {
-    return ok(DEFAULT_STATE);
-  }
+  if (saysNothing(value)) return ok(DEFAULT_STATE);
   const attribute = readAttribute(value);
-  if (attribute?.tag === 'NULL') {
-    return ok(DEFAULT_STATE);
-  }
   if (attribute?.tag !== 'S') {
     return fail(`state: must be a string (S), got ${describeAttribute(attribute)}; ${ALLOWED_STATES}`);
   }
