@@ -5,9 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
+import { createMetrics } from '../runtime/metrics.js';
+import { ApiError, KubeApi } from '../runtime/kube/api.js';
 import { tableIdentity } from '../sync/identity.js';
+import { TenantWriter } from '../sync/tenant-writer.js';
 import { EVENT_REASON, LOG } from '../sync/reasons.js';
-import { clients, uniqueName } from './support/env.js';
+import { clients, kubeConfig, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   createTable,
@@ -30,6 +33,7 @@ const otherTable = uniqueName('own-other');
 const byHand = uniqueName('by-hand');
 const byOther = uniqueName('by-other');
 const mine = uniqueName('mine');
+const replaced = uniqueName('replaced');
 let sync: LandlordProcess;
 let otherSync: LandlordProcess;
 let operator: LandlordProcess;
@@ -78,6 +82,7 @@ afterAll(async () => {
   expect(await otherSync.stop()).toBe(0);
   expect(await operator.stop()).toBe(0);
   await deleteTenant(custom, byHand).catch(() => undefined);
+  await deleteTenant(custom, replaced).catch(() => undefined);
   await Promise.all([deleteSyncedTenants(table), deleteSyncedTenants(otherTable)]);
 });
 
@@ -164,5 +169,56 @@ describe('beside them', () => {
       { timeoutMs: 60_000 },
     );
     expect(await image(byHand)).toBe('nginx:9.9');
+  });
+});
+
+describe("sync's writes, against a Tenant replaced behind its back by one made with kubectl", () => {
+  const writer = new TenantWriter(new KubeApi(kubeConfig()), tableIdentity(table), createMetrics('sync'));
+  const rowSpec = tenantManifest(replaced, 'default', 0).spec!;
+  let own: Tenant;
+  let other: Tenant;
+
+  const status = (err: unknown): number | undefined => (err instanceof ApiError ? err.status : undefined);
+  /** What a write would change (the operator may add its status meanwhile: that is not sync's). */
+  const written = (t: Tenant | undefined) => {
+    const { uid, generation, labels, annotations } = t?.metadata ?? {};
+    return { uid, generation, labels, annotations, spec: t?.spec };
+  };
+
+  beforeAll(async () => {
+    own = await writer.create(replaced, rowSpec, 'h1');
+    await deleteTenant(custom, replaced);
+    await waitUntil(
+      'the Tenant sync made to be gone',
+      async () => (await readTenant(replaced)) === undefined,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    other = await createTenant(custom, tenantManifest(replaced, 'default', 1));
+    expect(other.metadata.uid).not.toBe(own.metadata.uid);
+  });
+
+  it('an apply naming the uid sync made is refused, and changes nothing', async () => {
+    const err = await writer.apply(replaced, rowSpec, 'h2', own.metadata.uid!).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err)).toContain('was replaced');
+    expect(written(await readTenant(replaced))).toEqual(written(other));
+  });
+
+  it('a create (an apply without force) is refused with 409 where the values differ, and changes nothing', async () => {
+    const err = await writer.create(replaced, rowSpec, 'h2').catch((e: unknown) => e);
+    expect(status(err)).toBe(409);
+    expect(written(await readTenant(replaced))).toEqual(written(other));
+  });
+
+  it('a delete of the object sync read before is refused: uid and resourceVersion preconditions', async () => {
+    expect(status(await writer.delete(own).catch((e: unknown) => e))).toBe(409);
+    const stale = {
+      ...other,
+      metadata: { ...other.metadata, resourceVersion: own.metadata.resourceVersion },
+    };
+    expect(status(await writer.delete(stale).catch((e: unknown) => e))).toBe(409);
+    expect((await readTenant(replaced))?.metadata.uid).toBe(other.metadata.uid);
   });
 });
