@@ -51,7 +51,7 @@ async function readPlan(settings: PlanSettings, api: ReadOnlyKubeApi): Promise<P
   const identity = tableIdentity(settings.table);
   try {
     await source.check();
-    const tenants = await readTenants(api, identity).catch((err: unknown) => {
+    const tenants = await readTenants(api).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
     const children = await ListedChildren.read(api, watchScopes(settings));

@@ -14,10 +14,11 @@ import { requestCounts, type ApiServerAccess, type RequestCounts } from '../harn
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { dynamoClient } from './support/dynamo.js';
-import { envValue, kubeConfig, uniqueName } from './support/env.js';
+import { clients, envValue, kubeConfig, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { serviceAccountKubeconfig } from './support/service-account.js';
+import { createTenant, tenantManifest } from './support/tenants.js';
 import {
   createTable,
   deleteRow,
@@ -49,6 +50,8 @@ const NEW_INVALID = n('new-invalid');
 const SUSPENDED = n('suspended');
 const ARCHIVED = n('archived');
 const PAUSED = n('paused');
+/** A Tenant made with kubectl, then named by a row: sync leaves it alone and plan says so. */
+const BY_HAND = n('by-hand');
 
 /** A row whose only container asks for a privileged pod: the operator's policy refuses it. */
 function privilegedRow(name: string): Record<string, unknown> {
@@ -219,6 +222,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await deleteSyncedTenants(table);
+  await kubectl('delete', 'tenant', BY_HAND, '--ignore-not-found');
   await kubectl('delete', 'clusterrolebinding', READER);
   await kubectl('delete', 'clusterrole', 'landlord-plan');
   await kubectl('delete', 'serviceaccount', READER, '-n', 'default');
@@ -253,6 +257,8 @@ describe('landlord plan', () => {
       await updateRow(table, ARCHIVED, { state: 'archived' });
       await kubectl('annotate', 'tenant', PAUSED, 'landlord.dev/paused=true');
       await kubectl('scale', 'deployment', `${PAUSED}-app`, '-n', 'default', '--replicas=3');
+      await createTenant(clients().custom, tenantManifest(BY_HAND, 'default', 0));
+      await putRow(table, row(BY_HAND, 'nginx:9.9'));
       tableBefore = await scanTable();
       const countsBefore = await quiet();
       ({ run, plan: result } = await planJson());
@@ -307,7 +313,7 @@ describe('landlord plan', () => {
       expect(entry(result, PAUSED)?.note).toMatch(/^paused by the annotation landlord.dev\/paused=true/);
     });
 
-    it('deletes within the budget and holds back the rest, in name order', () => {
+    it('deletes within the budget and holds back the rest, in name order, whatever the cause', () => {
       expect(GONE.map((name) => entry(result, name)?.kind)).toEqual([
         'delete',
         'delete',
@@ -315,7 +321,14 @@ describe('landlord plan', () => {
         'heldBack',
       ]);
       expect(entry(result, GONE[2]!)?.writes).toBe(false);
-      expect(entry(result, MARKED)).toMatchObject({ kind: 'delete', writes: true });
+      // `deleted: true` shares the budget: it sorts after the gone rows, so it waits its turn.
+      expect(entry(result, MARKED)).toMatchObject({ kind: 'heldBack', writes: false });
+      expect(entry(result, MARKED)?.note).toMatch(/^the row says deleted: true, but the deletion budget/);
+    });
+
+    it('shows a row naming a Tenant sync did not make as not owned: nothing written to it', () => {
+      expect(entry(result, BY_HAND)).toMatchObject({ kind: 'notOwned', writes: false, children: [] });
+      expect(entry(result, BY_HAND)?.note).toContain('not labelled managed-by landlord-sync');
     });
 
     it("refuses with the policy's reason and the row check's, and a known refusal stays quiet", () => {
@@ -353,11 +366,12 @@ describe('landlord plan', () => {
       );
       expect(lines.some((l) => l.startsWith(`- ${GONE[0]} (delete)`))).toBe(true);
       expect(lines.some((l) => l.startsWith(`! ${GONE[3]} (held back)`))).toBe(true);
+      expect(lines.some((l) => l.startsWith(`# ${BY_HAND} (not owned by this sync, left alone)`))).toBe(true);
       expect(lines.some((l) => l.startsWith(`x ${NEW_REFUSED} (refused)`))).toBe(true);
       expect(lines.some((l) => l.startsWith('    Applied=False PodSecurityViolation: '))).toBe(true);
       expect(lines.some((l) => l.startsWith(`x ${REFUSED_BEFORE} (refused, already reported)`))).toBe(true);
       expect(lines.find((l) => l.startsWith('Plan: '))).toMatch(
-        /^Plan: \d+ to create, \d+ to update, \d+ to delete, \d+ held back, \d+ refused, \d+ unchanged/,
+        /^Plan: \d+ to create, \d+ to update, \d+ to delete, \d+ held back, \d+ refused, \d+ unchanged, \d+ not owned/,
       );
     });
 
@@ -382,6 +396,9 @@ describe('landlord plan', () => {
       expect(ours(after.plan).filter((t) => t.writes)).toEqual([]);
       // The `deleted: true` row outlives its Tenant: nothing to do, and nothing refused.
       expect(entry(after.plan, MARKED)).toMatchObject({ kind: 'unchanged', writes: false });
+      // The Tenant made by hand is still there, still not sync's.
+      expect(entry(after.plan, BY_HAND)).toMatchObject({ kind: 'notOwned', writes: false });
+      expect((await readTenant(BY_HAND))?.metadata.labels?.['landlord.dev/source-table']).toBeUndefined();
     });
   });
 

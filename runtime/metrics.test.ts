@@ -12,6 +12,7 @@ const EXPECTED_NAMES = [
   'landlord_sync_scans_total',
   'landlord_sync_stream_lag_seconds',
   'landlord_sync_deletions_held_back_total',
+  'landlord_sync_not_owned_total',
   'landlord_sync_invalid_rows',
   'landlord_sync_writes_total',
   'landlord_dynamodb_retries_total',

@@ -11,6 +11,10 @@ export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 
 export const SCAN_RESULTS = ['success', 'error'] as const;
 export type ScanResult = (typeof SCAN_RESULTS)[number];
+/** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
+export const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
+/** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
+export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable'] as const;
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -36,8 +40,10 @@ export interface Metrics {
   syncScansTotal: Counter<'result'>;
   /** Age of the newest stream record processed, when it was processed. */
   syncStreamLagSeconds: Gauge;
-  /** Deletions a scan held back because they exceeded the allowed share of all tenants. */
-  syncDeletionsHeldBackTotal: Counter;
+  /** Deletions held back because they exceeded the allowed share of all tenants, by cause. */
+  syncDeletionsHeldBackTotal: Counter<'cause'>;
+  /** Rows naming a Tenant sync did not make from its table, left alone; counted once per conflict. */
+  syncNotOwnedTotal: Counter<'cause'>;
   /** Rows that failed validation in the last complete scan. */
   syncInvalidRows: Gauge;
   /** Writes sync made to Tenants, by kind (create, update, delete, status, …). */
@@ -76,6 +82,8 @@ export function createMetrics(component: string): Metrics {
   // Known label values start at zero, so that rate() and absent() work before the first event.
   for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.labels({ result }).inc(0);
   for (const result of SCAN_RESULTS) metrics.syncScansTotal.labels({ result }).inc(0);
+  for (const cause of DELETION_CAUSES) metrics.syncDeletionsHeldBackTotal.labels({ cause }).inc(0);
+  for (const cause of NOT_OWNED_CAUSES) metrics.syncNotOwnedTotal.labels({ cause }).inc(0);
   for (const state of TENANT_STATES) metrics.tenantStates.set({ state }, 0);
   return metrics;
 }
@@ -134,6 +142,7 @@ type SyncMetricName =
   | 'syncScansTotal'
   | 'syncStreamLagSeconds'
   | 'syncDeletionsHeldBackTotal'
+  | 'syncNotOwnedTotal'
   | 'syncInvalidRows'
   | 'syncWritesTotal'
   | 'dynamodbRetriesTotal';
@@ -158,7 +167,14 @@ function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
     }),
     syncDeletionsHeldBackTotal: new Counter({
       name: 'landlord_sync_deletions_held_back_total',
-      help: 'Tenant deletions held back because a scan would have deleted more than the allowed share.',
+      help: 'Tenant deletions held back because a pass would have deleted more than the allowed share, by cause (rowGone, rowDeleted).',
+      labelNames: ['cause'] as const,
+      registers,
+    }),
+    syncNotOwnedTotal: new Counter({
+      name: 'landlord_sync_not_owned_total',
+      help: 'Rows naming a Tenant that sync did not make from its table (left alone), once per conflict, by cause (unmarked, otherTable).',
+      labelNames: ['cause'] as const,
       registers,
     }),
     syncInvalidRows: new Gauge({

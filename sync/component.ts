@@ -5,8 +5,11 @@
 //   scan / stream (table-loop.ts) → intake records each row in the ledger (intake.ts, ledger.ts)
 //   → decide() finds the next write, if any (decide.ts) → the trigger queues the tenant (trigger.ts)
 //   → the reconciler acts, deciding again after each write (reconciler.ts) → TenantWriter (SSA).
-// Prune path: a complete scan or a stream REMOVE → Pruner approves within the deletion budget
-//   (prune.ts, prune-guard.ts) → trigger → reconciler confirms the row is gone, then deletes.
+// Prune path: a complete scan, a stream REMOVE or a row now saying `deleted: true` → Pruner approves
+//   within the one deletion budget (prune.ts, prune-guard.ts) → trigger → reconciler confirms (a gone
+//   row is read again; the Tenant is read again and must still be this table's), then deletes.
+// Ownership: only Tenants with this table's marks (identity.ts) are written or deleted; a row naming
+//   another is reported (decide.ts).
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { apiPath } from '../runtime/kube/paths.js';
@@ -15,7 +18,7 @@ import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
-import { managedSelector, tableIdentity, type TableIdentity } from './identity.js';
+import { tableIdentity, type TableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
@@ -55,7 +58,8 @@ class SyncComponent implements Component {
       path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
       apiVersion: API_VERSION,
       kind: KIND,
-      labelSelector: managedSelector(this.identity),
+      // Every Tenant, not only this table's: a row naming one that sync did not make must be seen as
+      // such (and reported, not taken over), and the name freed when that Tenant goes.
       logger,
     });
     this.view = new TenantView(this.informer);
@@ -72,6 +76,7 @@ class SyncComponent implements Component {
       source: this.source!,
       events: ctx.events,
       logger: ctx.logger,
+      metrics: ctx.metrics,
       signal: controller.signal,
     });
     const queue = reconcileQueue(
@@ -109,7 +114,7 @@ class SyncComponent implements Component {
       logger,
       metrics,
       limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
-      table: this.settings.table,
+      identity: this.identity,
     });
     return new TableLoop({
       source: this.source!,

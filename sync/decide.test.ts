@@ -21,6 +21,7 @@ function situation(...tweaks: ((s: Situation) => void)[]): Situation {
     row: { kind: 'tenant', hash: 'h1' },
     verdict: { kind: 'synced', hash: 'h1' },
     tenant: tenantFor(),
+    reported: undefined,
     approval: undefined,
     applied: undefined,
     identity,
@@ -68,6 +69,15 @@ const tenant =
   (s: Situation): void => {
     if (s.tenant !== undefined) edit(s.tenant);
   };
+const unmarked = tenant((t) => {
+  t.metadata.labels = { app: 'by-hand' };
+  t.metadata.annotations = {};
+});
+const otherTable = tenant((t) => (t.metadata.labels![LABEL.sourceTable] = 'ffff'));
+/** The conflict decide() reports for the default Tenant (uid u1) made by hand was reported already. */
+const reported = (s: Situation): void => {
+  s.reported = 'u1/unmarked/';
+};
 const ownApply =
   (hash: string, generation: number) =>
   (s: Situation): void => {
@@ -101,14 +111,51 @@ const cases: Case[] = [
     expected: 'applySpec',
   },
   {
-    name: 'a Tenant without the managed-by label',
+    name: 'a Tenant without the managed-by label (not sync’s: never taken over)',
     tweaks: [tenant((t) => delete t.metadata.labels![LABEL.managedBy])],
-    expected: 'applySpec',
+    expected: 'reportForeign',
   },
   {
     name: 'a Tenant labelled for another table',
-    tweaks: [tenant((t) => (t.metadata.labels![LABEL.sourceTable] = 'ffff'))],
-    expected: 'applySpec',
+    tweaks: [otherTable],
+    expected: 'reportForeign',
+  },
+  { name: 'a Tenant made by hand (kubectl), no marks', tweaks: [unmarked], expected: 'reportForeign' },
+  {
+    name: 'a Tenant with this table’s label but another table’s annotation',
+    tweaks: [tenant((t) => (t.metadata.annotations![ANNOTATION.table] = 'other'))],
+    expected: 'reportForeign',
+  },
+  { name: 'a foreign Tenant already reported', tweaks: [unmarked, reported], expected: 'nothing' },
+  {
+    name: 'a foreign Tenant replaced since its conflict was reported',
+    tweaks: [unmarked, reported, tenant((t) => (t.metadata.uid = 'u2'))],
+    expected: 'reportForeign',
+  },
+  {
+    name: 'an invalid row naming a foreign Tenant',
+    tweaks: [invalidRow(), unmarked],
+    expected: 'reportForeign',
+  },
+  {
+    name: 'deleted: true naming a foreign Tenant',
+    tweaks: [deletedRow, unmarked],
+    expected: 'reportForeign',
+  },
+  {
+    name: 'deleted: true naming a foreign Tenant, approved by mistake',
+    tweaks: [deletedRow, unmarked, reported, approved(1)],
+    expected: 'nothing',
+  },
+  {
+    name: 'a gone row whose name a foreign Tenant has, approved',
+    tweaks: [goneRow, unmarked, approved(1)],
+    expected: 'nothing',
+  },
+  {
+    name: 'a foreign Tenant being deleted (the name is about to be free)',
+    tweaks: [unmarked, tenant((t) => (t.metadata.deletionTimestamp = NOW))],
+    expected: 'nothing',
   },
   {
     name: 'a spec edited by someone else (a generation Synced=True has not seen)',
@@ -211,12 +258,18 @@ const cases: Case[] = [
     expected: 'nothing',
   },
   { name: 'a rejected row without a Tenant', tweaks: [rejectedRow, noTenant], expected: 'createBare' },
-  // deleted: true is explicit intent: no approval needed.
-  { name: 'deleted: true with a Tenant', tweaks: [deletedRow], expected: 'delete' },
+  // deleted: true counts against the same budget as a gone row: only an approval deletes.
+  { name: 'deleted: true not yet approved', tweaks: [deletedRow], expected: 'awaitApproval' },
+  { name: 'deleted: true approved', tweaks: [deletedRow, approved(2)], expected: 'delete' },
   { name: 'deleted: true without a Tenant', tweaks: [deletedRow, noTenant], expected: 'nothing' },
   {
-    name: 'deleted: true with a Tenant already going',
-    tweaks: [deletedRow, approved(2)],
+    name: 'deleted: true approved, the Tenant already gone',
+    tweaks: [deletedRow, noTenant, approved(2)],
+    expected: 'nothing',
+  },
+  {
+    name: 'deleted: true approved, the Tenant already going',
+    tweaks: [deletedRow, approved(2), tenant((t) => (t.metadata.deletionTimestamp = NOW))],
     expected: 'delete',
   },
   // A gone row: only the guard's approval leads to a delete, and only after a confirming read.
@@ -254,6 +307,27 @@ describe('decide', () => {
   it('names the hash to apply, and the pass that approved a deletion', () => {
     expect(decide(situation(rowHash('h7')))).toEqual({ kind: 'applySpec', hash: 'h7' });
     expect(decide(situation(goneRow, approved(4)))).toEqual({ kind: 'confirmGone', pass: 4 });
+    expect(decide(situation(deletedRow, approved(5)))).toEqual({ kind: 'delete', pass: 5 });
+  });
+
+  it('says which cause a held deletion has', () => {
+    expect(decide(situation(goneRow))).toEqual({ kind: 'awaitApproval', cause: 'rowGone' });
+    expect(decide(situation(deletedRow))).toEqual({ kind: 'awaitApproval', cause: 'rowDeleted' });
+  });
+
+  it('names the conflict it reports, so that the same one is reported once', () => {
+    expect(decide(situation(unmarked))).toEqual({
+      kind: 'reportForeign',
+      conflict: { cause: 'unmarked', key: 'u1/unmarked/' },
+    });
+    const other = tenant((t) => {
+      t.metadata.labels![LABEL.sourceTable] = 'ffff';
+      t.metadata.annotations![ANNOTATION.table] = 'billing';
+    });
+    expect(decide(situation(other))).toEqual({
+      kind: 'reportForeign',
+      conflict: { cause: 'otherTable', otherTable: 'billing', key: 'u1/otherTable/billing' },
+    });
   });
 
   it('reports the verdict with the status it writes', () => {
@@ -271,9 +345,10 @@ describe('needsReconcile', () => {
     [{ kind: 'applySpec', hash: 'h1' }, true],
     [{ kind: 'createBare' }, true],
     [decide(situation(invalidRow())), true],
-    [{ kind: 'delete' }, true],
+    [{ kind: 'delete', pass: 1 }, true],
+    [{ kind: 'reportForeign', conflict: { cause: 'unmarked', key: 'u1/unmarked/' } }, true],
     [{ kind: 'confirmGone', pass: 1 }, true],
-    [{ kind: 'awaitApproval' }, false],
+    [{ kind: 'awaitApproval', cause: 'rowGone' }, false],
     [{ kind: 'nothing' }, false],
   ])('%o → %s', (action, expected) => {
     expect(needsReconcile(action)).toBe(expected);

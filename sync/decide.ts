@@ -1,10 +1,20 @@
 // The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached and
 // the deletion approval, the next write to make, if any. Every path asks here: intake and the
 // informer ("is there anything to queue?") and the reconciler ("what do I do now?"), so they can
-// never disagree, and an unchanged table costs no API writes.
+// never disagree, and an unchanged table costs no API writes. A Tenant sync did not make from its
+// own table is never written to nor deleted, only reported; and every deletion, whatever its
+// cause, waits for the deletion budget's approval.
 import { findCondition } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
-import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
+import {
+  ownedAnnotations,
+  ownedLabels,
+  ownership,
+  type ForeignCause,
+  type Ownership,
+  type TableIdentity,
+} from './identity.js';
+import type { DeletionCause } from './prune-guard.js';
 import type { Applied, RowState } from './row-book.js';
 import { desiredStatus, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
 
@@ -14,13 +24,27 @@ export interface Situation {
   row: RowState | undefined;
   /** What sync concluded about the row; undefined for a gone or `deleted: true` row. */
   verdict: Verdict | undefined;
+  /** The Tenant of this name, whoever made it. */
   tenant: Tenant | undefined;
+  /** The conflict last reported for this name (see Conflict.key), so that one is reported once. */
+  reported: string | undefined;
   /** The scan pass whose deletion budget approved deleting this Tenant, if one did. */
   approval: number | undefined;
   /** The spec sync itself applied last, so that its own write is not taken for an edit. */
   applied: Applied | undefined;
   identity: TableIdentity;
   now: Date;
+}
+
+type Foreign = Extract<Ownership, { kind: 'foreign' }>;
+
+/** A row names a Tenant that sync did not make from this table. */
+export interface Conflict {
+  cause: ForeignCause;
+  /** The table the Tenant's annotation names, when another sync made it. */
+  otherTable?: string;
+  /** The Tenant's uid and the cause: a new conflict (another object, another cause) is reported again. */
+  key: string;
 }
 
 export type SyncAction =
@@ -30,12 +54,14 @@ export type SyncAction =
   | { kind: 'createBare' }
   /** Write the Synced condition and status.sync; `verdict` says what to report. */
   | { kind: 'applyStatus'; status: OwnedStatus; verdict: Verdict }
-  /** The row says `deleted: true`. */
-  | { kind: 'delete' }
+  /** The row says `deleted: true` and the guard approved the deletion in this pass. */
+  | { kind: 'delete'; pass: number }
   /** The row is gone and the guard approved the deletion: read it once more, strongly, then delete. */
   | { kind: 'confirmGone'; pass: number }
-  /** The row is gone but no budget approved the deletion yet: the pruner decides when. */
-  | { kind: 'awaitApproval' }
+  /** The row is gone or says `deleted: true`, but no budget approved the deletion yet: the pruner decides when. */
+  | { kind: 'awaitApproval'; cause: DeletionCause }
+  /** The row names a Tenant sync did not make from this table: say so (log, metric, Event), touch nothing. */
+  | { kind: 'reportForeign'; conflict: Conflict }
   | { kind: 'nothing' };
 
 /** Actions that are work for the queue; the others need no reconcile. */
@@ -93,11 +119,33 @@ const NOTHING: SyncAction = { kind: 'nothing' };
 function decideGone(s: Situation): SyncAction {
   // An approval alone asks for the confirming read, Tenant or not, so that the approval is settled.
   if (s.approval !== undefined) return { kind: 'confirmGone', pass: s.approval };
-  return s.tenant === undefined ? NOTHING : { kind: 'awaitApproval' };
+  return s.tenant === undefined ? NOTHING : { kind: 'awaitApproval', cause: 'rowGone' };
+}
+
+/** A row that says `deleted: true`: explicit, but counted against the same budget as a gone row. */
+function decideMarkedDeleted(s: Situation): SyncAction {
+  if (s.tenant === undefined) return NOTHING;
+  return s.approval === undefined
+    ? { kind: 'awaitApproval', cause: 'rowDeleted' }
+    : { kind: 'delete', pass: s.approval };
+}
+
+/**
+ * The Tenant is not this sync's: a row naming it is reported once per conflict and left at that;
+ * without a row there is nothing to say. One being deleted is waited for: then the name is free.
+ */
+function decideForeign(s: Situation, tenant: Tenant, owner: Foreign): SyncAction {
+  if (s.row === undefined || tenant.metadata.deletionTimestamp !== undefined) return NOTHING;
+  const key = `${tenant.metadata.uid ?? ''}/${owner.cause}/${owner.otherTable ?? ''}`;
+  if (s.reported === key) return NOTHING;
+  const otherTable = owner.otherTable === undefined ? {} : { otherTable: owner.otherTable };
+  return { kind: 'reportForeign', conflict: { cause: owner.cause, ...otherTable, key } };
 }
 
 export function decide(s: Situation): SyncAction {
-  if (s.row?.kind === 'deleted') return s.tenant === undefined ? NOTHING : { kind: 'delete' };
+  const owner = s.tenant === undefined ? undefined : ownership(s.tenant, s.identity);
+  if (owner?.kind === 'foreign') return decideForeign(s, s.tenant!, owner);
+  if (s.row?.kind === 'deleted') return decideMarkedDeleted(s);
   if (s.row === undefined || s.verdict === undefined) return decideGone(s);
   const verdict = s.verdict;
   // A rejected spec is not sent again until the row changes: only its status is compared.

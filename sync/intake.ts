@@ -23,6 +23,8 @@ export interface Accepted {
   /** The tenant the row names; undefined when the name itself is unusable. */
   name: string | undefined;
   invalid: boolean;
+  /** The row says `deleted: true`. */
+  deleted: boolean;
 }
 
 export class Intake {
@@ -37,11 +39,11 @@ export class Intake {
     const name = row.name;
     if (name === undefined) {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
-      return { name: undefined, invalid: true };
+      return { name: undefined, invalid: true, deleted: false };
     }
     const changed = this.deps.ledger.record({ ...row, name });
     this.deps.trigger.tenant(name, changed);
-    return { name, invalid: row.kind === 'invalid' };
+    return { name, invalid: row.kind === 'invalid', deleted: row.kind === 'deleted' };
   }
 
   /**
@@ -50,17 +52,24 @@ export class Intake {
    */
   acceptBatch(batch: ChangeBatch): string | undefined {
     const removed = new Set<string>();
+    const marked = new Set<string>();
     let rescan: string | undefined;
     for (const change of batch.changes) {
       if (change.kind === 'rescan') rescan = change.reason;
       else if (change.kind === 'remove') removed.add(change.name);
       else {
         // A row deleted and written again within the batch is simply there.
-        const { name } = this.accept(change.item);
-        if (name !== undefined) removed.delete(name);
+        const { name, deleted } = this.accept(change.item);
+        if (name === undefined) continue;
+        removed.delete(name);
+        if (deleted) marked.add(name);
+        else marked.delete(name);
       }
     }
+    for (const name of removed) marked.delete(name);
+    // Deletions of either cause go through the guard, from the interval's one budget.
     if (removed.size > 0) this.deps.pruner.rowsRemoved([...removed]);
+    if (marked.size > 0) this.deps.pruner.rowsMarkedDeleted([...marked]);
     return rescan;
   }
 

@@ -2,7 +2,7 @@
 // (Tenants as cached) and the identity. Rows are recorded here, by intake and by the reconciler's
 // own re-reads alike, and decide() is asked here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
-import type { TableIdentity } from './identity.js';
+import { owns, type TableIdentity } from './identity.js';
 import type { RowBook, RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection } from './status.js';
@@ -48,8 +48,11 @@ export class Ledger<View extends TenantLookup = TenantView> {
     const state = stateOf(row);
     const changed = contentChanged(book.set(row.name, state), state);
     if (row.kind !== 'tenant') return changed;
-    // A row the API server rejected before (this process or an earlier one) is not sent again.
-    const rejection = recordedRejection(this.view.get(row.name), row.hash);
+    // A row the API server rejected before (this process or an earlier one) is not sent again; only
+    // a Tenant of this table's can say so.
+    const tenant = this.view.get(row.name);
+    const own = tenant !== undefined && owns(tenant, this.identity);
+    const rejection = own ? recordedRejection(tenant, row.hash) : undefined;
     if (rejection !== undefined) book.reject(row.name, row.hash, rejection);
     else book.keepSpec(row.name, row.hash, row.spec);
     return changed;
@@ -61,6 +64,7 @@ export class Ledger<View extends TenantLookup = TenantView> {
       row: book.get(name),
       verdict: book.verdict(name),
       tenant: view.get(name),
+      reported: book.conflictReported(name),
       approval: book.approval(name),
       applied: book.appliedSpec(name),
       identity,

@@ -56,9 +56,33 @@ describe('planSync', () => {
     ]);
   });
 
-  it('deletes a Tenant whose row says deleted: true, whatever the budget', () => {
-    const rows: NamedRow[] = [{ kind: 'deleted', name: 'a' }];
-    expect(actions(snapshot(rows, [tenant('a')], 0))).toEqual({ a: 'delete' });
+  it('deletes Tenants whose rows say deleted: true within the same budget as gone rows', () => {
+    const rows: NamedRow[] = [
+      { kind: 'deleted', name: 'a' },
+      { kind: 'deleted', name: 'c' },
+    ];
+    const tenants = ['a', 'b', 'c', 'd'].map((name) => tenant(name));
+    expect(actions(snapshot(rows, tenants, 2))).toEqual({
+      a: 'delete',
+      b: 'confirmGone',
+      c: 'awaitApproval',
+      d: 'awaitApproval',
+    });
+  });
+
+  it('shows a row naming a Tenant this sync did not make as a conflict, left out of the budget', () => {
+    const byHand = tenant('a');
+    byHand.metadata.labels = {};
+    const other = tenant('z');
+    other.metadata.labels = { ...other.metadata.labels, 'landlord.dev/source-table': 'ffff' };
+    const plan = planSync(
+      snapshot([valid('a'), { kind: 'deleted', name: 'b' }], [byHand, tenant('b'), other], 1),
+    );
+    expect(plan.steps.map((s) => [s.name, s.action.kind, s.owned])).toEqual([
+      ['a', 'reportForeign', false],
+      ['b', 'delete', true],
+    ]);
+    expect(plan.budget).toEqual({ allowed: 1, tenants: 1 });
   });
 
   it('deletes gone rows within the budget, in name order, and holds back the rest', () => {

@@ -1,9 +1,10 @@
 // What sync would do now, for `landlord plan`: the rows of one complete scan and the Tenants as
 // listed go through the very ledger, decide() and deletion budget the running sync uses, so the
 // plan and the component cannot disagree. Nothing here writes; the budget is a fresh interval's,
-// as the next complete scan would size it.
+// as the next complete scan would size it. Tenants that this table's sync did not make are listed
+// too: a row naming one is a conflict sync reports and leaves alone.
 import type { Tenant, TenantSpec } from '../api/tenant.js';
-import type { TableIdentity } from './identity.js';
+import { owns, type TableIdentity } from './identity.js';
 import { Ledger, type NamedRow, type TenantLookup } from './ledger.js';
 import {
   afterCompleteScan,
@@ -19,7 +20,7 @@ import type { Verdict } from './status.js';
 export interface SyncSnapshot {
   /** Every row of the scan that names a Tenant. */
   rows: readonly NamedRow[];
-  /** The Tenants this table's sync manages, as listed. */
+  /** Every Tenant in the cluster, as listed: this table's and any other. */
   tenants: readonly Tenant[];
   identity: TableIdentity;
   limits: GuardLimits;
@@ -33,12 +34,15 @@ export interface SyncStep {
   tenant: Tenant | undefined;
   /** The spec the Tenant would hold after this step: the row's when applied, else the Tenant's. */
   spec: TenantSpec | undefined;
+  /** The Tenant (if any) is this table's sync's; another's is never written to. */
+  owned: boolean;
 }
 
 export interface SyncPlan {
   steps: SyncStep[];
   /** Deletions the budget of one interval allows, and how many Tenants it was sized from. */
   budget: { allowed: number; tenants: number };
+  table: string;
 }
 
 class ListedTenants implements TenantLookup {
@@ -63,17 +67,27 @@ export function planSync(snapshot: SyncSnapshot): SyncPlan {
   const book = new RowBook();
   const ledger = new Ledger(book, view, snapshot.identity);
   for (const row of snapshot.rows) ledger.record(row);
-  const deletions = afterCompleteScan(new DeletionBudget(snapshot.limits), snapshot.tenants, (name) =>
-    book.has(name),
+  const own = snapshot.tenants.filter((tenant) => owns(tenant, snapshot.identity));
+  const deletions = afterCompleteScan(
+    new DeletionBudget(snapshot.limits),
+    own,
+    (name) => !book.has(name) || book.get(name)?.kind === 'deleted',
   );
   for (const name of deletions.approved) book.approve(name, 1);
-  const names = [...new Set([...snapshot.rows.map((r) => r.name), ...view.names()])].sort();
+  // Another's Tenant matters here only when a row names it.
+  const ownNames = own.map((tenant) => tenant.metadata.name ?? '');
+  const names = [...new Set([...snapshot.rows.map((r) => r.name), ...ownNames])].sort();
   const steps = names.map((name): SyncStep => {
     const action = ledger.next(name);
     const tenant = view.get(name);
     const spec = action.kind === 'applySpec' ? book.spec(name, action.hash) : tenant?.spec;
-    return { name, action, verdict: book.verdict(name), tenant, spec };
+    const owned = tenant === undefined || owns(tenant, snapshot.identity);
+    return { name, action, verdict: book.verdict(name), tenant, spec, owned };
   });
-  const live = liveTenants(snapshot.tenants).length;
-  return { steps, budget: { allowed: allowance(live, snapshot.limits), tenants: live } };
+  const live = liveTenants(own).length;
+  return {
+    steps,
+    budget: { allowed: allowance(live, snapshot.limits), tenants: live },
+    table: snapshot.identity.table,
+  };
 }

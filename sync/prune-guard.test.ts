@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { allowance, DeletionBudget, dueForEvent, goneTenants, liveTenants } from './prune-guard.js';
+import {
+  afterCompleteScan,
+  allowance,
+  DeletionBudget,
+  doomedTenants,
+  dueForEvent,
+  liveTenants,
+} from './prune-guard.js';
 
 describe('allowance', () => {
   it.each([
@@ -85,7 +92,7 @@ describe('DeletionBudget.plan', () => {
   });
 });
 
-describe('liveTenants and goneTenants', () => {
+describe('liveTenants and doomedTenants', () => {
   const tenants = [tenant('c'), tenant('a'), tenant('going', true), tenant('b'), tenant('')];
 
   it('counts only Tenants not already being deleted', () => {
@@ -97,7 +104,53 @@ describe('liveTenants and goneTenants', () => {
     { name: 'two rows gone, sorted', present: ['b'], gone: ['a', 'c'] },
     { name: 'an empty table', present: [], gone: ['a', 'b', 'c'] },
   ])('finds the gone rows: $name', ({ present, gone }) => {
-    expect(goneTenants(liveTenants(tenants), (name) => present.includes(name))).toEqual(gone);
+    expect(doomedTenants(liveTenants(tenants), (name) => !present.includes(name))).toEqual(gone);
+  });
+});
+
+describe('afterCompleteScan: one budget for every cause', () => {
+  const names = Array.from({ length: 40 }, (_, i) => `t${String(i).padStart(2, '0')}`);
+  const tenants = names.map((name) => tenant(name));
+  const limits = { fraction: 0.1, minimum: 2 };
+
+  it('holds back `deleted: true` rows beyond the budget, as it does gone rows', () => {
+    const plan = afterCompleteScan(new DeletionBudget(limits), tenants, () => true);
+    expect(plan.approved).toEqual(['t00', 't01', 't02', 't03']);
+    expect(plan.heldBack).toHaveLength(36);
+  });
+
+  it('shares the budget between both causes, in name order', () => {
+    const deleted = new Set(['t01', 't03', 't05']);
+    const gone = new Set(['t00', 't02', 't04']);
+    const plan = afterCompleteScan(
+      new DeletionBudget(limits),
+      tenants,
+      (name) => deleted.has(name) || gone.has(name),
+    );
+    expect(plan.approved).toEqual(['t00', 't01', 't02', 't03']);
+    expect(plan.heldBack).toEqual(['t04', 't05']);
+  });
+
+  it('lets the minimum through at once in a small table', () => {
+    const budget = new DeletionBudget(limits);
+    const plan = afterCompleteScan(budget, tenants.slice(0, 3), (name) => name === 't01');
+    expect(plan).toMatchObject({ approved: ['t01'], heldBack: [] });
+    expect(budget.remaining).toBe(1);
+  });
+
+  it('deletes every marked Tenant over later passes and none other', () => {
+    const marked = new Set(names.slice(0, 30));
+    const budget = new DeletionBudget(limits);
+    let left = tenants;
+    const deleted: string[] = [];
+    for (let pass = 0; pass < 20 && left.some((t) => marked.has(t.metadata.name!)); pass++) {
+      const { approved } = afterCompleteScan(budget, left, (name) => marked.has(name));
+      expect(approved.length).toBeLessThanOrEqual(Math.max(2, Math.floor(0.1 * left.length)));
+      deleted.push(...approved);
+      left = left.filter((t) => !approved.includes(t.metadata.name!));
+    }
+    expect(deleted.sort()).toEqual([...marked].sort());
+    expect(left.map((t) => t.metadata.name)).toEqual(names.slice(30));
   });
 });
 

@@ -1,9 +1,12 @@
 // The mass-deletion guard. A table that reads as empty by mistake (a wrong table, a restore in
-// progress, a bug) must not delete every tenant: rows gone from the table delete at most
-// max(minimum, floor(fraction × Tenants)) Tenants per resync interval, whether a scan or the
-// stream reported them gone. Rows marked `deleted: true` are explicit intent and never count.
+// progress, a bug), or a writer who marks every row `deleted: true`, must not delete every tenant:
+// sync deletes at most max(minimum, floor(fraction × Tenants)) Tenants per resync interval, whatever
+// the cause (a row gone or one saying `deleted: true`) and whether a scan or the stream reported it.
 // Everything here is pure or plain state, so the guard is tested without a table or a cluster.
 import type { Tenant } from '../api/tenant.js';
+
+/** Why a Tenant is to be deleted: its row is gone, or says `deleted: true`. Both share one budget. */
+export type DeletionCause = 'rowGone' | 'rowDeleted';
 
 export interface GuardLimits {
   /** Share of all managed Tenants one interval may delete (0..1). */
@@ -57,29 +60,29 @@ export function liveTenants(tenants: readonly Tenant[]): Tenant[] {
 }
 
 /**
- * The names of live Tenants whose rows a complete scan did not find, sorted so that which ones
- * are held back does not depend on the cache's order.
+ * The names of live Tenants to delete (their rows are gone, or say `deleted: true`), sorted so that
+ * which ones are held back does not depend on the cache's order.
  */
-export function goneTenants(live: readonly Tenant[], present: (name: string) => boolean): string[] {
+export function doomedTenants(live: readonly Tenant[], doomed: (name: string) => boolean): string[] {
   return live
     .map((tenant) => tenant.metadata.name ?? '')
-    .filter((name) => name !== '' && !present(name))
+    .filter((name) => name !== '' && doomed(name))
     .sort();
 }
 
 /**
- * A complete scan starts a new interval: the budget is sized from the live Tenants, and the gone
- * ones are approved in name order until it runs out. The pruner and `landlord plan` both ask here.
+ * A complete scan starts a new interval: the budget is sized from the live Tenants, and those to
+ * delete are approved in name order until it runs out. The pruner and `landlord plan` both ask here.
  */
 export function afterCompleteScan(
   budget: DeletionBudget,
   tenants: readonly Tenant[],
-  present: (name: string) => boolean,
-): DeletionPlan & { gone: string[] } {
+  doomed: (name: string) => boolean,
+): DeletionPlan & { doomed: string[] } {
   const live = liveTenants(tenants);
   budget.reset(live.length);
-  const gone = goneTenants(live, present);
-  return { gone, ...budget.plan(gone) };
+  const names = doomedTenants(live, doomed);
+  return { doomed: names, ...budget.plan(names) };
 }
 
 /** The held-back names whose last Event is at least `intervalMs` old (or that never had one). */

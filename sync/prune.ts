@@ -1,7 +1,10 @@
-// Deleting Tenants whose rows are gone, through the mass-deletion guard. Approved deletions go to
-// the trigger, and the reconciler confirms the row's absence by a strongly consistent read before
-// the delete: a scan or a stream record says where to look, never that a row is gone. What the
-// guard holds back is logged with the names, counted, and recorded on each Tenant as a Warning Event.
+// Deleting Tenants whose rows are gone or say `deleted: true`, through the mass-deletion guard: one
+// budget for both causes. Approved deletions go to the trigger; for a gone row the reconciler
+// confirms the row's absence by a strongly consistent read before the delete: a scan or a stream
+// record says where to look, never that a row is gone. What the guard holds back is logged with the
+// names, counted by cause, and recorded on each Tenant as a Warning Event (an Event, not the Synced
+// condition: holding back writes nothing to the Tenant, so a held-back pass costs no Tenant write
+// and wakes no watcher; the Event is repeated at most every 15 minutes).
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
@@ -9,9 +12,11 @@ import {
   afterCompleteScan,
   DeletionBudget,
   dueForEvent,
+  type DeletionCause,
   type DeletionPlan,
   type GuardLimits,
 } from './prune-guard.js';
+import { owns, type TableIdentity } from './identity.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { RowBook } from './row-book.js';
 import type { TenantView } from './tenant-view.js';
@@ -30,7 +35,7 @@ export interface PrunerDeps {
   logger: Logger;
   metrics: Metrics;
   limits: GuardLimits;
-  table: string;
+  identity: TableIdentity;
 }
 
 export class Pruner {
@@ -42,25 +47,50 @@ export class Pruner {
     this.budget = new DeletionBudget(deps.limits);
   }
 
-  /** After a complete scan: a new interval, and the Tenants whose rows the scan did not find. */
+  /**
+   * After a complete scan: a new interval, and the Tenants of this table whose rows the scan did not
+   * find or found saying `deleted: true`.
+   */
   afterScan(seen: ReadonlySet<string>): void {
+    const { book, view, identity } = this.deps;
     this.pass += 1;
+    const present = (name: string): boolean => seen.has(name) || book.has(name);
     const plan = afterCompleteScan(
       this.budget,
-      this.deps.view.list(),
-      (name) => seen.has(name) || this.deps.book.has(name),
+      view.list().filter((tenant) => owns(tenant, identity)),
+      (name) => !present(name) || book.get(name)?.kind === 'deleted',
     );
-    const goneNow = new Set(plan.gone);
+    const doomedNow = new Set(plan.doomed);
     for (const name of this.lastEventAt.keys()) {
-      if (!goneNow.has(name)) this.lastEventAt.delete(name);
+      if (!doomedNow.has(name)) this.lastEventAt.delete(name);
     }
     this.settle(plan);
   }
 
-  /** The stream reported these rows deleted: the same guard, from the same interval's budget. */
+  /** The stream reported these rows removed: the same guard, from the same interval's budget. */
   rowsRemoved(names: readonly string[]): void {
     for (const name of names) this.deps.book.forget(name);
-    this.prune(names.filter((name) => this.deps.view.get(name) !== undefined));
+    this.prune(names.filter((name) => this.deletable(name)));
+  }
+
+  /** The stream reported these rows now saying `deleted: true`: the same budget again. */
+  rowsMarkedDeleted(names: readonly string[]): void {
+    const { book } = this.deps;
+    this.prune(names.filter((name) => book.approval(name) === undefined && this.deletable(name)));
+  }
+
+  /** A live Tenant of this table's, which a deletion would remove. */
+  private deletable(name: string): boolean {
+    const tenant = this.deps.view.get(name);
+    return (
+      tenant !== undefined &&
+      tenant.metadata.deletionTimestamp === undefined &&
+      owns(tenant, this.deps.identity)
+    );
+  }
+
+  private causeOf(name: string): DeletionCause {
+    return this.deps.book.get(name)?.kind === 'deleted' ? 'rowDeleted' : 'rowGone';
   }
 
   private prune(names: readonly string[]): void {
@@ -76,21 +106,25 @@ export class Pruner {
   }
 
   private holdBack(names: readonly string[]): void {
-    const { logger, metrics, table, limits } = this.deps;
-    metrics.syncDeletionsHeldBackTotal.inc(names.length);
+    const { logger, metrics, identity, limits } = this.deps;
+    const rowDeleted = names.filter((name) => this.causeOf(name) === 'rowDeleted').length;
+    metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowDeleted' }, rowDeleted);
+    metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowGone' }, names.length - rowDeleted);
     logger.warn(LOG.heldBack, {
-      table,
+      table: identity.table,
       pass: this.pass,
       heldBack: names.length,
+      rowDeleted,
+      rowGone: names.length - rowDeleted,
       tenants: names.slice(0, NAMES_LOGGED),
       ...(names.length > NAMES_LOGGED ? { notListed: names.length - NAMES_LOGGED } : {}),
     });
-    const message = MESSAGE.heldBack(table, limits.fraction, limits.minimum);
     const now = Date.now();
     for (const name of dueForEvent(names, this.lastEventAt, now, HELD_BACK_EVENT_INTERVAL_MS)) {
       const tenant = this.deps.view.get(name);
       if (tenant === undefined) continue;
       this.lastEventAt.set(name, now);
+      const message = MESSAGE.heldBack(identity.table, this.causeOf(name), limits.fraction, limits.minimum);
       this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
     }
   }

@@ -1,6 +1,8 @@
 // Every reason and message sync writes where people read them: the Synced condition, Events and
 // the log. Messages name the table and the problem but hold no timestamps, counts or request ids,
 // so an unchanged situation never rewrites a Tenant's status or starts a new Event.
+import type { DeletionCause } from './prune-guard.js';
+import type { ForeignCause } from './identity.js';
 
 /** Reasons of the Synced condition. */
 export const SYNCED_REASON = {
@@ -16,9 +18,21 @@ export const EVENT_REASON = {
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
   deletionsHeldBack: 'DeletionsHeldBack',
+  notOwned: 'NotOwnedBySync',
 } as const;
 
 const quoted = (text: string): string => JSON.stringify(text);
+
+const HELD_BACK_CAUSE: Record<DeletionCause, (table: string) => string> = {
+  rowGone: (table) => `the row is gone from DynamoDB table ${quoted(table)}`,
+  rowDeleted: (table) => `the row in DynamoDB table ${quoted(table)} says deleted: true`,
+};
+
+const FOREIGN_CAUSE: Record<ForeignCause, (otherTable: string | undefined) => string> = {
+  unmarked: () => 'it is not labelled managed-by landlord-sync: it was made by hand or by another tool',
+  otherTable: (other) =>
+    other === undefined ? 'its labels name another table' : `its labels name table ${quoted(other)}`,
+};
 const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 10}%`;
 
 export const MESSAGE = {
@@ -29,10 +43,14 @@ export const MESSAGE = {
     `spec updated from its row in DynamoDB table ${quoted(table)} (row hash ${hash})`,
   applyRejected: (detail: string): string =>
     `the API server rejected the Tenant built from this row; fix the row: ${detail.slice(0, 1000)}`,
-  heldBack: (table: string, fraction: number, minimum: number): string =>
-    `the row is gone from DynamoDB table ${quoted(table)}, but deleting this Tenant now would exceed the ` +
-    `deletions allowed per resync (the larger of ${minimum} and ${percent(fraction)} of all Tenants); ` +
-    'it is deleted in a later pass if the row is still gone',
+  heldBack: (table: string, cause: DeletionCause, fraction: number, minimum: number): string =>
+    `${HELD_BACK_CAUSE[cause](table)}, but deleting this Tenant now would exceed the deletions allowed ` +
+    `per resync, whatever their cause (the larger of ${minimum} and ${percent(fraction)} of all Tenants); ` +
+    `it is deleted in a later pass if the row ${cause === 'rowGone' ? 'is still gone' : 'still says so'}`,
+  notOwned: (table: string, cause: ForeignCause, otherTable: string | undefined): string =>
+    `a row of DynamoDB table ${quoted(table)} names this Tenant, but sync did not make it from that table ` +
+    `(${FOREIGN_CAUSE[cause](otherTable)}): it is left as it is, neither updated nor deleted; rename the ` +
+    'row, or delete this Tenant to let sync create it from the row',
 } as const;
 
 /** Log lines, so that searching the logs for one finds every occurrence. */
@@ -44,7 +62,8 @@ export const LOG = {
   deletedByRow: 'deleted tenant: its row says deleted: true',
   deletedGone: 'deleted tenant: its row is gone from the table',
   invalidName: 'row skipped: its name cannot name a Tenant',
-  heldBack: 'deletions held back: more rows are gone than one resync may delete',
+  heldBack: 'deletions held back: more Tenants are to be deleted than one resync may delete',
+  notOwned: 'row left alone: its Tenant was not made by this sync from this table',
   scanComplete: 'scan complete',
   scanFailed: 'scan failed: nothing is pruned; retrying',
   streamFailed: 'reading the stream failed; retrying',

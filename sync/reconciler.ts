@@ -2,15 +2,18 @@
 // what the write changed, until nothing is left. A row it needs and does not hold it reads again
 // itself and records through the ledger, as intake does; it never hands work back upstream. A write
 // that fails is retried by the queue with backoff, per tenant; a Tenant the API server refuses is
-// reported on the Tenant instead of being retried, until the row changes.
+// reported on the Tenant instead of being retried, until the row changes. A Tenant sync did not make
+// from its own table is only ever read and reported on (log, metric, Event), never written to.
 import { ApiError, isConflict, isNotFound } from '../runtime/kube/api.js';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
+import type { Metrics } from '../runtime/metrics.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { KubeApi } from '../runtime/kube/api.js';
 import type { Outcome } from '../runtime/work-queue.js';
-import type { SyncAction } from './decide.js';
+import type { Conflict, SyncAction } from './decide.js';
+import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Ledger } from './ledger.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
@@ -25,6 +28,7 @@ export interface ReconcilerDeps {
   source: Pick<TableSource, 'read'>;
   events: EventRecorder;
   logger: Logger;
+  metrics: Metrics;
   /** Aborts the reads of in-flight reconciles at shutdown. */
   signal: AbortSignal;
 }
@@ -84,7 +88,9 @@ export class Reconciler {
         await this.writeStatus(name, action);
         return false;
       case 'delete':
-        await this.deleteTenant(name, LOG.deletedByRow, {});
+        return this.deleteTenant(name, action.pass, LOG.deletedByRow);
+      case 'reportForeign':
+        this.reportForeign(name, action.conflict);
         return false;
       case 'confirmGone':
         return this.confirmGone(name, action.pass);
@@ -104,9 +110,13 @@ export class Reconciler {
     const before = view.get(name);
     let tenant: Tenant;
     try {
-      tenant = await this.deps.writer.apply(name, spec, hash);
+      // decide() asks for an apply only to a Tenant of this table's, or to none it knows of.
+      tenant =
+        before === undefined
+          ? await this.deps.writer.create(name, spec, hash)
+          : await this.deps.writer.apply(name, spec, hash, before.metadata.uid!);
     } catch (err) {
-      if (!isRejection(err)) throw err;
+      if (!isRejection(err)) return this.notApplied(name, before, err);
       book.reject(name, hash, MESSAGE.applyRejected(err.message));
       this.deps.logger.error(LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
       return;
@@ -119,19 +129,52 @@ export class Reconciler {
     this.deps.events.record(tenant, 'Normal', created ? EVENT_REASON.created : EVENT_REASON.updated, message);
   }
 
+  /** An apply that made nothing: a Tenant of that name turned up (read it, decide again), or a failure. */
+  private async notApplied(name: string, before: Tenant | undefined, err: unknown): Promise<void> {
+    if (before !== undefined || !isConflict(err)) throw err;
+    await this.fetch(name);
+  }
+
   private async createBare(name: string): Promise<void> {
-    let tenant: Tenant;
     try {
-      tenant = await this.deps.writer.createBare(name);
+      this.deps.ledger.view.remember(await this.deps.writer.createBare(name));
     } catch (err) {
       if (!isConflict(err)) throw err;
-      // It exists without sync's labels (the cache only holds labelled Tenants): report on it as it is.
-      tenant = await this.deps.api.request<Tenant>({
+      await this.fetch(name);
+    }
+  }
+
+  /**
+   * A Tenant the cache did not hold yet was there after all: read it, so that decide() sees whose it
+   * is (most often someone else's: then it is reported, not written to).
+   */
+  private async fetch(name: string): Promise<Tenant | undefined> {
+    try {
+      const tenant = await this.deps.api.request<Tenant>({
         method: 'GET',
         path: apiPath({ apiVersion: API_VERSION, kind: KIND, name }),
       });
+      this.deps.ledger.view.remember(tenant);
+      return tenant;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      return undefined;
     }
-    this.deps.ledger.view.remember(tenant);
+  }
+
+  /** The row names a Tenant this sync did not make from its table: say so once, touch nothing. */
+  private reportForeign(name: string, conflict: Conflict): void {
+    const { book, view, identity } = this.deps.ledger;
+    const tenant = view.get(name);
+    book.reportedConflict(name, conflict.key);
+    this.deps.metrics.syncNotOwnedTotal.inc({ cause: conflict.cause });
+    this.deps.logger.warn(LOG.notOwned, {
+      tenant: name,
+      cause: conflict.cause,
+      ...(conflict.otherTable === undefined ? {} : { otherTable: conflict.otherTable }),
+    });
+    const message = MESSAGE.notOwned(identity.table, conflict.cause, conflict.otherTable);
+    if (tenant !== undefined) this.deps.events.record(tenant, 'Warning', EVENT_REASON.notOwned, message);
   }
 
   /** Writes the Synced condition and status.sync; reports a refusal once per status change. */
@@ -153,23 +196,36 @@ export class Reconciler {
     const found = await this.reread(name);
     // Back (or never gone): a row that exists is synced, never pruned.
     if (found !== 'gone') return found === 'recorded';
-    await this.deleteTenant(name, LOG.deletedGone, { pass });
-    return false;
+    return this.deleteTenant(name, pass, LOG.deletedGone);
   }
 
-  private async deleteTenant(name: string, message: string, meta: Record<string, unknown>): Promise<void> {
-    const { book, view } = this.deps.ledger;
-    const uid = view.get(name)?.metadata.uid;
-    if (uid !== undefined) {
-      try {
-        await this.deps.writer.delete(name, uid);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-      view.forget(name, uid);
-      this.deps.logger.info(message, { tenant: name, ...meta });
-    }
+  /**
+   * Deletes the Tenant if, read afresh, it is still this table's; the delete's preconditions make it
+   * that very object (one changed meanwhile fails with 409 and is retried, read again). Returns true
+   * when it turned out not to be this table's: decide() then reports it.
+   */
+  private async deleteTenant(name: string, pass: number, message: string): Promise<boolean> {
+    const { book, view, identity } = this.deps.ledger;
+    const cached = view.get(name);
+    const tenant = cached === undefined ? undefined : await this.fetch(name);
     book.unapprove(name);
+    if (tenant !== undefined && !owns(tenant, identity)) return true;
+    if (tenant !== undefined) {
+      try {
+        await this.deps.writer.delete(tenant);
+      } catch (err) {
+        if (isNotFound(err)) return this.deleted(name, tenant);
+        book.approve(name, pass);
+        throw err;
+      }
+      this.deps.logger.info(message, { tenant: name, pass });
+    }
+    return cached === undefined ? false : this.deleted(name, tenant ?? cached);
+  }
+
+  private deleted(name: string, tenant: Tenant): false {
+    this.deps.ledger.view.forget(name, tenant.metadata.uid!);
+    return false;
   }
 
   /**

@@ -24,10 +24,12 @@ export class RowBook {
   private readonly rows = new Map<string, RowState>();
   private readonly specs = new Map<string, { hash: string; spec: TenantSpec }>();
   private readonly rejections = new Map<string, Rejection>();
-  /** Tenants whose rows are gone and which the prune guard allowed to be deleted, with the pass. */
+  /** Tenants whose rows are gone or say `deleted: true`, which the guard allowed to delete, with the pass. */
   private readonly approved = new Map<string, number>();
   /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
   private readonly appliedSpecs = new Map<string, Applied>();
+  /** The conflict last reported for a row that names a Tenant sync did not make (decide.ts, Conflict.key). */
+  private readonly conflicts = new Map<string, string>();
 
   get size(): number {
     return this.rows.size;
@@ -45,11 +47,14 @@ export class RowBook {
     return this.rows.has(name);
   }
 
-  /** Records the row's state; returns the previous one. A row that exists is never pruned. */
+  /**
+   * Records the row's state; returns the previous one. A row that exists is never pruned, and one
+   * that no longer says `deleted: true` is not deleted: either ends an approval.
+   */
   set(name: string, state: RowState): RowState | undefined {
     const previous = this.rows.get(name);
     this.rows.set(name, state);
-    this.approved.delete(name);
+    if (previous?.kind !== 'deleted' || state.kind !== 'deleted') this.approved.delete(name);
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
@@ -65,6 +70,7 @@ export class RowBook {
     this.specs.delete(name);
     this.rejections.delete(name);
     this.appliedSpecs.delete(name);
+    this.conflicts.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -130,5 +136,14 @@ export class RowBook {
 
   unapprove(name: string): void {
     this.approved.delete(name);
+  }
+
+  /** This conflict was reported (log, metric, Event): the same one is not reported again. */
+  reportedConflict(name: string, key: string): void {
+    this.conflicts.set(name, key);
+  }
+
+  conflictReported(name: string): string | undefined {
+    return this.conflicts.get(name);
   }
 }

@@ -37,7 +37,7 @@ export const SYNC_SETTINGS = {
   maxDeleteFraction: {
     env: 'LANDLORD_SYNC_MAX_DELETE_FRACTION',
     description:
-      'Share of all Tenants that rows gone from the table may delete in one resync interval; the rest are held back.',
+      'Share of all Tenants that rows gone from the table or saying deleted: true may delete in one resync interval, together; the rest are held back.',
     default: '0.1',
     schema: { type: 'number', minimum: 0, maximum: 1 },
   },

@@ -6,6 +6,7 @@ import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
+import { LOG } from './reasons.js';
 import { RowBook } from './row-book.js';
 import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
@@ -67,7 +68,7 @@ function harness(source: ScriptedTable, existing: string[]) {
   const trigger = new Trigger(ledger, queue);
   const wake = (name: string): void => trigger.tenant(name);
   const limits = { fraction: 0.5, minimum: 0 };
-  const pruner = new Pruner({ book, view, wake, events, logger, metrics, limits, table: identity.table });
+  const pruner = new Pruner({ book, view, wake, events, logger, metrics, limits, identity });
   const intake = new Intake({ ledger, trigger, pruner, logger });
   const loop = new TableLoop({
     source,
@@ -102,9 +103,7 @@ describe('TableLoop', () => {
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
     // Half of four Tenants may go in one pass; the third is held back.
     expect(['b', 'c', 'd'].map((name) => book.approval(name) !== undefined)).toEqual([true, true, false]);
-    expect(
-      lines.find((l) => l.msg === 'deletions held back: more rows are gone than one resync may delete'),
-    ).toMatchObject({
+    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({
       heldBack: 1,
       tenants: ['d'],
     });

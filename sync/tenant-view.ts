@@ -1,6 +1,7 @@
-// The Tenants this sync manages, as fresh as sync knows them: the informer's cache, overlaid with
-// the objects sync's own writes returned until the watch catches up with them. Without the overlay
-// a row read again within the watch's delay would look unwritten and be written twice.
+// Every Tenant, as fresh as sync knows them: its own and others' (identity.ts says whose is whose).
+// The informer's cache, overlaid with the objects sync's own writes returned until the watch catches
+// up with them. Without the overlay a row read again within the watch's delay would look unwritten
+// and be written twice.
 import type { Informer } from '../runtime/kube/informer.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import type { Tenant } from '../api/tenant.js';
@@ -25,7 +26,7 @@ export class TenantView {
     return cached;
   }
 
-  /** Every managed Tenant not known to be deleted. */
+  /** Every Tenant not known to be deleted; callers keep only those this sync owns. */
   list(): Tenant[] {
     return this.informer
       .list()

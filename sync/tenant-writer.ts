@@ -1,8 +1,11 @@
-// The four writes sync makes to Tenants. The spec and the status go by server-side apply under
-// sync's field manager, each claiming only sync's own fields: the operator's conditions and
-// observedGeneration live in other managers' entries and are never touched. Deletes carry a uid
-// precondition so that a Tenant recreated meanwhile is never the one deleted.
-import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+// The writes sync makes to Tenants. The spec and the status go by server-side apply under sync's
+// field manager, each claiming only sync's own fields: the operator's conditions and
+// observedGeneration live in other managers' entries and are never touched. A Tenant sync does not
+// know of is made by an apply that does not force, so one someone else made meanwhile with other
+// values is refused (409) instead of taken over; an apply to a Tenant sync made names its uid, and a
+// delete carries uid and resourceVersion preconditions, so a Tenant replaced meanwhile (by anyone)
+// is neither written nor deleted.
+import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { Metrics } from '../runtime/metrics.js';
 import {
@@ -37,13 +40,9 @@ export class TenantWriter {
     private readonly metrics: Metrics,
   ) {}
 
-  /**
-   * Applies labels, annotations and the spec of the row with this hash. Server-side apply makes sync
-   * the owner of just the keys it sends, so labels and annotations set by others (a person's
-   * `landlord.dev/paused`) stay as they are.
-   */
-  async apply(name: string, spec: TenantSpec, hash: string): Promise<Tenant> {
-    const body = {
+  /** The Tenant sync makes for a row: its marks and the spec, all in one object, written at once. */
+  private tenantBody(name: string, spec: TenantSpec | undefined, hash: string | undefined): Tenant {
+    return {
       apiVersion: API_VERSION,
       kind: KIND,
       metadata: {
@@ -51,12 +50,44 @@ export class TenantWriter {
         labels: ownedLabels(this.identity),
         annotations: ownedAnnotations(this.identity, hash),
       },
-      spec: appliedSpec(spec),
+      ...(spec === undefined ? {} : { spec: appliedSpec(spec) }),
     };
+  }
+
+  /**
+   * Makes the Tenant of a row with this hash: labels, annotations and spec in one request, so it is
+   * recognisably sync's from its first moment. An apply, so that sync's later applies own every
+   * field it set (a create would leave them co-owned, and a field the row drops would stay); without
+   * force, so that a Tenant someone else made meanwhile answers 409 where its values differ.
+   */
+  async create(name: string, spec: TenantSpec, hash: string): Promise<Tenant> {
+    return this.applySpec(this.tenantBody(name, spec, hash), false);
+  }
+
+  /**
+   * Applies labels, annotations and the spec of the row with this hash to the Tenant with this uid,
+   * one sync made. Server-side apply makes sync the owner of just the keys it sends, so labels and
+   * annotations set by others (a person's `landlord.dev/paused`) stay as they are. The uid makes
+   * the apply fail on any other object of that name, and never create one.
+   */
+  async apply(name: string, spec: TenantSpec, hash: string, uid: string): Promise<Tenant> {
+    const body = this.tenantBody(name, spec, hash);
+    body.metadata.uid = uid;
+    try {
+      return await this.applySpec(body, true);
+    } catch (err) {
+      // Another object of that name: the API server refuses to change its uid. Not the row's fault.
+      if (err instanceof ApiError && err.status === 422 && err.message.includes('metadata.uid'))
+        throw new Error(`Tenant ${name} was replaced since sync read it; not applying to it`, { cause: err });
+      throw err;
+    }
+  }
+
+  private async applySpec(body: Tenant, force: boolean): Promise<Tenant> {
     const tenant = await this.api.request<Tenant>({
       method: 'PATCH',
-      path: tenantObjectPath(name),
-      query: { fieldManager: FIELD_MANAGER.sync, force: true },
+      path: tenantObjectPath(body.metadata.name ?? ''),
+      query: { fieldManager: FIELD_MANAGER.sync, force },
       contentType: CONTENT_TYPE.apply,
       body,
       verb: 'apply',
@@ -71,11 +102,10 @@ export class TenantWriter {
    * would remove a spec this manager applied before, taking a running tenant down.
    */
   async createBare(name: string): Promise<Tenant> {
-    const body = {
-      apiVersion: API_VERSION,
-      kind: KIND,
-      metadata: { name, labels: ownedLabels(this.identity), annotations: ownedAnnotations(this.identity) },
-    };
+    return this.post(this.tenantBody(name, undefined, undefined));
+  }
+
+  private async post(body: Tenant): Promise<Tenant> {
     const tenant = await this.api.request<Tenant>({
       method: 'POST',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
@@ -101,8 +131,12 @@ export class TenantWriter {
     return tenant;
   }
 
-  /** Deletes the Tenant with this uid; the garbage collector removes its children. */
-  async delete(name: string, uid: string): Promise<void> {
+  /**
+   * Deletes exactly this Tenant, as read: its uid and resourceVersion are preconditions, so one
+   * replaced or changed (relabelled) since is not deleted (409). The garbage collector removes its children.
+   */
+  async delete(tenant: Tenant): Promise<void> {
+    const { name = '', uid, resourceVersion } = tenant.metadata;
     await this.api.request({
       method: 'DELETE',
       path: tenantObjectPath(name),
@@ -110,7 +144,7 @@ export class TenantWriter {
         apiVersion: 'v1',
         kind: 'DeleteOptions',
         propagationPolicy: 'Background',
-        preconditions: { uid },
+        preconditions: { uid, resourceVersion },
       },
     });
     this.metrics.syncWritesTotal.inc({ kind: 'delete' });

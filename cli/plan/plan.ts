@@ -6,13 +6,23 @@ import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { describeRef } from '../../operator/child-ref.js';
 import { planChildren, type ChildReader, type ChildrenPlan } from '../../operator/plan.js';
 import type { PolicyConfig } from '../../operator/policy/index.js';
-import { SYNCED_REASON } from '../../sync/reasons.js';
+import { MESSAGE, SYNCED_REASON } from '../../sync/reasons.js';
+import type { Conflict } from '../../sync/decide.js';
+import type { DeletionCause } from '../../sync/prune-guard.js';
 import type { SyncPlan, SyncStep } from '../../sync/plan.js';
 import type { RowProblem } from '../../sync/row/index.js';
 import { describeChange, diffJson } from '../../util/json-diff.js';
 import { appliedTenant } from '../applied-tenant.js';
 
-export const PLAN_KINDS = ['create', 'update', 'delete', 'heldBack', 'refused', 'unchanged'] as const;
+export const PLAN_KINDS = [
+  'create',
+  'update',
+  'delete',
+  'heldBack',
+  'notOwned',
+  'refused',
+  'unchanged',
+] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 
 export interface ChildPlan {
@@ -24,7 +34,10 @@ export interface ChildPlan {
 export interface TenantPlan {
   name: string;
   kind: PlanKind;
-  /** Whether carrying out the plan writes anything for this tenant (held back and known refusals do not). */
+  /**
+   * Whether carrying out the plan writes anything for this tenant (held back, not owned and known
+   * refusals do not; a report is an Event, not a write to the Tenant).
+   */
   writes: boolean;
   /** The Tenant's spec fields the row changes, e.g. "deployment.spec.replicas: 2 → 3". */
   specChanges: string[];
@@ -84,8 +97,12 @@ function planTenant(
         note: 'the row is gone from the table; its children go with it',
       };
     case 'awaitApproval':
-      return { ...base, kind: 'heldBack', writes: false, note: heldBackNote(sync.budget) };
+      return { ...base, kind: 'heldBack', writes: false, note: heldBackNote(action.cause, sync.budget) };
+    case 'reportForeign':
+      return { ...base, kind: 'notOwned', writes: false, note: notOwnedNote(action.conflict, sync.table) };
   }
+  // A row naming another's Tenant, already reported: sync still leaves it alone.
+  if (step.tenant !== undefined && !step.owned) return { ...base, kind: 'notOwned', writes: false };
   // A `deleted: true` row whose Tenant is already gone: nothing left to do.
   if (verdict === undefined) return { ...base, kind: 'unchanged', writes: false };
   if (verdict.kind !== 'synced') {
@@ -142,11 +159,17 @@ function reported(tenant: Tenant, plan: Extract<ChildrenPlan, { kind: 'refused' 
   );
 }
 
-function heldBackNote(budget: SyncPlan['budget']): string {
+function heldBackNote(cause: DeletionCause, budget: SyncPlan['budget']): string {
+  const row = cause === 'rowGone' ? 'the row is gone from the table' : 'the row says deleted: true';
+  const later = cause === 'rowGone' ? 'is still gone' : 'still says so';
   return (
-    `the row is gone from the table, but the deletion budget allows ${budget.allowed} deletions per ` +
-    `resync among ${budget.tenants} Tenants; a later pass deletes it if the row is still gone`
+    `${row}, but the deletion budget allows ${budget.allowed} deletions (of either cause) per ` +
+    `resync among ${budget.tenants} Tenants; a later pass deletes it if the row ${later}`
   );
+}
+
+function notOwnedNote(conflict: Conflict, table: string): string {
+  return MESSAGE.notOwned(table, conflict.cause, conflict.otherTable);
 }
 
 function bareNote(step: SyncStep): string | undefined {

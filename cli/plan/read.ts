@@ -1,5 +1,6 @@
 // What `landlord plan` reads: every row of the table (one strongly consistent scan, as sync's
-// resync does), the Tenants this table's sync manages, and the children labelled for a tenant.
+// resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
+// another's shows as a conflict), and the children labelled for a tenant.
 // Reads only: the API client it is given refuses any other method before it reaches the network.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
@@ -16,7 +17,6 @@ import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import type { TableSource } from '../../sync/index.js';
 import type { NamedRow } from '../../sync/ledger.js';
-import { managedSelector, type TableIdentity } from '../../sync/identity.js';
 import { parseRow, type RowProblem } from '../../sync/row/index.js';
 
 /** A KubeApi that only reads: a plan that tried to write would be a bug, stopped here. */
@@ -50,9 +50,9 @@ export async function readRows(source: TableSource, signal: AbortSignal): Promis
   return { rows, unnamed };
 }
 
-export function readTenants(api: KubeApi, identity: TableIdentity): Promise<Tenant[]> {
+export function readTenants(api: KubeApi): Promise<Tenant[]> {
   const path = apiPath({ apiVersion: API_VERSION, kind: KIND });
-  const options = { path, apiVersion: API_VERSION, kind: KIND, labelSelector: managedSelector(identity) };
+  const options = { path, apiVersion: API_VERSION, kind: KIND };
   return listAll<Tenant>(api, options).then((list) => list.items);
 }
 

@@ -7,6 +7,7 @@ const MARK: Record<PlanKind, string> = {
   update: '~',
   delete: '-',
   heldBack: '!',
+  notOwned: '#',
   refused: 'x',
   unchanged: '=',
 };
@@ -16,6 +17,7 @@ const LABEL: Record<PlanKind, string> = {
   update: 'update',
   delete: 'delete',
   heldBack: 'held back',
+  notOwned: 'not owned by this sync, left alone',
   refused: 'refused',
   unchanged: 'unchanged',
 };
@@ -40,6 +42,7 @@ export function summaryLine(plan: Plan): string {
     `${counts.heldBack} held back`,
     `${counts.refused} refused`,
     `${counts.unchanged} unchanged`,
+    `${counts.notOwned} not owned`,
   ];
   const unnamed = plan.unnamedRows.length;
   const skipped = unnamed === 0 ? '' : `; ${unnamed} row${unnamed === 1 ? '' : 's'} skipped (unusable name)`;
