@@ -1,7 +1,7 @@
 // The import boundaries of the tree (docs/architecture.md has the table). Checked in `npm test`:
 // product code never reaches test code or development tooling, the components meet only through
 // the API contract and the runtime, and the contract depends on nothing of ours but util/.
-const PRODUCT = '^(api|runtime|util|operator|sync|cli)/';
+const PRODUCT = '^(api|runtime|util|operator|sync|purger|cli)/';
 const NOT_PRODUCT = '^(e2e|bench|harness|sandbox|testing)/';
 const TEST_FILE = '\\.test\\.ts$';
 
