@@ -2,26 +2,19 @@
 // work queue of purge reconciles across tenants (bounded concurrency, per-tenant backoff) and a
 // periodic resync. Watch events only name the Tenant to look at, with one exception: a running
 // purge of a Tenant that left state purged, or is going away, is aborted at once.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { API_VERSION, KIND, PURGE_PHASES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { Informer } from '../runtime/kube/informer.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
+import { createPurgeClient } from './data/client.js';
 import { WriteRateLimiter } from './data/rate-limiter.js';
 import { keepsPurging } from './decide.js';
 import { Reconciler } from './reconciler.js';
 import { RunningPurges, STOP } from './running.js';
 import { purgePolicy, type PurgePolicy, type PurgerSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
-
-/** As sync's clients: a frozen DynamoDB fails a call instead of hanging a purge; the SDK retries. */
-const CLIENT_OPTIONS = {
-  maxAttempts: 5,
-  retryMode: 'standard',
-  requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true, connectionTimeout: 2_000 },
-} as const;
 
 class PurgerComponent implements Component {
   readonly name = 'purger';
@@ -51,10 +44,8 @@ class PurgerComponent implements Component {
   }
 
   lead(ctx: ComponentContext): Promise<Work> {
-    const client = new DynamoDBClient({
-      ...CLIENT_OPTIONS,
-      ...(this.settings.endpoint === undefined ? {} : { endpoint: this.settings.endpoint }),
-    });
+    const endpoint = this.settings.endpoint;
+    const client = createPurgeClient(endpoint === undefined ? {} : { endpoint });
     const reconciler = new Reconciler({
       tenant: (name) => this.informer!.get(name),
       writer: new StatusWriter(ctx.api),
@@ -103,7 +94,10 @@ class PurgerComponent implements Component {
       this.running.stop(name, STOP.deleted);
       this.stalled.delete(name);
     } else if (this.running.has(name) && !keepsPurging(tenant)) {
-      this.running.stop(name, tenant.metadata.deletionTimestamp === undefined ? STOP.cancelled : STOP.deleted);
+      this.running.stop(
+        name,
+        tenant.metadata.deletionTimestamp === undefined ? STOP.cancelled : STOP.deleted,
+      );
     }
     this.queue?.add(name);
   }

@@ -36,7 +36,8 @@ const OPEN: ReadonlySet<PurgePhase> = new Set(['Scheduled', 'Running', 'Failed']
 export function decidePurge(tenant: Tenant, now: Date, input: DecideInput): PurgeDecision {
   if (tenant.metadata.deletionTimestamp !== undefined) return { kind: 'nothing' };
   const purge = tenant.status?.purge;
-  if (tenant.spec?.state !== 'purged') return openPurge(tenant, purge) ? { kind: 'cancel' } : { kind: 'nothing' };
+  if (tenant.spec?.state !== 'purged')
+    return openPurge(tenant, purge) ? { kind: 'cancel' } : { kind: 'nothing' };
   if (input.tableCount === 0) return { kind: 'noTables' };
   if (purge === undefined || newCycle(tenant, purge)) {
     const scheduledAt = rfc3339(now);
@@ -87,5 +88,7 @@ export function startsAt(scheduledAt: string, delayMs: number): string {
 
 /** Whether a running purge of this Tenant may go on: still purged, and not being deleted. */
 export function keepsPurging(tenant: Tenant | undefined): boolean {
-  return tenant !== undefined && tenant.metadata.deletionTimestamp === undefined && tenant.spec?.state === 'purged';
+  return (
+    tenant !== undefined && tenant.metadata.deletionTimestamp === undefined && tenant.spec?.state === 'purged'
+  );
 }

@@ -33,12 +33,12 @@ export class ProgressReporter {
     this.lastWrite = Date.now();
     this.writing = this.writer
       .apply(this.name, status)
-      .catch((error: unknown) =>
+      .catch((error: unknown) => {
         this.logger.warn('could not write purge progress; the next write carries it', {
           tenant: this.name,
           error: String(error),
-        }),
-      )
+        });
+      })
       .finally(() => (this.writing = undefined));
   }
 }

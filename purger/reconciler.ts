@@ -63,7 +63,10 @@ export class Reconciler {
       return await this.act(tenant, decision, now);
     } catch (error) {
       // The API server is unreachable or busy: an expected fault, retried with backoff.
-      this.deps.logger.warn('could not write the purge status; will retry', { tenant: name, error: String(error) });
+      this.deps.logger.warn('could not write the purge status; will retry', {
+        tenant: name,
+        error: String(error),
+      });
       return { kind: 'retry', error };
     }
   }
@@ -95,7 +98,12 @@ export class Reconciler {
     const wrote = await this.report(tenant, purge, progressCondition(purge));
     if (wrote && times.kind === 'schedule') {
       const delay = formatDuration(this.deps.policy.delayMs);
-      this.announce(tenant, 'Normal', EVENT.scheduled, `data purge scheduled for ${times.startsAt} (delay ${delay})`);
+      this.announce(
+        tenant,
+        'Normal',
+        EVENT.scheduled,
+        `data purge scheduled for ${times.startsAt} (delay ${delay})`,
+      );
     }
     return { kind: 'requeueAfter', delayMs: Math.max(0, Date.parse(times.startsAt) - now.getTime()) };
   }
@@ -167,7 +175,10 @@ export class Reconciler {
       return { kind: 'done' };
     }
     // Shutdown: Running stays in status with the counts so far; the next leader resumes from there.
-    await this.deps.writer.apply(tenant.metadata.name!, purgerStatus(tenant, purge, progressCondition(purge), new Date()));
+    await this.deps.writer.apply(
+      tenant.metadata.name!,
+      purgerStatus(tenant, purge, progressCondition(purge), new Date()),
+    );
     return { kind: 'done' };
   }
 
@@ -183,13 +194,19 @@ export class Reconciler {
   }
 
   /** Writes status when it changed; true when it wrote. */
-  private report(tenant: Tenant, purge: PurgeStatus | undefined, condition: ConditionInput): Promise<boolean> {
+  private report(
+    tenant: Tenant,
+    purge: PurgeStatus | undefined,
+    condition: ConditionInput,
+  ): Promise<boolean> {
     return this.deps.writer.write(tenant, purgerStatus(tenant, purge, condition, new Date()));
   }
 
   private announce(tenant: Tenant, type: EventType, reason: string, message: string): void {
-    const log = type === 'Normal' ? this.deps.logger.info : this.deps.logger.warn;
-    log.call(this.deps.logger, message, { tenant: tenant.metadata.name, reason });
+    this.deps.logger.log(type === 'Normal' ? 'info' : 'warn', message, {
+      tenant: tenant.metadata.name,
+      reason,
+    });
     this.deps.events.record(tenant, type, reason, message);
   }
 

@@ -49,13 +49,23 @@ async function purgeTable(
   let purge = start;
   let seen = { deleted: 0, throttled: 0 };
   const onProgress = (p: { deleted: number; throttled: number }): void => {
-    const step = { table: spec.table, deleted: p.deleted - seen.deleted, throttled: p.throttled - seen.throttled };
+    const step = {
+      table: spec.table,
+      deleted: p.deleted - seen.deleted,
+      throttled: p.throttled - seen.throttled,
+    };
     seen = { deleted: p.deleted, throttled: p.throttled };
     purge = withTable(purge, spec.table, { deleted: base + p.deleted });
     o.onProgress(purge, step);
   };
   try {
-    const result = await purgePartition({ ...o.engine, table: spec, tenant: o.tenant, signal: o.signal, onProgress });
+    const result = await purgePartition({
+      ...o.engine,
+      table: spec,
+      tenant: o.tenant,
+      signal: o.signal,
+      onProgress,
+    });
     onProgress({ deleted: result.deleted, throttled: result.throttled });
     const finishedAt = rfc3339(new Date());
     purge = withTable(purge, spec.table, { phase: 'Completed', finishedAt });

@@ -32,7 +32,7 @@ export const PURGER_SETTINGS = {
   workers: {
     env: 'LANDLORD_PURGE_WORKERS',
     description: "Batch deletes in flight at once within one tenant's partition.",
-    default: '4',
+    default: '8',
     schema: { type: 'integer', minimum: 1, maximum: 64 },
   },
   concurrency: {

@@ -112,11 +112,7 @@ function resumed(earlier: TablePurgeStatus | undefined, table: string): TablePur
 }
 
 /** The purge with one table changed. */
-export function withTable(
-  purge: PurgeStatus,
-  table: string,
-  change: Partial<TablePurgeStatus>,
-): PurgeStatus {
+export function withTable(purge: PurgeStatus, table: string, change: Partial<TablePurgeStatus>): PurgeStatus {
   return { ...purge, tables: purge.tables.map((t) => (t.table === table ? { ...t, ...change } : t)) };
 }
 
