@@ -15,10 +15,12 @@ import { Reconciler } from './reconciler.js';
 import { RunningPurges, STOP } from './running.js';
 import { purgePolicy, type PurgePolicy, type PurgerSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
+import { TenantView } from './tenants.js';
 
 class PurgerComponent implements Component {
   readonly name = 'purger';
   private informer: Informer<Tenant> | undefined;
+  private view: TenantView | undefined;
   private queue: WorkQueue | undefined;
   private readonly running = new RunningPurges();
   private readonly stalled = new Map<string, number | undefined>();
@@ -38,6 +40,7 @@ class PurgerComponent implements Component {
     this.informer.on('add', (t) => this.onTenant(t, false));
     this.informer.on('update', (t) => this.onTenant(t, false));
     this.informer.on('delete', (t) => this.onTenant(t, true));
+    this.view = new TenantView(this.informer);
     await this.informer.start();
     if (this.policy.tables.length === 0)
       ctx.logger.warn('no data tables configured (LANDLORD_PURGE_TABLES): purges will delete nothing');
@@ -46,9 +49,10 @@ class PurgerComponent implements Component {
   lead(ctx: ComponentContext): Promise<Work> {
     const endpoint = this.settings.endpoint;
     const client = createPurgeClient(endpoint === undefined ? {} : { endpoint });
+    const view = this.view!;
     const reconciler = new Reconciler({
-      tenant: (name) => this.informer!.get(name),
-      writer: new StatusWriter(ctx.api),
+      tenant: (name) => view.get(name),
+      writer: new StatusWriter(ctx.api, (t) => view.statusWritten(t)),
       events: ctx.events,
       logger: ctx.logger,
       metrics: ctx.metrics,
@@ -93,6 +97,7 @@ class PurgerComponent implements Component {
     if (deleted) {
       this.running.stop(name, STOP.deleted);
       this.stalled.delete(name);
+      this.view?.forget(name);
     } else if (this.running.has(name) && !keepsPurging(tenant)) {
       this.running.stop(
         name,

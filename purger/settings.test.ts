@@ -3,8 +3,8 @@ import type { CommonSettings } from '../runtime/component.js';
 import { ConfigError, loadSettings } from '../runtime/config.js';
 import { PURGER_SETTINGS, purgePolicy, type PurgerSettings } from './settings.js';
 
-const load = (env: Record<string, string>): Omit<PurgerSettings, keyof CommonSettings> =>
-  loadSettings(PURGER_SETTINGS, env);
+type Own = Omit<PurgerSettings, keyof CommonSettings>;
+const load = (env: Record<string, string>): Own => loadSettings<Own>(PURGER_SETTINGS, env);
 
 describe('purger settings', () => {
   it('defaults: a day of delay, no tables, no rate ceiling', () => {

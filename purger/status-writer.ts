@@ -7,7 +7,11 @@ import { API_VERSION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js'
 import { statusCurrent, type PurgerStatus } from './status.js';
 
 export class StatusWriter {
-  constructor(private readonly api: KubeApi) {}
+  constructor(
+    private readonly api: KubeApi,
+    /** Told of every Tenant a write returned, so the next reconcile reads at least that. */
+    private readonly written: (tenant: Tenant) => void,
+  ) {}
 
   /** Writes unless the Tenant already says it; returns whether it wrote. */
   async write(tenant: Tenant, next: PurgerStatus): Promise<boolean> {
@@ -18,7 +22,7 @@ export class StatusWriter {
 
   /** Writes whatever the cache says: progress moves faster than the cache follows. */
   async apply(name: string, next: PurgerStatus): Promise<void> {
-    await this.api.request<Tenant>({
+    const tenant = await this.api.request<Tenant>({
       method: 'PATCH',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
       query: { fieldManager: FIELD_MANAGER.purger, force: true },
@@ -26,5 +30,6 @@ export class StatusWriter {
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
       verb: 'apply',
     });
+    this.written(tenant);
   }
 }
