@@ -194,7 +194,7 @@ export const TENANT_CRD = {
                     enum: [...TENANT_STATES],
                     default: DEFAULT_STATE,
                     description:
-                      'active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant\'s data after the purge delay.',
+                      "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
                   },
                 },
               },

@@ -85,7 +85,7 @@ function program(setCode: (code: number) => void): Command {
   landlord
     .command('purger')
     .description(
-      "Delete the data of Tenants in state purged from the data tables, after a delay (needs delete access to those tables only).",
+      'Delete the data of Tenants in state purged from the data tables, after a delay (needs delete access to those tables only).',
     )
     .addHelpText('after', environmentHelp(PURGER_SETTINGS))
     .action(runPurger);
