@@ -42,6 +42,7 @@ export interface ReconcilerDeps {
 }
 
 type Times = { scheduledAt: string; startsAt: string };
+type Scheduling = Extract<PurgeDecision, { kind: 'schedule' | 'wait' }>;
 
 export class Reconciler {
   private readonly tableNames: string[];
@@ -90,13 +91,15 @@ export class Reconciler {
   }
 
   /** Reports when deleting starts, and looks again then. Nothing is deleted before startsAt. */
-  private async schedule(tenant: Tenant, times: Times & { kind: string }, now: Date): Promise<Outcome> {
+  private async schedule(tenant: Tenant, decision: Scheduling, now: Date): Promise<Outcome> {
+    const times = { scheduledAt: decision.scheduledAt, startsAt: decision.startsAt };
+    // Waiting: the recorded purge, with startsAt as the delay configured now makes it.
     const purge =
-      times.kind === 'wait'
+      decision.kind === 'wait'
         ? { ...tenant.status!.purge!, startsAt: times.startsAt }
         : scheduledPurge(tenant, times, this.tableNames);
     const wrote = await this.report(tenant, purge, progressCondition(purge));
-    if (wrote && times.kind === 'schedule') {
+    if (wrote && decision.kind === 'schedule') {
       const delay = formatDuration(this.deps.policy.delayMs);
       this.announce(
         tenant,
@@ -111,14 +114,15 @@ export class Reconciler {
   /** Runs the purge to an end, or until the state changes, the Tenant goes or this replica stops. */
   private async purge(tenant: Tenant, times: Times): Promise<Outcome> {
     const name = tenant.metadata.name!;
-    const start = startedPurge(tenant, times, this.tableNames, new Date());
-    const before = totalDeleted(start);
-    this.announce(tenant, 'Normal', EVENT.started, startedMessage(before, this.tableNames));
-    await this.report(tenant, start, progressCondition(start));
-    const progress = new ProgressReporter(name, this.deps.writer, this.deps.logger);
+    // Registered before the first await: from the decision on, a state change aborts this purge.
     const signal = this.deps.running.begin(name);
+    const start = startedPurge(tenant, times, this.tableNames, new Date());
+    const progress = new ProgressReporter(name, this.deps.writer, this.deps.logger);
     let end: RunEnd;
     try {
+      this.announce(tenant, 'Normal', EVENT.started, startedMessage(totalDeleted(start), this.tableNames));
+      this.deps.metrics.purgesTotal.inc({ result: 'started' });
+      await this.report(tenant, start, progressCondition(start));
       end = await runPurge(start, {
         tenant: name,
         tables: this.deps.policy.tables,
