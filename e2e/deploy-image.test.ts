@@ -93,6 +93,7 @@ describe('the Dockerfile', () => {
       'dist/api',
       'dist/cli',
       'dist/operator',
+      'dist/purger',
       'dist/runtime',
       'dist/sync',
       'dist/util',
