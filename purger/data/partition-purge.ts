@@ -89,8 +89,17 @@ async function prepare(options: PartitionPurgeOptions): Promise<Run> {
   );
   if (described.Table === undefined) throw new PermanentPurgeError(`table ${name}: not described`);
   const key = tableKey(name, described.Table, options.table.partitionKey);
-  const value = partitionValueFor(options.table, options.tenant);
+  const value = partitionValue(options.table, options.tenant);
   return { options, key, partition: partitionKeyValue(name, key.hashType, value), result, policy, signal };
+}
+
+/** A template without exactly one {name} is a configuration mistake: retrying cannot fix it. */
+function partitionValue(table: DataTableSpec, tenant: string): string {
+  try {
+    return partitionValueFor(table, tenant);
+  } catch (err) {
+    throw new PermanentPurgeError(`table ${table.table}: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 /**

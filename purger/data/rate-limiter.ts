@@ -1,8 +1,8 @@
 // A ceiling on delete throughput in items per second, shared by every worker of every purge in the
-// process, so that a purge leaves the table's capacity to production traffic. Each take reserves
-// its items on a schedule (the time at which the ceiling allows the next item): callers start in
-// the order they asked, and over any stretch the items started never run ahead of the ceiling by
-// more than one take.
+// process, so that a purge leaves the table's capacity to production traffic. Each take books its
+// items on one schedule and goes once their slot has passed: callers go in the order they asked,
+// and by any time t the items let through never exceed the ceiling times the time since the
+// limiter got busy, so a measured rate cannot exceed the ceiling either.
 import { sleep } from '../../util/backoff.js';
 import { PurgeAbortedError } from './errors.js';
 
@@ -15,7 +15,7 @@ export interface LimiterClock {
 const REAL_CLOCK: LimiterClock = { now: () => performance.now(), sleep };
 
 export class WriteRateLimiter {
-  /** When the ceiling lets the next item start (clock milliseconds). */
+  /** Where the booked slots end: the next take's slot starts here, or now if that is later (clock ms). */
   private nextFree = -Infinity;
   private readonly msPerItem: number;
 
@@ -48,13 +48,12 @@ export class WriteRateLimiter {
     }
   }
 
-  /** Books `items` on the schedule and says how long the caller waits for its turn (ms). */
+  /** Books `items` on the schedule and says how long the caller waits until their slot ends (ms). */
   reserve(items: number): number {
     if (!this.limited || items <= 0) return 0;
     const now = this.clock.now();
     // An idle limiter saves nothing up: a burst after a pause starts at the ceiling, not above it.
-    const start = Math.max(now, this.nextFree);
-    this.nextFree = start + items * this.msPerItem;
-    return start - now;
+    this.nextFree = Math.max(now, this.nextFree) + items * this.msPerItem;
+    return this.nextFree - now;
   }
 }
