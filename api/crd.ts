@@ -82,7 +82,7 @@ const purgeSchema: Schema = {
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
     tables: {
       type: 'array',
-      description: "One entry per data table: the tenant's partition in it.",
+      description: 'One entry per data table, for the partition of the tenant in it.',
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['table'],
       items: {
