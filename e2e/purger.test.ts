@@ -3,10 +3,11 @@
 // that leaves prefix-sharing neighbours whole; purged → active starting empty; a purge delay that
 // setting the state back cancels; `deleted: true` while scheduled, which deletes no data; a purger
 // SIGKILLed three times mid-purge that still finishes; and a failing table that holds back only
-// its own Tenant. Each part runs its own purger, configured as that part needs.
+// its own Tenant; and a purger with no data tables, which deletes nothing and says so. Each part runs
+// its own purger, configured as that part needs.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, type PurgeStatus, type Tenant } from '../api/tenant.js';
+import { CONDITION, GROUP, PLURAL, VERSION, type PurgeStatus, type Tenant } from '../api/tenant.js';
 import {
   countPartition,
   countTable,
@@ -61,7 +62,8 @@ const DELETED = `${prefix}-c`;
 const KILLED = `${prefix}-d`;
 const FAILING = `${prefix}-e`;
 const HEALTHY = `${prefix}-f`;
-const ALL = [PURGED, DELAYED, DELETED, KILLED, FAILING, HEALTHY];
+const NO_TABLES = `${prefix}-g`;
+const ALL = [PURGED, DELAYED, DELETED, KILLED, FAILING, HEALTHY, NO_TABLES];
 
 /** Names that share a prefix with a tenant's, in both directions: their data must survive every purge. */
 const neighboursOf = (name: string): string[] => [`${name}0`, `${name}-x`, name.slice(0, -1)];
@@ -321,5 +323,37 @@ describe('a failing table', () => {
     expect(await orders(HEALTHY)).toBe(0);
     expect((await purgeOf(FAILING))?.phase).toBe('Failed');
     expect(await neighbourCounts()).toEqual(neighboursBefore);
+  });
+});
+
+describe('no data tables configured', () => {
+  beforeAll(async () => {
+    await startPurger([]).ready();
+  });
+  afterAll(stopPurger);
+
+  it('purged: Purged=False NoDataTables and nothing deleted; completed purges keep their record; back to active withdraws it', async () => {
+    await updateRow(table, NO_TABLES, { state: 'purged' });
+    const held = await purgedCondition(NO_TABLES, 'False', 'NoDataTables');
+    expect(held.status?.purge).toBeUndefined();
+    expect(condition(held, CONDITION.purged)?.message).toMatch(/LANDLORD_PURGE_TABLES.*no data is deleted/);
+    expect(await orders(NO_TABLES)).toBe(ITEMS);
+    expect(await profiles(NO_TABLES)).toBe(1);
+    // Every Tenant has been looked at by now (the first resync), the purged and completed ones too.
+    const tenants = (await custom.listClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURAL,
+    })) as { items: unknown[] };
+    await waitUntil(
+      'the purger to have reconciled every Tenant',
+      async () => metricValue(await purger!.metrics(), 'landlord_reconcile_total') >= tenants.items.length,
+      { timeoutMs: 30_000 },
+    );
+    expect((await purgeOf(KILLED))?.phase).toBe('Completed');
+    expect(condition((await readTenant(KILLED))!, CONDITION.purged)?.reason).toBe('Purged');
+    await updateRow(table, NO_TABLES, { state: 'active' });
+    await purgedCondition(NO_TABLES, 'False', 'PurgeCancelled');
+    expect(await orders(NO_TABLES)).toBe(ITEMS);
   });
 });

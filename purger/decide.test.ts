@@ -104,6 +104,12 @@ describe('decidePurge', () => {
     ],
     ['completed, same generation: nothing', tenant(purge('Completed')), {}, { kind: 'nothing' }],
     [
+      'completed, and no data tables configured now: nothing (the record stays)',
+      tenant(purge('Completed')),
+      { tableCount: 0 },
+      { kind: 'nothing' },
+    ],
+    [
       'completed, then the spec changed (active and back): a new cycle',
       tenant(purge('Completed', '2026-11-01T00:00:00Z', 2)),
       {},

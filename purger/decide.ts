@@ -38,6 +38,9 @@ export function decidePurge(tenant: Tenant, now: Date, input: DecideInput): Purg
   const purge = tenant.status?.purge;
   if (tenant.spec?.state !== 'purged')
     return openPurge(tenant, purge) ? { kind: 'cancel' } : { kind: 'nothing' };
+  // A completed purge stays recorded whatever the configuration says now.
+  const completed = purge?.phase === 'Completed' && !newCycle(tenant, purge);
+  if (completed) return { kind: 'nothing' };
   if (input.tableCount === 0) return { kind: 'noTables' };
   if (purge === undefined || newCycle(tenant, purge)) {
     const scheduledAt = rfc3339(now);
