@@ -99,7 +99,8 @@ afterAll(async () => {
 });
 
 describe('purging a partition', () => {
-  // Loading 200,000 items into moto takes one to three minutes on this shared two-core machine.
+  // Minutes on this shared two-core machine: loading 200,000 items into moto takes one or two, and
+  // moto sorts the whole table for every Query and Scan page (the purge makes 22, the counts ~30).
   it(
     'empties one tenant of 20,000 items in a 200,000-item table and leaves every other item',
     { timeout: 900_000 },
@@ -120,11 +121,11 @@ describe('purging a partition', () => {
         `purge-data: loaded ${written} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
       expect(written).toBeGreaterThanOrEqual(200_000);
-      // acme, its neighbours and two ordinary tenants one by one; the others through the total.
-      const watched = loads.slice(0, 1 + NEIGHBOURS.length + 2);
-      const before = await census(shape, watched);
-      expect(before.get('total')).toBe(written);
-      expect(before.get(partition('acme'))).toBe(20_000);
+      // Before: the total, counted (it must be what the loader wrote, so every partition holds what
+      // it was given). After: the total again, and acme, its neighbours and two others one by one.
+      const before = await countTable(fixture, shape.table);
+      expect(before).toBe(written);
+      expect(await countPartition(fixture, shape, partition('acme'))).toBe(20_000);
 
       const purging = performance.now();
       let progressed = 0;
@@ -137,7 +138,13 @@ describe('purging a partition', () => {
       expect(progressed).toBe(20_000);
       // 20 pages of 1,000 keys, a 21st that says there is no more, and the confirming re-query.
       expect(result.pages).toBeGreaterThanOrEqual(21);
-      expect(await census(shape, watched)).toEqual(withoutPartition(before, partition('acme')));
+      const watched = loads.slice(0, 1 + NEIGHBOURS.length + 2);
+      const expected = new Map(watched.map((load) => [load.value, load.items]));
+      expected.set(partition('acme'), 0);
+      expected.set('total', before - 20_000);
+      const counting = performance.now();
+      expect(await census(shape, watched)).toEqual(expected);
+      console.log(`purge-data: counted again in ${((performance.now() - counting) / 1000).toFixed(1)} s`);
       await deleteDataTable(fixture, shape.table);
       tables.splice(tables.indexOf(shape.table), 1);
     },
