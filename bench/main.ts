@@ -94,9 +94,7 @@ async function main(args: readonly string[]): Promise<number> {
     runDir,
     results: [],
   };
-  print(
-    `landlord bench: ${options.scenarios.join(' + ')}, N = ${options.sizes.join(', ')}; logs in ${runDir}`,
-  );
+  print(`landlord bench: ${planned(options)}; logs in ${runDir}`);
   await runScenarios(report, ctx, stamp);
   report.finishedAt = new Date().toISOString();
   await save(report, options.outDir, stamp);
@@ -104,6 +102,13 @@ async function main(args: readonly string[]): Promise<number> {
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
   const purgeFailed = report.purge !== undefined && 'error' in report.purge;
   return report.results.some((r) => r.error !== undefined) || purgeFailed ? 1 : 0;
+}
+
+/** What this run will do, in words: "N = 100, 1000, purge". */
+function planned(options: BenchOptions): string {
+  const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
+  if (options.scenarios.includes('purge')) parts.push('purge');
+  return parts.join(', ');
 }
 
 /** The chosen scenarios, saving the report after each step so that a late failure keeps the rest. */
