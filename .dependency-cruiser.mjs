@@ -1,7 +1,7 @@
 // The import boundaries of the tree (docs/architecture.md has the table). Checked in `npm test`:
 // product code never reaches test code or development tooling, the components meet only through
 // the API contract and the runtime, and the contract depends on nothing of ours but util/.
-const PRODUCT = '^(api|runtime|util|operator|sync|cli)/';
+const PRODUCT = '^(api|runtime|util|operator|sync|purger|cli)/';
 const NOT_PRODUCT = '^(e2e|bench|harness|sandbox|testing)/';
 const TEST_FILE = '\\.test\\.ts$';
 
@@ -24,28 +24,34 @@ export default {
       { path: '^(operator|sync)/', pathNot: '^$1/' },
     ),
     forbid(
+      'purger-meets-the-others-only-through-the-api',
+      'purger/ acts on Tenants (api/) with the runtime; it never imports operator/ or sync/, nor they it.',
+      { path: '^(purger|operator|sync)/' },
+      { path: '^(purger|operator|sync)/', pathNot: '^$1/' },
+    ),
+    forbid(
       'api-tests-may-check-both-sides',
       'Only the contract tests in api/ see both components, to check that they fit together.',
       { path: '^(runtime|util|cli)/.*\\.test\\.ts$' },
-      { path: '^(operator|sync)/' },
+      { path: '^(operator|sync|purger)/' },
     ),
     forbid(
       'api-is-the-contract',
       'api/ describes the resources; it may use util/ but no process or component code.',
       { path: '^api/', pathNot: TEST_FILE },
-      { path: '^(runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
+      { path: '^(runtime|operator|sync|purger|cli|e2e|bench|harness|sandbox|testing)/' },
     ),
     forbid(
       'util-is-a-leaf',
       'util/ holds small pure helpers that import nothing of ours.',
       { path: '^util/' },
-      { path: '^(api|runtime|operator|sync|cli|e2e|bench|harness|sandbox|testing)/' },
+      { path: '^(api|runtime|operator|sync|purger|cli|e2e|bench|harness|sandbox|testing)/' },
     ),
     forbid(
       'runtime-knows-no-component',
       'The process runtime serves both components, so it cannot depend on either.',
       { path: '^runtime/' },
-      { path: '^(operator|sync|cli)/' },
+      { path: '^(operator|sync|purger|cli)/' },
     ),
     forbid(
       'harness-is-below-its-users',

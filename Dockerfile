@@ -2,6 +2,7 @@
 # landlord: one image, both components; the first argument picks one:
 #   docker run ghcr.io/landlord-dev/landlord:0.1.0 operator
 #   docker run ghcr.io/landlord-dev/landlord:0.1.0 sync
+#   docker run ghcr.io/landlord-dev/landlord:0.1.0 purger
 # The runtime writes nothing to disk, so it runs with a read-only root filesystem.
 
 # The same Node.js release the tests run on (scripts/node24); e2e/deploy-image.test.ts keeps them equal.
@@ -19,6 +20,7 @@ COPY runtime runtime
 COPY util util
 COPY operator operator
 COPY sync sync
+COPY purger purger
 COPY cli cli
 COPY harness harness
 COPY sandbox sandbox
@@ -52,6 +54,7 @@ COPY --from=build /app/dist/util ./dist/util
 COPY --from=build /app/dist/cli ./dist/cli
 COPY --from=build /app/dist/operator ./dist/operator
 COPY --from=build /app/dist/sync ./dist/sync
+COPY --from=build /app/dist/purger ./dist/purger
 COPY package.json ./
 # Files stay owned by root; the process runs as an unprivileged numeric user (Kubernetes can
 # check runAsNonRoot only against a numeric USER).

@@ -18,6 +18,7 @@ export default defineConfig({
             'util/**/*.test.ts',
             'operator/**/*.test.ts',
             'sync/**/*.test.ts',
+            'purger/**/*.test.ts',
             'cli/**/*.test.ts',
           ],
         },

@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
+import { PURGER_SETTINGS } from '../purger/settings.js';
 import { COMMON_SETTINGS } from '../runtime/component.js';
 import type { SettingSpec } from '../runtime/config.js';
 import { SYNC_SETTINGS } from '../sync/settings.js';
@@ -36,7 +37,7 @@ function expected(specs: Record<string, SettingSpec>[]): Record<string, unknown>
   return Object.fromEntries(all.map((s) => [s.env, { description: s.description, ...s.schema }]));
 }
 
-const settingsOf = (component: 'operator' | 'sync'): ObjectSchema =>
+const settingsOf = (component: 'operator' | 'sync' | 'purger'): ObjectSchema =>
   schema.properties[component]!.properties.settings!;
 
 describe('charts/landlord values.schema.json', () => {
@@ -50,6 +51,14 @@ describe('charts/landlord values.schema.json', () => {
     expect(AWS_REGION).toMatchObject({ type: 'string' });
     expect(Object.keys(settingsOf('sync').patternProperties ?? {})).toEqual(['^AWS_[A-Z0-9_]+$']);
     expect(settingsOf('sync').required).toEqual(['DYNAMODB_TABLE']);
+  });
+
+  it("gives the purger exactly the purger's settings, plus the AWS SDK's own variables", () => {
+    const { AWS_REGION, ...rest } = settingsOf('purger').properties;
+    expect(rest).toEqual(expected([COMMON_SETTINGS, PURGER_SETTINGS]));
+    expect(AWS_REGION).toMatchObject({ type: 'string' });
+    expect(Object.keys(settingsOf('purger').patternProperties ?? {})).toEqual(['^AWS_[A-Z0-9_]+$']);
+    expect((values.purger as { enabled: boolean }).enabled).toBe(false);
   });
 
   it('accepts values.yaml, and refuses what helm would refuse', () => {

@@ -1,7 +1,18 @@
 // The Tenant CustomResourceDefinition. Defined once here; crds/tenants.landlord.dev.yaml is this
 // object rendered (a golden test keeps the two identical). runtime/kube/crd-install.ts installs it.
 import { dump } from 'js-yaml';
-import { CONDITION, CRD_NAME, DEFAULT_STATE, GROUP, KIND, PLURAL, TENANT_STATES, VERSION } from './tenant.js';
+import {
+  CONDITION,
+  CRD_NAME,
+  DEFAULT_STATE,
+  GROUP,
+  KIND,
+  PLURAL,
+  PURGE_PHASES,
+  TABLE_PURGE_PHASES,
+  TENANT_STATES,
+  VERSION,
+} from './tenant.js';
 
 /**
  * JSON schema as the API server spells it. client-node's Schema renames the
@@ -55,6 +66,40 @@ const conditionSchema: Schema = {
   },
 };
 
+const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+
+/** status.purge: written by the purger only, under its own field manager. */
+const purgeSchema: Schema = {
+  type: 'object',
+  description: "The purge of the tenant's data (state: purged), as the purger last reported it.",
+  required: ['phase', 'scheduledAt', 'startsAt', 'tables'],
+  properties: {
+    phase: { type: 'string', enum: [...PURGE_PHASES] },
+    scheduledAt: time('When the purger first saw the Tenant in state purged; the delay counts from here.'),
+    startsAt: time('scheduledAt plus the purge delay: no data is deleted before this time.'),
+    startedAt: time('When deleting began.'),
+    finishedAt: time('When the purge completed, failed or was cancelled.'),
+    observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
+    tables: {
+      type: 'array',
+      description: 'One entry per data table, for the partition of the tenant in it.',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['table'],
+      items: {
+        type: 'object',
+        required: ['table', 'phase', 'deleted'],
+        properties: {
+          table: { type: 'string', minLength: 1 },
+          phase: { type: 'string', enum: [...TABLE_PURGE_PHASES] },
+          deleted: { type: 'integer', format: 'int64', minimum: 0, description: 'Items deleted.' },
+          startedAt: time('When this table was started.'),
+          finishedAt: time('When this table was done or failed.'),
+        },
+      },
+    },
+  },
+};
+
 const statusSchema: Schema = {
   type: 'object',
   properties: {
@@ -65,7 +110,7 @@ const statusSchema: Schema = {
     },
     conditions: {
       type: 'array',
-      description: `${CONDITION.ready}, ${CONDITION.applied}, ${CONDITION.available}, ${CONDITION.degraded} (operator) and ${CONDITION.synced} (sync).`,
+      description: `${CONDITION.ready}, ${CONDITION.applied}, ${CONDITION.available}, ${CONDITION.degraded} (operator), ${CONDITION.synced} (sync) and ${CONDITION.purged} (purger).`,
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['type'],
       items: conditionSchema,
@@ -93,6 +138,7 @@ const statusSchema: Schema = {
       enum: [...TENANT_STATES],
       description: 'The lifecycle state the operator last brought the children to; absent: active.',
     },
+    purge: purgeSchema,
   },
 };
 
@@ -126,6 +172,7 @@ export const TENANT_CRD = {
             priority: 1,
             jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
           },
+          { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
         ],
         schema: {
           openAPIV3Schema: {
@@ -147,7 +194,7 @@ export const TENANT_CRD = {
                     enum: [...TENANT_STATES],
                     default: DEFAULT_STATE,
                     description:
-                      'active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged, in this release, does the same as archived and deletes no data.',
+                      "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
                   },
                 },
               },

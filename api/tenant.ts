@@ -1,5 +1,5 @@
-// The Tenant resource: the only thing sync and the operator share. Both import these names
-// so a label or a condition type is spelled in exactly one place.
+// The Tenant resource: the only thing sync, the operator and the purger share. All import these
+// names so a label or a condition type is spelled in exactly one place.
 import type { V1ConfigMap, V1Deployment, V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
 
 export const GROUP = 'landlord.dev';
@@ -13,6 +13,7 @@ export const CRD_NAME = `${PLURAL}.${GROUP}`;
 export const FIELD_MANAGER = {
   operator: 'landlord-operator',
   sync: 'landlord-sync',
+  purger: 'landlord-purger',
 } as const;
 
 /** Labels and annotations landlord owns; a tenant's manifest may not set these. */
@@ -38,8 +39,9 @@ export const ANNOTATION = {
 } as const;
 
 /**
- * A tenant's lifecycle, from its row's `state` attribute (absent: active). This release has no
- * purger: `purged` is accepted and carried out as `archived`, and no tenant data is deleted.
+ * A tenant's lifecycle, from its row's `state` attribute (absent: active). `purged` is carried out
+ * by the operator as `archived`; the purger (`landlord purger`) then deletes the tenant's data from
+ * the configured data tables after a delay, and reports it in status.purge and the Purged condition.
  */
 export const TENANT_STATES = ['active', 'suspended', 'archived', 'purged'] as const;
 export type TenantState = (typeof TENANT_STATES)[number];
@@ -54,13 +56,14 @@ export const MANAGED_BY = {
   sync: 'landlord-sync',
 } as const;
 
-/** Condition types. `Synced` belongs to sync; the rest to the operator. */
+/** Condition types. `Synced` belongs to sync, `Purged` to the purger; the rest to the operator. */
 export const CONDITION = {
   ready: 'Ready',
   applied: 'Applied',
   available: 'Available',
   degraded: 'Degraded',
   synced: 'Synced',
+  purged: 'Purged',
 } as const;
 export type ConditionType = (typeof CONDITION)[keyof typeof CONDITION];
 
@@ -84,6 +87,41 @@ export interface SyncStatus {
   lastChangedTime: string;
 }
 
+/**
+ * Where a purge of the tenant's data stands. Scheduled: waiting out the purge delay; Running:
+ * deleting; Completed: every data table's partition is empty; Failed: a table could not be purged
+ * (retried); Cancelled: the state left purged before the purge completed.
+ */
+export const PURGE_PHASES = ['Scheduled', 'Running', 'Completed', 'Failed', 'Cancelled'] as const;
+export type PurgePhase = (typeof PURGE_PHASES)[number];
+
+/** Per data table: Pending until its turn, then Running, Completed or Failed. */
+export const TABLE_PURGE_PHASES = ['Pending', 'Running', 'Completed', 'Failed'] as const;
+export type TablePurgePhase = (typeof TABLE_PURGE_PHASES)[number];
+
+export interface TablePurgeStatus {
+  table: string;
+  phase: TablePurgePhase;
+  /** Items deleted from the tenant's partition of this table, over every attempt. */
+  deleted: number;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+/** What the purger records about the tenant's data (written by the purger only). */
+export interface PurgeStatus {
+  phase: PurgePhase;
+  /** When the purger first saw the Tenant in state purged: the purge delay counts from here. */
+  scheduledAt: string;
+  /** scheduledAt + the purge delay: no data is deleted before this time. */
+  startsAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** The Tenant's generation when the purger last wrote this; a later spec starts a new purge. */
+  observedGeneration?: number;
+  tables: TablePurgeStatus[];
+}
+
 export interface TenantStatus {
   observedGeneration?: number;
   conditions?: Condition[];
@@ -99,6 +137,7 @@ export interface TenantStatus {
   sync?: SyncStatus;
   /** The state the operator last brought the children to; absent: active. */
   state?: TenantState;
+  purge?: PurgeStatus;
 }
 
 export interface TenantSpec {

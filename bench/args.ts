@@ -20,7 +20,12 @@ export interface BenchOptions {
   baseline: boolean;
   /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
   nodeOptions: string | undefined;
+  /** Which scenarios run: landlord (with its baseline, per size) and the purge engine. */
+  scenarios: Scenario[];
 }
+
+export const SCENARIOS = ['landlord', 'purge'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000];
 const QUICK_SIZES = [50];
@@ -31,6 +36,15 @@ function positiveInts(text: string): number[] {
     throw new InvalidArgumentError('expected positive integers separated by commas');
   }
   return values;
+}
+
+function scenarioList(text: string): Scenario[] {
+  const names = text.split(',').map((part) => part.trim());
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new InvalidArgumentError(`expected some of ${SCENARIOS.join(', ')} separated by commas`);
+  }
+  return names as Scenario[];
 }
 
 function positiveInt(text: string): number {
@@ -47,6 +61,7 @@ interface Flags {
   out?: string;
   baseline: boolean;
   nodeOptions?: string;
+  scenarios?: Scenario[];
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -59,6 +74,11 @@ export function benchCommand(): Command {
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
     .option('--out <dir>', 'results directory (default bench/results)')
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
+    .option(
+      '--scenarios <list>',
+      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete); default both',
+      scenarioList,
+    )
     .option(
       '--node-options <opts>',
       'NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml; --node-options= for none)',
@@ -80,5 +100,6 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     baseline: flags.baseline,
     // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
     nodeOptions: flags.nodeOptions ?? deployedNodeOptions(),
+    scenarios: flags.scenarios ?? [...SCENARIOS],
   };
 }

@@ -10,10 +10,11 @@ import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY } from './deployed.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { resultsTable, type BenchReport, type SizeResult } from './report.js';
+import { purgeTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
+import { runPurgeBench } from './scenarios/purge.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -87,22 +88,60 @@ async function main(args: readonly string[]): Promise<number> {
       leaderElection: false,
       profile: options.profile,
       nodeOptions: options.nodeOptions ?? '',
+      scenarios: options.scenarios.join(','),
     },
     machine: describeMachine(),
     runDir,
     results: [],
   };
-  print(`landlord bench: N = ${options.sizes.join(', ')}; logs in ${runDir}`);
-  for (const n of options.sizes) {
-    if (stopping) break;
-    report.results.push(await runSize(n, ctx));
-    await save(report, options.outDir, stamp);
-  }
+  print(`landlord bench: ${planned(options)}; logs in ${runDir}`);
+  await runScenarios(report, ctx, stamp);
   report.finishedAt = new Date().toISOString();
   await save(report, options.outDir, stamp);
-  console.log(`\n${resultsTable(report.results)}\n`);
+  printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  return report.results.some((r) => r.error !== undefined) ? 1 : 0;
+  const purgeFailed = report.purge !== undefined && 'error' in report.purge;
+  return report.results.some((r) => r.error !== undefined) || purgeFailed ? 1 : 0;
+}
+
+/** What this run will do, in words: "N = 100, 1000, purge". */
+function planned(options: BenchOptions): string {
+  const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
+  if (options.scenarios.includes('purge')) parts.push('purge');
+  return parts.join(', ');
+}
+
+/** The chosen scenarios, saving the report after each step so that a late failure keeps the rest. */
+async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string): Promise<void> {
+  const { options } = ctx;
+  if (options.scenarios.includes('landlord')) {
+    for (const n of options.sizes) {
+      if (stopping) break;
+      report.results.push(await runSize(n, ctx));
+      await save(report, options.outDir, stamp);
+    }
+  }
+  if (options.scenarios.includes('purge') && !stopping) {
+    report.purge = await runPurge(ctx);
+    await save(report, options.outDir, stamp);
+  }
+}
+
+function printTables(report: BenchReport): void {
+  if (report.results.length > 0) console.log(`\n${resultsTable(report.results)}\n`);
+  if (report.purge !== undefined && !('error' in report.purge))
+    console.log(`\n${purgeTable(report.purge)}\n`);
+}
+
+async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
+  print('purge: the engine against a sequential delete, on a moto of its own');
+  try {
+    return await runPurgeBench(ctx);
+  } catch (err) {
+    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    print(`purge: failed: ${error}`);
+    return { error };
+  }
 }
 
 let stopping = false;

@@ -4,6 +4,7 @@ import type { MachineInfo } from './machine.js';
 import { fixed, renderTable, type Column } from './measure/table.js';
 import type { BaselineResult } from './scenarios/baseline.js';
 import type { LandlordResult } from './scenarios/landlord.js';
+import type { PurgeBenchResult, PurgeNetworkResult } from './scenarios/purge.js';
 
 export interface SizeResult {
   n: number;
@@ -24,6 +25,8 @@ export interface BenchReport {
   machine: MachineInfo;
   runDir: string;
   results: SizeResult[];
+  /** The purge scenario (not per size), when it ran. */
+  purge?: PurgeBenchResult | { error: string };
 }
 
 /** Dotted paths into a SizeResult that must hold a number for the run to count as complete. */
@@ -105,4 +108,19 @@ function pair(a: number | undefined, b: number | undefined): string {
 
 export function resultsTable(results: readonly SizeResult[]): string {
   return renderTable(results, COLUMNS);
+}
+
+const PURGE_COLUMNS: Column<PurgeNetworkResult>[] = [
+  { title: 'purge: network', value: (r) => r.network },
+  { title: 'baseline items/s', value: (r) => fixed(r.baseline.itemsPerSecond, 0) },
+  { title: 'engine items/s', value: (r) => fixed(r.engine.itemsPerSecond, 0) },
+  { title: 'ratio', value: (r) => fixed(r.ratio, 2) },
+  { title: 'ceiling', value: (r) => String(r.ceiling.limit) },
+  { title: 'under ceiling items/s', value: (r) => fixed(r.ceiling.itemsPerSecond, 0) },
+  { title: 'kept', value: (r) => (r.ceiling.withinLimit ? 'yes' : 'NO') },
+];
+
+/** One row per network (loopback, loopback + latency): items/s medians of each mode. */
+export function purgeTable(purge: PurgeBenchResult): string {
+  return renderTable(purge.networks, PURGE_COLUMNS);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// landlord: one image, one CLI. `landlord operator` and `landlord sync` are the two components;
-// `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
+// landlord: one image, one CLI. `landlord operator`, `landlord sync` and `landlord purger` are the
+// components; `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
 // sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
 // exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component
 import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
 import { crdYaml } from '../api/crd.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
+import { createPurger, PURGER_SETTINGS, type PurgerSettings } from '../purger/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
 import { addPlanCommand, PLAN_EXIT } from './plan-command.js';
 import { addValidateCommand } from './validate-command.js';
@@ -32,6 +33,11 @@ async function runOperator(): Promise<void> {
 async function runSync(): Promise<void> {
   const settings = settingsOf<SyncSettings>(SYNC_SETTINGS);
   await runComponent(createSync(settings), makeContext('sync', settings));
+}
+
+async function runPurger(): Promise<void> {
+  const settings = settingsOf<PurgerSettings>(PURGER_SETTINGS);
+  await runComponent(createPurger(settings), makeContext('purger', settings));
 }
 
 function version(): string {
@@ -76,6 +82,13 @@ function program(setCode: (code: number) => void): Command {
     .description('Mirror the DynamoDB table into Tenants (needs read access to the table and its stream).')
     .addHelpText('after', environmentHelp(SYNC_SETTINGS))
     .action(runSync);
+  landlord
+    .command('purger')
+    .description(
+      'Delete the data of Tenants in state purged from the data tables, after a delay (needs delete access to those tables only).',
+    )
+    .addHelpText('after', environmentHelp(PURGER_SETTINGS))
+    .action(runPurger);
   landlord
     .command('crd')
     .description(

@@ -49,7 +49,8 @@ export function verdictText(verdict: RowVerdict): string {
 
 function validHead({ name, state, children }: Extract<RowVerdict, { verdict: 'valid' }>): string {
   const tenant = state === 'active' ? `tenant ${name}` : `tenant ${name} (state: ${state})`;
-  const purge = state === 'purged' ? '; no data is deleted: this release of landlord has no purger' : '';
+  const purge =
+    state === 'purged' ? "; the purger, where installed, deletes the tenant's data after its delay" : '';
   return children.length === 0 ? `OK: ${tenant} would keep no children${purge}` : `OK: ${tenant} would get:`;
 }
 

@@ -174,7 +174,7 @@ describe('landlord validate', () => {
     expect(await landlord(['validate', file('purged.json')])).toEqual({
       code: 0,
       stdout:
-        'OK: tenant tenant-1 (state: purged) would keep no children; no data is deleted: this release of landlord has no purger\n',
+        "OK: tenant tenant-1 (state: purged) would keep no children; the purger, where installed, deletes the tenant's data after its delay\n",
       stderr: '',
     });
   });

@@ -93,6 +93,7 @@ describe('the Dockerfile', () => {
       'dist/api',
       'dist/cli',
       'dist/operator',
+      'dist/purger',
       'dist/runtime',
       'dist/sync',
       'dist/util',
@@ -149,6 +150,7 @@ describe('the files the image holds, run as the image runs them', () => {
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/operator/);
     expect(help.stdout).toMatch(/sync/);
+    expect(help.stdout).toMatch(/purger/);
     expect(await runImage(image, ['--version'])).toMatchObject({
       code: 0,
       stdout: `${packageJson.version}\n`,

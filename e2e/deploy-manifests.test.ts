@@ -1,7 +1,7 @@
 // Deploying landlord: the kustomize manifests under config/, against the real API server. They pass
 // a server-side dry run; the RBAC lands in the right namespaces; the Deployments run the image as
 // the Dockerfile does and meet the restricted Pod Security Standard; and the IAM samples give sync
-// exactly the DynamoDB calls its code makes, to its ServiceAccount alone.
+// and the purger exactly the DynamoDB calls their code makes, each to its own ServiceAccount alone.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,7 +37,27 @@ async function render(dir: string): Promise<Rendered[]> {
 }
 
 const isEventsRbac = (o: Rendered): boolean =>
-  ['landlord-events', 'landlord-operator-events', 'landlord-sync-events'].includes(o.metadata.name);
+  ['landlord-events', 'landlord-operator-events', 'landlord-sync-events', 'landlord-purger-events'].includes(
+    o.metadata.name,
+  );
+
+/** Runs `use` with an overlay of config/default plus the given components, then removes it. */
+async function withOverlay<T>(components: string[], use: (dir: string) => Promise<T>): Promise<T> {
+  const overlay = await mkdtemp(join(tmpdir(), 'landlord-overlay-'));
+  const from = (dir: string): string => relative(overlay, config(dir));
+  await writeFile(
+    join(overlay, 'kustomization.yaml'),
+    `resources: [${from('default')}]\ncomponents: [${components.map(from).join(', ')}]\n`,
+  );
+  try {
+    return await use(overlay);
+  } finally {
+    await rm(overlay, { recursive: true });
+  }
+}
+
+/** config/default with the opt-in purger: every Deployment landlord has. */
+const withPurger = (): Promise<Rendered[]> => withOverlay(['purger'], render);
 
 describe('config/: the kustomize manifests against the real API server', () => {
   it('config/default passes a server-side dry run without a warning', async () => {
@@ -51,19 +71,12 @@ describe('config/: the kustomize manifests against the real API server', () => {
     );
   });
 
-  it('so do the EKS overlay, the optional CRD-installing component and the sample Tenant', async () => {
+  it('so do the EKS overlay, the optional CRD-installing and purger components and the sample Tenant', async () => {
     await kubectl('apply', '-k', config('eks'), '--server-side', '--dry-run=server', '--warnings-as-errors');
-    const overlay = await mkdtemp(join(tmpdir(), 'landlord-overlay-'));
-    const from = (dir: string): string => relative(overlay, config(dir));
-    await writeFile(
-      join(overlay, 'kustomization.yaml'),
-      `resources: [${from('default')}]\ncomponents: [${from('install-crd')}]\n`,
-    );
-    try {
-      await kubectl('apply', '-k', overlay, '--server-side', '--dry-run=server', '--warnings-as-errors');
-    } finally {
-      await rm(overlay, { recursive: true });
-    }
+    for (const component of ['install-crd', 'purger'])
+      await withOverlay([component], (overlay) =>
+        kubectl('apply', '-k', overlay, '--server-side', '--dry-run=server', '--warnings-as-errors'),
+      );
     await kubectl('apply', '-f', config('samples/tenant.yaml'), '--server-side', '--dry-run=server');
   });
 
@@ -72,14 +85,19 @@ describe('config/: the kustomize manifests against the real API server', () => {
   });
 
   it('puts the Events RBAC in default, everything else in landlord-system or at cluster scope', async () => {
-    const objects = await render(config('default'));
+    const objects = await withPurger();
     const namespaced = objects.filter((o) => o.metadata.namespace !== undefined);
     expect(
       namespaced
         .filter((o) => o.metadata.namespace === 'default')
         .map((o) => o.metadata.name)
         .sort(),
-    ).toEqual(['landlord-events', 'landlord-operator-events', 'landlord-sync-events']);
+    ).toEqual([
+      'landlord-events',
+      'landlord-operator-events',
+      'landlord-purger-events',
+      'landlord-sync-events',
+    ]);
     expect(namespaced.filter((o) => !isEventsRbac(o)).every((o) => o.metadata.namespace === SYSTEM)).toBe(
       true,
     );
@@ -88,10 +106,14 @@ describe('config/: the kustomize manifests against the real API server', () => {
   });
 
   it('runs each Deployment as the image does: its command, its user, leader election on, two replicas', async () => {
-    const deployments = (await render(config('default'))).filter(
+    const deployments = (await withPurger()).filter(
       (o) => o.kind === 'Deployment',
     ) as unknown as V1Deployment[];
-    expect(deployments.map((d) => d.metadata!.name).sort()).toEqual(['landlord-operator', 'landlord-sync']);
+    expect(deployments.map((d) => d.metadata!.name).sort()).toEqual([
+      'landlord-operator',
+      'landlord-purger',
+      'landlord-sync',
+    ]);
     for (const d of deployments) {
       const component = d.metadata!.name!.replace('landlord-', '');
       const pod = d.spec!.template.spec!;
@@ -117,7 +139,7 @@ describe('config/: the kustomize manifests against the real API server', () => {
     const labels = { 'pod-security.kubernetes.io/enforce': 'restricted' };
     await core.createNamespace({ body: { metadata: { name: ns, labels } } });
     try {
-      const deployments = (await render(config('default'))).filter(
+      const deployments = (await withPurger()).filter(
         (o) => o.kind === 'Deployment',
       ) as unknown as V1Deployment[];
       for (const d of deployments) {
@@ -141,32 +163,47 @@ describe('config/: the kustomize manifests against the real API server', () => {
     }
   });
 
-  it('gives sync an IAM policy with exactly the DynamoDB calls its code makes', () => {
-    const policy = JSON.parse(repoFile('config/samples/iam-policy-sync.json')) as {
-      Statement: { Action: string[]; Resource: string }[];
-    };
-    const granted = policy.Statement.flatMap((s) =>
-      s.Action.map((a) => `${a} on ${s.Resource.includes('/stream/') ? 'stream' : 'table'}`),
-    );
-    const sources = readdirSync(join(repoRoot, 'sync'), { recursive: true, encoding: 'utf8' })
+  /** The DynamoDB calls a component's shipped code makes, by the SDK commands it builds. */
+  function callsOf(folder: string): Set<string> {
+    const sources = readdirSync(join(repoRoot, folder), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-      .map((file) => repoFile(join('sync', file)));
-    const used = new Set(
-      sources.flatMap((text) => [...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!)),
+      .map((file) => repoFile(join(folder, file)));
+    return new Set(sources.flatMap((text) => [...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!)));
+  }
+
+  interface Policy {
+    Statement: { Action: string[]; Resource: string | string[] }[];
+  }
+
+  it('gives sync an IAM policy with exactly the DynamoDB calls its code makes', () => {
+    const policy = JSON.parse(repoFile('config/samples/iam-policy-sync.json')) as Policy;
+    const granted = policy.Statement.flatMap((s) =>
+      s.Action.map((a) => `${a} on ${String(s.Resource).includes('/stream/') ? 'stream' : 'table'}`),
     );
     const onStream = ['DescribeStream', 'GetShardIterator', 'GetRecords'];
-    const needed = [...used].map((c) => `dynamodb:${c} on ${onStream.includes(c) ? 'stream' : 'table'}`);
+    const needed = [...callsOf('sync')].map(
+      (c) => `dynamodb:${c} on ${onStream.includes(c) ? 'stream' : 'table'}`,
+    );
     expect(granted.sort()).toEqual(needed.sort());
   });
 
-  it("lets sync's ServiceAccount, and only it, assume that role", async () => {
-    const trust = JSON.parse(repoFile('config/samples/iam-trust-policy-sync.json')) as {
+  it('gives the purger an IAM policy with exactly the calls its code makes, on data tables only', () => {
+    const policy = JSON.parse(repoFile('config/samples/iam-policy-purger.json')) as Policy;
+    const granted = policy.Statement.flatMap((s) => s.Action);
+    expect(granted.sort()).toEqual([...callsOf('purger')].map((c) => `dynamodb:${c}`).sort());
+    const resources = policy.Statement.flatMap((s) => [s.Resource].flat());
+    // Not the tenant table sync reads (config/samples/iam-policy-sync.json), not every table.
+    expect(resources.some((r) => r.endsWith('/landlord-tenants') || r.endsWith('table/*'))).toBe(false);
+  });
+
+  it.each(['sync', 'purger'])("lets %s's ServiceAccount, and only it, assume its role", async (component) => {
+    const trust = JSON.parse(repoFile(`config/samples/iam-trust-policy-${component}.json`)) as {
       Statement: { Condition: { StringEquals: Record<string, string> } }[];
     };
     const conditions = Object.entries(trust.Statement[0]!.Condition.StringEquals);
     const sub = conditions.find(([key]) => key.endsWith(':sub'))?.[1];
-    const account = (await render(config('default'))).find(
-      (o) => o.kind === 'ServiceAccount' && o.metadata.name === 'landlord-sync',
+    const account = (await withPurger()).find(
+      (o) => o.kind === 'ServiceAccount' && o.metadata.name === `landlord-${component}`,
     )!;
     expect(sub).toBe(serviceAccountUser(account.metadata.namespace!, account.metadata.name));
   });

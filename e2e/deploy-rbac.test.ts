@@ -1,11 +1,19 @@
 // Deploying landlord: each component runs under its own ServiceAccount's token, with config/rbac
-// applied to the real API server: what its RBAC allows is enough, and not more. Then the operator
+// (and the purger's config/purger/rbac.yaml) applied to the real API server: what its RBAC allows
+// is enough, and not more. Then the operator
 // alone, with Deployment and ConfigMap rights in its allowed namespace only, as docs/deploying.md
 // describes.
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION } from '../api/tenant.js';
+import {
+  countPartition,
+  createDataTable,
+  deleteDataTable,
+  loadPartitions,
+  type DataTableShape,
+} from '../harness/data-table.js';
 import { waitUntil } from '../harness/wait.js';
 import { asServiceAccount, config, forbidden, gone, sampleTable, seedRow, SYSTEM } from './support/deploy.js';
 import { dynamoClient } from './support/dynamo.js';
@@ -27,6 +35,8 @@ const coordination = kc.makeApiClient(CoordinationV1Api);
 
 const operatorUser = serviceAccountUser(SYSTEM, 'landlord-operator');
 const syncUser = serviceAccountUser(SYSTEM, 'landlord-sync');
+const purgerUser = serviceAccountUser(SYSTEM, 'landlord-purger');
+const USERS: Record<string, string> = { operator: operatorUser, sync: syncUser, purger: purgerUser };
 
 async function leaseHolder(name: string): Promise<string | undefined> {
   const lease = await coordination.readNamespacedLease({ name, namespace: SYSTEM });
@@ -46,15 +56,21 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
   const tenants: string[] = [];
   let operator: LandlordProcess | undefined;
   let sync: LandlordProcess | undefined;
+  let purger: LandlordProcess | undefined;
+  const dataTable: DataTableShape = { table: uniqueName('rbac-data'), partitionKey: 'tenant' };
 
   beforeAll(async () => {
     await kubectl('apply', '-k', config('rbac'), '--server-side');
+    await kubectl('apply', '-f', config('purger/rbac.yaml'), '--server-side');
     await core.createNamespace({ body: { metadata: { name: ns } } });
   });
 
   afterAll(async () => {
     // sync first: it would put back a Tenant deleted while its row exists.
     expect(await sync?.stop()).toBe(0);
+    expect(await purger?.stop()).toBe(0);
+    await deleteDataTable(dynamoClient(), dataTable.table).catch(() => undefined);
+    await kubectl('delete', '-f', config('purger/rbac.yaml'), '--ignore-not-found');
     for (const name of tenants) await deleteTenant(custom, name).catch(() => undefined);
     expect(await operator?.stop()).toBe(0);
     await core.deleteNamespace({ name: ns });
@@ -115,6 +131,38 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     expect(await forbidden(operator!)).toBe(0);
   });
 
+  it("the purger deletes a purged Tenant's data and writes its status and Events, holding its Lease", async () => {
+    const dynamo = dynamoClient();
+    const name = uniqueName('rbac-purge');
+    tenants.push(name);
+    await createDataTable(dynamo, dataTable);
+    await loadPartitions(dynamo, dataTable, [{ value: name, items: 1 }]);
+    const tables = [{ table: dataTable.table, partitionKey: 'tenant', valueTemplate: '{name}' }];
+    const kubeconfig = await serviceAccountKubeconfig(SYSTEM, 'landlord-purger');
+    purger = startLandlord(
+      'purger',
+      asServiceAccount(kubeconfig, {
+        LANDLORD_PURGE_TABLES: JSON.stringify(tables),
+        LANDLORD_PURGE_DELAY: '0s',
+      }),
+    );
+    await purger.ready();
+    await purger.waitForLog((l) => l.msg === 'became leader');
+    const tenant = tenantManifest(name, ns, 0);
+    await createTenant(custom, { ...tenant, spec: { ...tenant.spec, state: 'purged' } });
+    await waitForCondition(custom, name, { type: CONDITION.purged, status: 'True' });
+    expect(await countPartition(dynamo, dataTable, name)).toBe(0);
+    await waitUntil(
+      'an Event about the purge',
+      async () => (await eventsAbout(name, 'landlord-purger')) > 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(await leaseHolder('landlord-purger')).toBe(purger.identity);
+    expect(await forbidden(purger)).toBe(0);
+  });
+
   // Least privilege: nothing beyond each component's own objects (`kubectl auth can-i` arguments).
   const denied = [
     { component: 'operator', check: 'create secrets -n default' },
@@ -138,10 +186,18 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     { component: 'sync', check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev' },
     { component: 'sync', check: 'create clusterroles.rbac.authorization.k8s.io' },
     { component: 'sync', check: `create rolebindings.rbac.authorization.k8s.io -n ${SYSTEM}` },
+    // The purger holds the data-deleting credentials: it may not make, change or delete a Tenant.
+    { component: 'purger', check: 'create tenants.landlord.dev' },
+    { component: 'purger', check: 'patch tenants.landlord.dev' },
+    { component: 'purger', check: 'delete tenants.landlord.dev' },
+    { component: 'purger', check: 'create deployments.apps -n default' },
+    { component: 'purger', check: 'delete configmaps -n default' },
+    { component: 'purger', check: `get secrets -n ${SYSTEM}` },
+    { component: 'purger', check: `update leases.coordination.k8s.io/landlord-sync -n ${SYSTEM}` },
+    { component: 'purger', check: 'create clusterroles.rbac.authorization.k8s.io' },
   ];
   it.each(denied)('$component may not: $check', async ({ component, check }) => {
-    const user = component === 'operator' ? operatorUser : syncUser;
-    expect(await canI(user, check.split(' '))).toBe(false);
+    expect(await canI(USERS[component]!, check.split(' '))).toBe(false);
   });
 });
 

@@ -3,8 +3,9 @@
 // installs cannot drift; its schema refuses bad values; it installs, upgrades and uninstalls on the
 // real API server; and each component runs under the ServiceAccount the chart made without a
 // single refused request.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,23 @@ describe('charts/landlord: lint, render, schema', () => {
     const kustomize = withoutConfigHash(await renderKustomize(config('default')));
     expect(Object.keys(byKey(chart)).sort()).toEqual(Object.keys(byKey(kustomize)).sort());
     expect(byKey(chart)).toEqual(byKey(kustomize));
+  });
+
+  it('renders, with purger.enabled, exactly config/default plus the config/purger component', async () => {
+    const overlay = await mkdtemp(join(tmpdir(), 'landlord-purger-'));
+    const from = (dir: string): string => relative(overlay, config(dir));
+    await writeFile(
+      join(overlay, 'kustomization.yaml'),
+      `resources: [${from('default')}]\ncomponents: [${from('purger')}]\n`,
+    );
+    try {
+      const chart = withoutConfigHash(await renderChart('--set', 'purger.enabled=true'));
+      const kustomize = withoutConfigHash(await renderKustomize(overlay));
+      expect(Object.keys(byKey(chart)).sort()).toEqual(Object.keys(byKey(kustomize)).sort());
+      expect(byKey(chart)).toEqual(byKey(kustomize));
+    } finally {
+      await rm(overlay, { recursive: true });
+    }
   });
 
   it('renames a ConfigMap whose settings change, and points its Deployment at the new name, so the pods roll', async () => {

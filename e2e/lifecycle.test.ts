@@ -1,7 +1,8 @@
-// Tenant lifecycle (issue 13, without the purger) with sync and the operator running against the
-// real control plane and moto: every transition of the row's `state` with the conditions, Events
-// and children it leaves; an unknown state refused; `deleted: true` from suspended and archived;
-// and a Tenant paused by hand, whose hand edits survive resyncs while sync keeps its spec current.
+// Tenant lifecycle (issue 13; the purger has e2e/purger.test.ts) with sync and the operator running
+// against the real control plane and moto: every transition of the row's `state` with the
+// conditions, Events and children it leaves; an unknown state refused; `deleted: true` from
+// suspended and archived; and a Tenant paused by hand, whose hand edits survive resyncs while sync
+// keeps its spec current.
 import type { CoreV1Event, V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
@@ -191,17 +192,17 @@ describe('the row states', () => {
     expect((await configMapOf(RUNNING)).data).toEqual({ 'config.json': '{"key": "value"}' });
   });
 
-  it('active → purged: as archived, and the Tenant says plainly that no data was deleted', async () => {
+  it("active → purged: as archived, and the Tenant says the data is the purger's to delete", async () => {
     await updateRow(table, RUNNING, { state: 'purged' });
     const tenant = await ready(RUNNING, 'False', 'Archived');
     expect(tenant.status?.state).toBe('purged');
     expect(condition(tenant, CONDITION.ready)?.message).toMatch(
-      /state is purged, but this release of landlord has no purger: .* no data was deleted from DynamoDB/,
+      /state is purged: .* removed as for archived, and the purger .* deletes the tenant's data after its delay/,
     );
     await childrenRemoved(RUNNING);
-    const [warning] = await eventsOf(RUNNING, 'PurgeUnavailable');
-    expect(warning?.type).toBe('Warning');
-    expect(warning?.message).toMatch(/no data was deleted/);
+    const [requested] = await eventsOf(RUNNING, 'PurgeRequested');
+    expect(requested?.type).toBe('Normal');
+    expect(requested?.message).toMatch(/the purger, where installed, deletes the tenant's data/);
   });
 
   it('purged → active: the children are made again', async () => {
@@ -235,7 +236,7 @@ describe('the row states', () => {
 
   it('announced each transition once, however many resyncs passed', async () => {
     await operatorResync();
-    for (const reason of ['Suspended', 'Archived', 'PurgeUnavailable'])
+    for (const reason of ['Suspended', 'Archived', 'PurgeRequested'])
       expect(timesRecorded(await eventsFor(RUNNING, reason)), reason).toBe(1);
     // Resumed three times, from suspended, archived and purged: three messages, each once.
     const resumed = await eventsFor(RUNNING, 'Resumed');

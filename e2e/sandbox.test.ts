@@ -122,6 +122,24 @@ describe('npm start (the sandbox)', () => {
     );
   });
 
+  it("purges a tenant's data after the sandbox's delay: npm run sandbox:row set-state purged", async () => {
+    const kubeconfig = printedKubeconfig();
+    expect(output).toContain('set-state tenant-1 purged');
+    await rowCli('set-state', 'tenant-1', 'purged');
+    const purged = async (): Promise<boolean> =>
+      (await condition(kubeconfig, 'tenant-1', 'Purged')) === 'True/Purged';
+    await waitUntil('tenant-1 to be purged', purged, { timeoutMs: 120_000 });
+    const deleted = await kubectl(
+      kubeconfig,
+      'get',
+      'tenant',
+      'tenant-1',
+      '-o',
+      'jsonpath={.status.purge.tables[0].deleted}',
+    );
+    expect(deleted).toBe('5');
+  });
+
   it('stops everything on Ctrl-C', { timeout: 60_000 }, async () => {
     const exited = new Promise<number | null>((resolve) => sandbox!.once('exit', (code) => resolve(code)));
     sandbox!.kill('SIGINT');

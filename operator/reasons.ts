@@ -38,8 +38,8 @@ export const EVENT = {
   suspended: 'Suspended',
   archived: 'Archived',
   resumed: 'Resumed',
-  /** Warning: the row asked for a purge, which this release cannot do; the children went as for archived. */
-  purgeUnavailable: 'PurgeUnavailable',
+  /** The row asked for a purge: the children went as for archived; the purger deletes the data. */
+  purgeRequested: 'PurgeRequested',
   paused: 'Paused',
   unpaused: 'Unpaused',
 } as const;
@@ -54,7 +54,7 @@ export const LIFECYCLE_MESSAGE = {
   archived:
     "archived by its row (state: archived): the Deployment and ConfigMaps are removed and the Tenant stays; set the row's state to active (or remove it) to recreate them",
   purged:
-    "the row's state is purged, but this release of landlord has no purger: the Deployment and ConfigMaps are removed as for archived, and no data was deleted from DynamoDB; set the row's state to active to recreate the children",
+    "the row's state is purged: the Deployment and ConfigMaps are removed as for archived, and the purger (landlord purger, where installed) deletes the tenant's data after its delay, as the Purged condition says; set the row's state to active to recreate the children",
   noDeployment: (state: string): string => `the tenant is ${state}: it keeps no Deployment`,
   noChildren: (state: string, generation: number | undefined): string =>
     `the tenant is ${state}: no children are kept, as of generation ${generation}`,
@@ -64,8 +64,8 @@ export const LIFECYCLE_MESSAGE = {
     'paused by the annotation landlord.dev/paused=true: nothing is applied or pruned, so whether the children match the spec is not checked',
   eventSuspended: 'the Deployment runs 0 replicas and the ConfigMaps stay (state: suspended)',
   eventArchived: 'the Deployment and ConfigMaps are removed; the Tenant stays (state: archived)',
-  eventPurgeUnavailable:
-    'state purged: the Deployment and ConfigMaps are removed as for archived, but no data was deleted: this release of landlord has no purger',
+  eventPurgeRequested:
+    "state purged: the Deployment and ConfigMaps are removed as for archived; the purger, where installed, deletes the tenant's data after its delay (see the Purged condition)",
   eventResumed: (from: string): string =>
     `resumed from ${from}: the Deployment and ConfigMaps are applied as the row says`,
   eventPaused:

@@ -93,13 +93,13 @@ describe('computeStatus: the lifecycle', () => {
       },
     ],
     [
-      'purged, which this release cannot do',
+      'purged: as archived, the data left to the purger',
       archived('purged'),
       {
         Ready: {
           status: 'False',
           reason: 'Archived',
-          message: /no purger: .*removed as for archived, and no data was deleted from DynamoDB/,
+          message: /removed as for archived, and the purger .* deletes the tenant's data after its delay/,
         },
         Available: { status: 'False', reason: 'Archived' },
       },

@@ -38,7 +38,7 @@ describe('transitions', () => {
     ['archived', 'active', ['Normal Resumed']],
     ['suspended', 'archived', ['Normal Archived']],
     ['archived', 'suspended', ['Normal Suspended']],
-    ['active', 'purged', ['Warning PurgeUnavailable']],
+    ['active', 'purged', ['Normal PurgeRequested']],
     ['purged', 'active', ['Normal Resumed']],
   ])('announces %s → %s once', (from, to, expected) => {
     const before = written(inState(from));

@@ -32,11 +32,11 @@ function reached(state: TenantState, from: TenantState): Announcement {
     case 'archived':
       return { type: 'Normal', reason: EVENT.archived, message: LIFECYCLE_MESSAGE.eventArchived };
     case 'purged':
-      // A Warning: the row asked for something this release does not do.
+      // The data is the purger's to delete and announce (PurgeScheduled, PurgeStarted, …).
       return {
-        type: 'Warning',
-        reason: EVENT.purgeUnavailable,
-        message: LIFECYCLE_MESSAGE.eventPurgeUnavailable,
+        type: 'Normal',
+        reason: EVENT.purgeRequested,
+        message: LIFECYCLE_MESSAGE.eventPurgeRequested,
       };
   }
 }

@@ -1,4 +1,4 @@
-// The life of a landlord component, the same for operator and sync: settings, logs, metrics and
+// The life of a landlord component, the same for operator, sync and purger: settings, logs, metrics and
 // probes; the CRD check; warm caches on every replica; the work loop only on the Lease holder;
 // and on SIGTERM, stop taking work, finish what is in flight, hand the Lease back, exit 0.
 import { hostname } from 'node:os';
@@ -97,7 +97,7 @@ export interface Work {
 }
 
 export interface Component {
-  name: 'operator' | 'sync';
+  name: 'operator' | 'sync' | 'purger';
   /** On every replica, before leading: start caches. Resolves when they are synced. */
   prepare(ctx: ComponentContext): Promise<void>;
   /** On the leader only: start the work loop. */

@@ -16,6 +16,10 @@ const EXPECTED_NAMES = [
   'landlord_sync_invalid_rows',
   'landlord_sync_writes_total',
   'landlord_dynamodb_retries_total',
+  'landlord_purge_items_deleted_total',
+  'landlord_purge_throttled_total',
+  'landlord_purges_total',
+  'landlord_purges',
   'landlord_leader',
 ];
 

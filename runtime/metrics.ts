@@ -1,8 +1,8 @@
-// The Prometheus metrics both components expose. One set for both, so dashboards and alerts need
+// The Prometheus metrics every component exposes. One set for all, so dashboards and alerts need
 // no per-component knowledge; a metric a component never touches simply stays at zero. Metric
 // names are an API: dashboards and alerts depend on them.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { TENANT_STATES } from '../api/tenant.js';
+import { PURGE_PHASES, TENANT_STATES } from '../api/tenant.js';
 
 export const METRIC_PREFIX = 'landlord_';
 
@@ -15,6 +15,9 @@ export type ScanResult = (typeof SCAN_RESULTS)[number];
 export const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
 export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable'] as const;
+
+/** How purges end (or start), for landlord_purges_total. */
+export const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled'] as const;
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -49,6 +52,14 @@ export interface Metrics {
   /** Writes sync made to Tenants, by kind (create, update, delete, status, …). */
   syncWritesTotal: Counter<'kind'>;
   dynamodbRetriesTotal: Counter<'operation'>;
+  /** Items the purger deleted from data tables, by table. */
+  purgeItemsDeletedTotal: Counter<'table'>;
+  /** Write requests DynamoDB throttled during purges, by table (they are retried). */
+  purgeThrottledTotal: Counter<'table'>;
+  /** Purges started, completed, failed and cancelled. */
+  purgesTotal: Counter<'result'>;
+  /** Tenants by the phase of their purge (status.purge.phase); one series per phase, always. */
+  purges: Gauge<'phase'>;
   /** 1 while this replica holds its component's Lease, else 0. */
   leader: Gauge;
 }
@@ -67,6 +78,7 @@ export function createMetrics(component: string): Metrics {
     registry,
     ...reconcileMetrics(registers),
     ...syncMetrics(registers),
+    ...purgeMetrics(registers),
     apiRequestsTotal: new Counter({
       name: 'landlord_api_requests_total',
       help: 'Requests made to the Kubernetes API server, by verb, resource and HTTP status code.',
@@ -85,6 +97,8 @@ export function createMetrics(component: string): Metrics {
   for (const cause of DELETION_CAUSES) metrics.syncDeletionsHeldBackTotal.labels({ cause }).inc(0);
   for (const cause of NOT_OWNED_CAUSES) metrics.syncNotOwnedTotal.labels({ cause }).inc(0);
   for (const state of TENANT_STATES) metrics.tenantStates.set({ state }, 0);
+  for (const result of PURGE_RESULTS) metrics.purgesTotal.labels({ result }).inc(0);
+  for (const phase of PURGE_PHASES) metrics.purges.set({ phase }, 0);
   return metrics;
 }
 
@@ -192,6 +206,37 @@ function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
       name: 'landlord_dynamodb_retries_total',
       help: 'DynamoDB calls retried, by operation.',
       labelNames: ['operation'] as const,
+      registers,
+    }),
+  };
+}
+
+type PurgeMetricName = 'purgeItemsDeletedTotal' | 'purgeThrottledTotal' | 'purgesTotal' | 'purges';
+
+function purgeMetrics(registers: Registers): Pick<Metrics, PurgeMetricName> {
+  return {
+    purgeItemsDeletedTotal: new Counter({
+      name: 'landlord_purge_items_deleted_total',
+      help: 'Items the purger deleted from data tables, by table.',
+      labelNames: ['table'] as const,
+      registers,
+    }),
+    purgeThrottledTotal: new Counter({
+      name: 'landlord_purge_throttled_total',
+      help: 'Purge write requests DynamoDB throttled (and that were retried), by table.',
+      labelNames: ['table'] as const,
+      registers,
+    }),
+    purgesTotal: new Counter({
+      name: 'landlord_purges_total',
+      help: 'Purges of tenant data by result: started, completed, failed, cancelled.',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    purges: new Gauge({
+      name: 'landlord_purges',
+      help: 'Tenants by the phase of their data purge (Scheduled, Running, Completed, Failed, Cancelled).',
+      labelNames: ['phase'] as const,
       registers,
     }),
   };

@@ -1,6 +1,7 @@
 // `npm start`: everything landlord needs, on this machine. A real control plane (as in the tests),
-// dynalite as the DynamoDB, sync and operator as child processes, seeded with example rows. Prints
-// how to look at it with kubectl and how to edit rows; Ctrl-C stops everything.
+// dynalite as the DynamoDB, sync, operator and purger as child processes, seeded with example rows
+// and a data table holding a few items per tenant. Prints how to look at it with kubectl and how to
+// edit rows; Ctrl-C stops everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { Cluster } from '../harness/cluster.js';
+import { createDataTable, loadPartitions, type DataTableShape } from '../harness/data-table.js';
 import { createTenantTable } from '../harness/tenant-table.js';
 import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
@@ -17,6 +19,9 @@ import { EXAMPLE_ROWS } from './rows.js';
 
 export const SANDBOX_TABLE = 'landlord-tenants';
 export const SANDBOX_ENV = join(e2eStateDir, 'sandbox.env');
+/** Tenant data for the purger to delete: a few items in each tenant's partition. */
+const DATA_TABLE: DataTableShape = { table: 'tenant-data', partitionKey: 'tenant', sortKey: 'item' };
+const PURGE_DELAY = '30s';
 
 const say = (line: string): void => console.log(line);
 const elapsed = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)}s`;
@@ -47,11 +52,18 @@ async function seedTable(endpoint: string): Promise<void> {
   // dynalite has no streams: sync polls the sandbox's table.
   await createTenantTable(client, SANDBOX_TABLE, false);
   for (const Item of EXAMPLE_ROWS) await client.send(new PutItemCommand({ TableName: SANDBOX_TABLE, Item }));
+  await createDataTable(client, DATA_TABLE);
+  const names = EXAMPLE_ROWS.map((row) => row.name?.S ?? '').filter((name) => name !== '');
+  await loadPartitions(
+    client,
+    DATA_TABLE,
+    names.map((value) => ({ value, items: 5 })),
+  );
   client.destroy();
 }
 
 function startComponent(
-  name: 'operator' | 'sync',
+  name: 'operator' | 'sync' | 'purger',
   env: Record<string, string>,
   logDir: string,
 ): ChildProcess {
@@ -94,10 +106,13 @@ Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls ever
   npm run sandbox:row -- put-file row.json
   npm run sandbox:row -- set-deleted tenant-2     # deleted: true, the tenant goes away
   npm run sandbox:row -- set-state tenant-1 suspended   # scaled to 0, Ready=False Suspended; active resumes
+  npm run sandbox:row -- set-state tenant-1 purged      # archived, then ${PURGE_DELAY} later the purger
+                                                        # deletes its items in table ${DATA_TABLE.table}
+  kubectl get tenant tenant-1 -o jsonpath='{.status.purge}'   # the purge: phase, startsAt, counts
   npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
   npm run sandbox:plan                            # what sync and the operator would do now (landlord plan)
 
-Logs: ${logDir}/{sync,operator,apiserver,...}.log
+Logs: ${logDir}/{sync,operator,purger,apiserver,...}.log
 Ctrl-C stops everything.
 `;
 }
@@ -136,14 +151,25 @@ export async function runSandbox(): Promise<void> {
     LANDLORD_HTTP_PORT: '0',
     LANDLORD_SYNC_POLL_SECONDS: '2',
   };
-  children.push(startComponent('sync', env, logDir), startComponent('operator', env, logDir));
+  const purgerEnv = {
+    ...env,
+    LANDLORD_PURGE_TABLES: JSON.stringify([
+      { table: DATA_TABLE.table, partitionKey: DATA_TABLE.partitionKey, valueTemplate: '{name}' },
+    ]),
+    LANDLORD_PURGE_DELAY: PURGE_DELAY,
+  };
+  children.push(
+    startComponent('sync', env, logDir),
+    startComponent('operator', env, logDir),
+    startComponent('purger', purgerEnv, logDir),
+  );
   await mkdir(e2eStateDir, { recursive: true });
   await writeEnvFile(SANDBOX_ENV, {
     ...awsEnv(dynamo.endpoint),
     DYNAMODB_TABLE: SANDBOX_TABLE,
     KUBECONFIG: cluster.adminKubeconfig,
   });
-  say('  sync and operator started; waiting for tenant-1 to be Ready…');
+  say('  sync, operator and purger started; waiting for tenant-1 to be Ready…');
   await waitUntil('tenant-1 to be Ready', () => tenantReady(cluster.adminKubeconfig), {
     timeoutMs: 120_000,
     intervalMs: 500,

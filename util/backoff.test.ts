@@ -1,6 +1,30 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, fullJitterDelay, sleep } from './backoff.js';
+
+describe('fullJitterDelay', () => {
+  it('draws from zero up to the doubled, capped ceiling', () => {
+    expect([0, 1, 2, 3, 7].map((attempt) => fullJitterDelay(attempt, 50, 1000, () => 0.999999))).toEqual([
+      50, 100, 200, 400, 1000,
+    ]);
+    expect(fullJitterDelay(5, 50, 1000, () => 0)).toBe(0);
+    expect(fullJitterDelay(2, 50, 1000, () => 0.5)).toBe(100);
+  });
+
+  it('never leaves [0, cap] for any attempt', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, random) => {
+          const delay = fullJitterDelay(attempt, 50, 5000, () => random);
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(5000);
+        },
+      ),
+    );
+  });
+});
 
 describe('backoffDelay', () => {
   it('doubles from the base and stops at the cap when there is no jitter', () => {

@@ -58,3 +58,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * "Full jitter": a delay drawn uniformly from [0, min(maxMs, baseMs * 2^attempt)]. For many writers
+ * pushed back by the same throttled table it spreads the retries best and ends soonest (AWS
+ * Architecture Blog, "Exponential Backoff And Jitter").
+ */
+export function fullJitterDelay(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
+  checkBackoff(attempt, baseMs, maxMs, 1);
+  return Math.round(random() * Math.min(maxMs, baseMs * 2 ** Math.min(attempt, MAX_EXPONENT)));
+}

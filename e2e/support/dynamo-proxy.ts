@@ -1,8 +1,17 @@
 // A loopback proxy in front of the run's DynamoDB (moto), through which a test makes DynamoDB
 // misbehave for sync alone, the way the real service and network do: connections refused,
 // requests that hang, throttling (HTTP 400 ProvisionedThroughputExceededException, as DynamoDB
-// answers it), and a Scan that fails on its later pages. Everything else passes through untouched.
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// answers it), a Scan that fails on its later pages, and BatchWriteItem calls done only in part
+// (the rest answered as UnprocessedItems, as a throttled table does). Everything else passes
+// through untouched.
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type RequestOptions,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { seededRandom } from './suite.js';
 
@@ -14,7 +23,13 @@ export interface ProxyStats {
   throttled: number;
   failedPages: number;
   hung: number;
+  /** BatchWriteItem requests done only in part. */
+  partial: number;
+  /** Write requests held back and answered as UnprocessedItems. */
+  unprocessed: number;
 }
+
+type RequestItems = Record<string, unknown[]>;
 
 const THROTTLED = JSON.stringify({
   __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
@@ -49,10 +64,18 @@ function isLaterScanPage(operation: string, body: Buffer): boolean {
 }
 
 export class DynamoProxy {
-  readonly stats: ProxyStats = { byOperation: new Map(), throttled: 0, failedPages: 0, hung: 0 };
+  readonly stats: ProxyStats = {
+    byOperation: new Map(),
+    throttled: 0,
+    failedPages: 0,
+    hung: 0,
+    partial: 0,
+    unprocessed: 0,
+  };
   private mode: ProxyMode = 'pass';
   private throttleShare = 0;
   private failLaterScanPages = false;
+  private partialShare = 0;
   private random = seededRandom(1);
   private readonly sockets = new Set<Socket>();
   private readonly held = new Set<ServerResponse>();
@@ -106,6 +129,15 @@ export class DynamoProxy {
     this.failLaterScanPages = on;
   }
 
+  /**
+   * Does this share (0..1) of BatchWriteItem requests only in part: the first half of each table's
+   * requests reaches DynamoDB, the rest comes back as UnprocessedItems.
+   */
+  partialBatchWrites(share: number, seed = 11): void {
+    this.partialShare = share;
+    this.random = seededRandom(seed);
+  }
+
   async close(): Promise<void> {
     this.releaseHeld();
     await this.stopListening();
@@ -126,6 +158,8 @@ export class DynamoProxy {
     } else if (this.throttleShare > 0 && this.random() < this.throttleShare) {
       this.stats.throttled += 1;
       this.answerThrottled(res);
+    } else if (operation === 'BatchWriteItem' && this.partialShare > 0 && this.random() < this.partialShare) {
+      this.forwardPart(req, body, res);
     } else {
       this.forward(req, body, res);
     }
@@ -156,6 +190,56 @@ export class DynamoProxy {
     // DynamoDB unreachable behind the proxy looks the same to the client: a dropped connection.
     upstream.on('error', () => res.destroy());
     upstream.end(body);
+  }
+
+  /** Forwards the first half of each table's write requests and answers the rest as unprocessed. */
+  private forwardPart(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    const input = JSON.parse(body.toString('utf8')) as { RequestItems: RequestItems };
+    const sent: RequestItems = {};
+    const held: RequestItems = {};
+    for (const [table, requests] of Object.entries(input.RequestItems)) {
+      const keep = Math.floor(requests.length / 2);
+      if (keep > 0) sent[table] = requests.slice(0, keep);
+      held[table] = requests.slice(keep);
+      this.stats.unprocessed += requests.length - keep;
+    }
+    this.stats.partial += 1;
+    if (Object.keys(sent).length === 0) {
+      this.answerJson(res, { UnprocessedItems: held });
+      return;
+    }
+    const upstream = request(this.upstreamOptions(req), (answer) => {
+      void readBody(answer).then((text) => {
+        if (answer.statusCode !== 200) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(text);
+          return;
+        }
+        const out = JSON.parse(text.toString('utf8')) as { UnprocessedItems?: RequestItems };
+        const merged: RequestItems = { ...out.UnprocessedItems };
+        for (const [table, requests] of Object.entries(held))
+          merged[table] = [...(merged[table] ?? []), ...requests];
+        this.answerJson(res, { ...out, UnprocessedItems: merged });
+      });
+    });
+    upstream.on('error', () => res.destroy());
+    upstream.end(JSON.stringify({ ...input, RequestItems: sent }));
+  }
+
+  private answerJson(res: ServerResponse, value: unknown): void {
+    // A fresh body: no x-amz-crc32 of the original, the length of this one.
+    res.writeHead(200, {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amzn-requestid': `landlord-e2e-${Date.now()}`,
+    });
+    res.end(JSON.stringify(value));
+  }
+
+  private upstreamOptions(req: IncomingMessage): RequestOptions {
+    const headers = { ...req.headers, host: this.target.host };
+    // The body is rewritten: let Node send its new length.
+    delete headers['content-length'];
+    return { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers };
   }
 
   private releaseHeld(): void {

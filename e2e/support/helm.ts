@@ -82,7 +82,7 @@ export async function renderKustomize(dir: string): Promise<Manifest[]> {
  */
 export function withoutConfigHash(objects: Manifest[]): Manifest[] {
   const text = JSON.stringify(objects).replace(
-    /("landlord-(?:operator|sync)-config)-[a-z0-9]{10}"/g,
+    /("landlord-(?:operator|sync|purger)-config)-[a-z0-9]{10}"/g,
     '$1-<hash>"',
   );
   return JSON.parse(text) as Manifest[];

@@ -47,7 +47,10 @@ export function componentEnv(extra: Record<string, string> = {}): Record<string,
   };
 }
 
-export function startLandlord(component: 'operator' | 'sync', env: Record<string, string>): LandlordProcess {
+export function startLandlord(
+  component: 'operator' | 'sync' | 'purger',
+  env: Record<string, string>,
+): LandlordProcess {
   const identity = env.LANDLORD_IDENTITY ?? uniqueName(component);
   const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli', 'main.js'), component], {
     env: { ...env, LANDLORD_IDENTITY: identity },

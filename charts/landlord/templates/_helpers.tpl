@@ -1,7 +1,7 @@
 {{/*
 Object names start with the release name, so two releases (in their own namespaces) do not
 collide on cluster-scoped RBAC; release "landlord" gives config/default's names. The Lease names
-are the components' own (landlord-operator, landlord-sync) whatever the release.
+are the components' own (landlord-operator, landlord-sync, landlord-purger) whatever the release.
 */}}
 {{- define "landlord.name" -}}
 {{ .root.Release.Name }}-{{ .component }}
@@ -27,6 +27,18 @@ changed setting rolls the pods. Values are strings: ConfigMap data is.
 {{- define "landlord.configName" -}}
 {{- $data := include "landlord.settings" . }}
 {{- include "landlord.name" . }}-config-{{ $data | sha256sum | trunc 10 }}
+{{- end }}
+
+{{/*
+The components this release runs, as a JSON list: operator and sync always, the purger (the one
+component that deletes data) only when purger.enabled.
+*/}}
+{{- define "landlord.components" -}}
+{{- $components := list "operator" "sync" }}
+{{- if .Values.purger.enabled }}
+{{- $components = append $components "purger" }}
+{{- end }}
+{{- toJson $components }}
 {{- end }}
 
 {{- define "landlord.subject" -}}

@@ -1,0 +1,124 @@
+// The purger's wiring: on every replica, watch Tenants into a cache; on the Lease holder, run a keyed
+// work queue of purge reconciles across tenants (bounded concurrency, per-tenant backoff) and a
+// periodic resync. Watch events only name the Tenant to look at, with one exception: a running
+// purge of a Tenant that left state purged, or is going away, is aborted at once.
+import { API_VERSION, KIND, PURGE_PHASES, type Tenant } from '../api/tenant.js';
+import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import { Informer } from '../runtime/kube/informer.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import { reconcileQueue } from '../runtime/reconcile-queue.js';
+import type { WorkQueue } from '../runtime/work-queue.js';
+import { createPurgeClient } from './data/client.js';
+import { WriteRateLimiter } from './data/rate-limiter.js';
+import { keepsPurging } from './decide.js';
+import { Reconciler } from './reconciler.js';
+import { RunningPurges, STOP } from './running.js';
+import { purgePolicy, type PurgePolicy, type PurgerSettings } from './settings.js';
+import { StatusWriter } from './status-writer.js';
+import { TenantView } from './tenants.js';
+
+class PurgerComponent implements Component {
+  readonly name = 'purger';
+  private informer: Informer<Tenant> | undefined;
+  private view: TenantView | undefined;
+  private queue: WorkQueue | undefined;
+  private readonly running = new RunningPurges();
+  private readonly stalled = new Map<string, number | undefined>();
+
+  constructor(
+    private readonly settings: PurgerSettings,
+    private readonly policy: PurgePolicy,
+  ) {}
+
+  async prepare(ctx: ComponentContext): Promise<void> {
+    this.informer = new Informer<Tenant>(ctx.api, {
+      path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
+      apiVersion: API_VERSION,
+      kind: KIND,
+      logger: ctx.logger,
+    });
+    this.informer.on('add', (t) => this.onTenant(t, false));
+    this.informer.on('update', (t) => this.onTenant(t, false));
+    this.informer.on('delete', (t) => this.onTenant(t, true));
+    this.view = new TenantView(this.informer);
+    await this.informer.start();
+    if (this.policy.tables.length === 0)
+      ctx.logger.warn('no data tables configured (LANDLORD_PURGE_TABLES): purges will delete nothing');
+  }
+
+  lead(ctx: ComponentContext): Promise<Work> {
+    const endpoint = this.settings.endpoint;
+    const client = createPurgeClient(endpoint === undefined ? {} : { endpoint });
+    const view = this.view!;
+    const reconciler = new Reconciler({
+      tenant: (name) => view.get(name),
+      writer: new StatusWriter(ctx.api, (t) => view.statusWritten(t)),
+      events: ctx.events,
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      policy: this.policy,
+      engine: { client, workers: this.settings.workers, limiter: new WriteRateLimiter(this.settings.rate) },
+      running: this.running,
+      stalled: this.stalled,
+    });
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), this.queueOptions(), ctx);
+    this.queue = queue;
+    queue.start();
+    const resyncAll = (): void => this.resync(queue);
+    resyncAll();
+    const resync = setInterval(resyncAll, this.settings.resyncSeconds * 1000);
+    const gauges = setInterval(() => this.updateGauges(ctx), 5_000);
+    return Promise.resolve({
+      stop: async () => {
+        clearInterval(resync);
+        clearInterval(gauges);
+        // A purge may run for hours: stop it where it is; status says Running, the next leader resumes.
+        this.running.stopAll(STOP.shutdown);
+        await queue.shutdown();
+        client.destroy();
+      },
+    });
+  }
+
+  private queueOptions(): { concurrency: number; baseDelayMs: number; maxDelayMs: number } {
+    return {
+      concurrency: this.settings.concurrency,
+      baseDelayMs: this.settings.retryBaseMs,
+      maxDelayMs: this.settings.retryMaxSeconds * 1000,
+    };
+  }
+
+  private resync(queue: WorkQueue): void {
+    for (const t of this.informer!.list()) queue.add(t.metadata.name!);
+  }
+
+  private onTenant(tenant: Tenant, deleted: boolean): void {
+    const name = tenant.metadata.name!;
+    if (deleted) {
+      this.running.stop(name, STOP.deleted);
+      this.stalled.delete(name);
+      this.view?.forget(name);
+    } else if (this.running.has(name) && !keepsPurging(tenant)) {
+      this.running.stop(
+        name,
+        tenant.metadata.deletionTimestamp === undefined ? STOP.cancelled : STOP.deleted,
+      );
+    }
+    this.queue?.add(name);
+  }
+
+  private updateGauges(ctx: ComponentContext): void {
+    const tenants = this.informer?.list() ?? [];
+    for (const phase of PURGE_PHASES)
+      ctx.metrics.purges.set({ phase }, tenants.filter((t) => t.status?.purge?.phase === phase).length);
+  }
+
+  async close(): Promise<void> {
+    await this.informer?.stop();
+  }
+}
+
+/** Checks the delay and the table list first: a mistake in either stops start-up, not a purge. */
+export function createPurger(settings: PurgerSettings): Component {
+  return new PurgerComponent(settings, purgePolicy(settings));
+}

@@ -1,0 +1,43 @@
+// The Purged condition's reasons, the purger's Event reasons and what they say: part of landlord's
+// API, since people and alerts match on them. Messages hold no counts that change while a purge
+// runs (the counts are in status.purge), so progress never rewrites the condition.
+
+export const PURGED_REASON = {
+  /** Purged=False: waiting out the purge delay; the message says when deleting starts. */
+  scheduled: 'PurgeScheduled',
+  /** Purged=False: deleting now. */
+  purging: 'Purging',
+  /** Purged=False: a data table could not be purged. */
+  failed: 'PurgeFailed',
+  /** Purged=False: the state left purged before the purge completed. */
+  cancelled: 'PurgeCancelled',
+  /** Purged=False: state purged, but the purger has no data tables configured: nothing is deleted. */
+  noDataTables: 'NoDataTables',
+  /** Purged=True: the tenant's partition is empty in every data table. */
+  purged: 'Purged',
+} as const;
+
+export const EVENT = {
+  scheduled: 'PurgeScheduled',
+  started: 'PurgeStarted',
+  completed: 'PurgeCompleted',
+  failed: 'PurgeFailed',
+  cancelled: 'PurgeCancelled',
+} as const;
+
+const list = (tables: readonly string[]): string => tables.join(', ');
+
+export const MESSAGE = {
+  scheduled: (startsAt: string, tables: readonly string[]): string =>
+    `state purged: the tenant's data in ${list(tables)} will be deleted from ${startsAt}; set the row's state back to active before then to cancel`,
+  purging: (tables: readonly string[]): string =>
+    `deleting the tenant's data in ${list(tables)} (progress in status.purge); setting the row's state back to active stops it`,
+  failed: (table: string, error: string, retried: boolean): string =>
+    `could not purge ${table}: ${error}${retried ? '; retried with backoff' : '; not retried until the Tenant or the purger changes'}`,
+  cancelled: (from: string, deleted: number): string =>
+    `the state left purged (${from}) before the purge completed; ${deleted} items had been deleted and the rest of the data stays`,
+  noDataTables:
+    'state purged, but the purger has no data tables configured (LANDLORD_PURGE_TABLES): no data is deleted',
+  purged: (finishedAt: string, tables: readonly string[]): string =>
+    `the tenant's data in ${list(tables)} was deleted (finished ${finishedAt}); the Tenant stays as a record until its row is removed, and set back to active it starts empty`,
+} as const;

@@ -1,0 +1,98 @@
+// The purger's own settings (environment variables); the common ones are in runtime/component.ts.
+// AWS region and credentials come from the SDK's default chain (IRSA in a cluster), as for sync;
+// the purger's role reaches the data tables only, never the tenant table.
+import type { CommonSettings } from '../runtime/component.js';
+import { ConfigError, type SettingSpec } from '../runtime/config.js';
+import { parseDataTables, type DataTableSpec } from './data/data-table.js';
+import { parseDuration } from './duration.js';
+
+const DURATION = '^(0|((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h))+)$';
+
+export const PURGER_SETTINGS = {
+  tables: {
+    env: 'LANDLORD_PURGE_TABLES',
+    description:
+      'JSON array of the data tables holding tenant data: [{"table":"orders","partitionKey":"tenant","valueTemplate":"{name}"}]. Empty: purges delete nothing and say so.',
+    default: '[]',
+    schema: { type: 'string' },
+  },
+  delay: {
+    env: 'LANDLORD_PURGE_DELAY',
+    description:
+      'How long a Tenant stays in state purged, counted from when the purger first saw it so, before its data is deleted (Go duration: 24h, 90s, 0s).',
+    default: '24h',
+    schema: { type: 'string', pattern: DURATION },
+  },
+  rate: {
+    env: 'LANDLORD_PURGE_RATE',
+    description: 'Items deleted per second at most, across all purges. 0: no ceiling.',
+    default: '0',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  workers: {
+    env: 'LANDLORD_PURGE_WORKERS',
+    description: "Batch deletes in flight at once within one tenant's partition.",
+    default: '8',
+    schema: { type: 'integer', minimum: 1, maximum: 64 },
+  },
+  concurrency: {
+    env: 'LANDLORD_PURGER_CONCURRENCY',
+    description: 'Tenants purged at once; the others wait their turn.',
+    default: '2',
+    schema: { type: 'integer', minimum: 1, maximum: 64 },
+  },
+  endpoint: {
+    env: 'DYNAMODB_ENDPOINT',
+    description: 'DynamoDB endpoint URL, for a local server; unset: the AWS regional endpoint.',
+    optional: true,
+    schema: { type: 'string', pattern: '^https?://' },
+  },
+  resyncSeconds: {
+    env: 'LANDLORD_PURGER_RESYNC_SECONDS',
+    description: 'Every Tenant is looked at again this often, to repair what a lost event missed.',
+    default: '600',
+    schema: { type: 'integer', minimum: 10 },
+  },
+  retryBaseMs: {
+    env: 'LANDLORD_PURGER_RETRY_BASE_MS',
+    description: 'First retry delay of a failing purge; doubles each failure.',
+    default: '1000',
+    schema: { type: 'integer', minimum: 10 },
+  },
+  retryMaxSeconds: {
+    env: 'LANDLORD_PURGER_RETRY_MAX_SECONDS',
+    description: 'Longest retry delay of a failing purge.',
+    default: '300',
+    schema: { type: 'integer', minimum: 1 },
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export interface PurgerSettings extends CommonSettings {
+  tables: string;
+  delay: string;
+  rate: number;
+  workers: number;
+  concurrency: number;
+  endpoint?: string;
+  resyncSeconds: number;
+  retryBaseMs: number;
+  retryMaxSeconds: number;
+}
+
+/** What a purge decision needs of the settings: parsed once, at start-up. */
+export interface PurgePolicy {
+  delayMs: number;
+  tables: readonly DataTableSpec[];
+}
+
+/** Parses the delay and the table list; a mistake in either stops start-up with a ConfigError. */
+export function purgePolicy(settings: Pick<PurgerSettings, 'delay' | 'tables'>): PurgePolicy {
+  const delayMs = parseDuration(settings.delay);
+  if (delayMs === undefined)
+    throw new ConfigError(`LANDLORD_PURGE_DELAY=${JSON.stringify(settings.delay)}: expected a duration`);
+  try {
+    return { delayMs, tables: parseDataTables(settings.tables) };
+  } catch (err) {
+    throw new ConfigError(`LANDLORD_PURGE_TABLES: ${(err as Error).message}`, { cause: err });
+  }
+}

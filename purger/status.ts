@@ -1,0 +1,128 @@
+// The status the purger owns on a Tenant: status.purge and the Purged condition. Built from the
+// purge as it stands, so that an unchanged purge yields exactly what the Tenant already says and
+// writing it can be skipped. Pure.
+import { isDeepStrictEqual } from 'node:util';
+import { rfc3339, sameConditions, toCondition, type ConditionInput } from '../api/conditions.js';
+import {
+  CONDITION,
+  type Condition,
+  type PurgePhase,
+  type PurgeStatus,
+  type TablePurgeStatus,
+  type Tenant,
+} from '../api/tenant.js';
+import { MESSAGE, PURGED_REASON } from './reasons.js';
+
+/** Everything the purger writes, under its own field manager. */
+export interface PurgerStatus {
+  conditions: Condition[];
+  /** Absent: the purger has no purge to report (it then drops what it wrote before). */
+  purge?: PurgeStatus;
+}
+
+export function purgerStatus(
+  tenant: Tenant,
+  purge: PurgeStatus | undefined,
+  condition: ConditionInput,
+  now: Date,
+): PurgerStatus {
+  const built = toCondition(condition, tenant.status?.conditions, tenant.metadata.generation, now);
+  return { conditions: [built], ...(purge === undefined ? {} : { purge }) };
+}
+
+/** True when the Tenant already says everything the purger would write. */
+export function statusCurrent(tenant: Tenant, next: PurgerStatus): boolean {
+  return (
+    sameConditions(tenant.status?.conditions, next.conditions, [CONDITION.purged]) &&
+    isDeepStrictEqual(tenant.status?.purge, next.purge)
+  );
+}
+
+const condition = (status: 'True' | 'False', reason: string, message: string): ConditionInput => ({
+  type: CONDITION.purged,
+  status,
+  reason,
+  message,
+});
+
+export const tableNames = (purge: PurgeStatus): string[] => purge.tables.map((t) => t.table);
+
+export const totalDeleted = (purge: PurgeStatus | undefined): number =>
+  (purge?.tables ?? []).reduce((sum, t) => sum + t.deleted, 0);
+
+/** The condition for a purge that is scheduled, running or completed. */
+export function progressCondition(purge: PurgeStatus): ConditionInput {
+  const tables = tableNames(purge);
+  if (purge.phase === 'Completed')
+    return condition('True', PURGED_REASON.purged, MESSAGE.purged(purge.finishedAt ?? '', tables));
+  if (purge.phase === 'Running') return condition('False', PURGED_REASON.purging, MESSAGE.purging(tables));
+  return condition('False', PURGED_REASON.scheduled, MESSAGE.scheduled(purge.startsAt, tables));
+}
+
+export const failedCondition = (table: string, error: string, retried: boolean): ConditionInput =>
+  condition('False', PURGED_REASON.failed, MESSAGE.failed(table, error, retried));
+
+export const cancelledCondition = (state: string, deleted: number): ConditionInput =>
+  condition('False', PURGED_REASON.cancelled, MESSAGE.cancelled(state, deleted));
+
+export const noTablesCondition = (): ConditionInput =>
+  condition('False', PURGED_REASON.noDataTables, MESSAGE.noDataTables);
+
+/** A new purge cycle: every configured table pending, nothing deleted yet. */
+export function scheduledPurge(
+  tenant: Tenant,
+  times: { scheduledAt: string; startsAt: string },
+  tables: readonly string[],
+): PurgeStatus {
+  return {
+    phase: 'Scheduled',
+    scheduledAt: times.scheduledAt,
+    startsAt: times.startsAt,
+    ...generation(tenant),
+    tables: tables.map((table) => ({ table, phase: 'Pending', deleted: 0 })),
+  };
+}
+
+/**
+ * The purge as it starts (or resumes after a restart): the configured tables in order, each keeping
+ * what an earlier attempt recorded, so counts go on from there and completed tables are not redone.
+ */
+export function startedPurge(
+  tenant: Tenant,
+  times: { scheduledAt: string; startsAt: string },
+  tables: readonly string[],
+  now: Date,
+): PurgeStatus {
+  const before = tenant.status?.purge;
+  const earlier = new Map((before?.tables ?? []).map((t) => [t.table, t]));
+  return {
+    phase: 'Running',
+    scheduledAt: times.scheduledAt,
+    startsAt: times.startsAt,
+    startedAt: before?.startedAt ?? rfc3339(now),
+    ...generation(tenant),
+    tables: tables.map((table) => resumed(earlier.get(table), table)),
+  };
+}
+
+/** A table an earlier attempt left: completed stays completed; anything else is pending again. */
+function resumed(earlier: TablePurgeStatus | undefined, table: string): TablePurgeStatus {
+  if (earlier === undefined) return { table, phase: 'Pending', deleted: 0 };
+  return earlier.phase === 'Completed' ? earlier : { ...earlier, phase: 'Pending' };
+}
+
+/** The purge with one table changed. */
+export function withTable(purge: PurgeStatus, table: string, change: Partial<TablePurgeStatus>): PurgeStatus {
+  return { ...purge, tables: purge.tables.map((t) => (t.table === table ? { ...t, ...change } : t)) };
+}
+
+/** The purge at an end (Completed, Failed, Cancelled). */
+export function endedPurge(purge: PurgeStatus, phase: PurgePhase, now: Date): PurgeStatus {
+  return { ...purge, phase, finishedAt: rfc3339(now) };
+}
+
+/** Records the Tenant's generation, so a later spec change can start a new cycle. */
+function generation(tenant: Tenant): { observedGeneration?: number } {
+  const g = tenant.metadata.generation;
+  return g === undefined ? {} : { observedGeneration: g };
+}
