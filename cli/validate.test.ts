@@ -1,16 +1,11 @@
 // landlord validate's verdicts, one row per case, in both ways a row is written: as the
 // DocumentClient takes it (manifests as JSON text or as objects) and as DynamoDB AttributeValues.
 import { describe, expect, it } from 'vitest';
-import { validConfigMaps, validDeployment } from '../testing/policy.js';
+import { testConfig, validConfigMaps, validDeployment } from '../testing/policy.js';
 import { nativeForm } from '../testing/rows.js';
-import { builtInClass } from '../operator/policy/index.js';
 import { EXIT, exitCode, validateRow, type PolicyConfig, type RowVerdict } from './validate.js';
 
-const POLICY: PolicyConfig = {
-  allowedNamespaces: [],
-  operatorNamespace: 'landlord-system',
-  tenantClass: builtInClass('baseline'),
-};
+const POLICY: PolicyConfig = testConfig({ allowedNamespaces: [], operatorNamespace: 'landlord-system' });
 
 /** The valid Deployment with `change` applied to a copy. */
 function deployment(change: (d: ReturnType<typeof validDeployment>) => void = () => undefined): object {
@@ -148,7 +143,7 @@ const CASES: Case[] = [
       'tenant-1',
       deployment((d) => (d.spec!.template.spec!.containers[0]!.securityContext = { privileged: true })),
     ),
-    policy: { tenantClass: builtInClass('privileged') },
+    policy: { tenantClass: testConfig({ podSecurity: 'privileged' }).tenantClass },
     expected: { verdict: 'valid' },
     exit: EXIT.valid,
   },

@@ -9,7 +9,7 @@ import type {
   V1Toleration,
 } from '@kubernetes/client-node';
 import { fieldPath, indexPath, isUnset, quote } from './json.js';
-import type { RuleContext } from './pod-rules.js';
+import type { RuleContext } from './pod-rule.js';
 import { firstOf, listOf, type Violation } from './pss-pod.js';
 
 const CONTROL_PLANE_KEYS: readonly string[] = [

@@ -1,25 +1,16 @@
 // The rules on the Deployment's pod template that are not Pod Security: what a pod may run as, may
 // reach, may take and where it may run. Each rule reports the first field at fault in a fixed
 // order, so the same template always gets the same message.
-import type { V1ConfigMap, V1Deployment, V1PodSpec } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { placeIn, type Child, type ValidChildren } from './children.js';
 import type { ClassPolicy } from './class.js';
 import { isUnset } from './json.js';
 import { placementViolation } from './placement.js';
+import type { PodRule } from './pod-rule.js';
 import { priorityViolation } from './priority.js';
-import type { Violation } from './pss-pod.js';
 import { referenceViolation } from './references.js';
 import { refusal, REFUSAL_REASON, type PodRuleReason, type Refusal } from './refusals.js';
 import { serviceAccountViolation } from './service-account.js';
-
-/** What a rule needs beyond the pod spec. */
-export interface RuleContext {
-  tenantClass: ClassPolicy;
-  /** The row's own ConfigMaps in the Deployment's namespace: the only ones its pods may read. */
-  ownConfigMaps: ReadonlySet<string>;
-}
-
-export type PodRule = (spec: V1PodSpec, context: RuleContext) => Violation | undefined;
 
 const RULES: readonly { reason: PodRuleReason; rule: PodRule }[] = [
   { reason: REFUSAL_REASON.serviceAccountNotAllowed, rule: serviceAccountViolation },

@@ -3,7 +3,7 @@
 // classes may be named, and the number itself is the API server's to fill in from the class.
 import type { V1PodSpec } from '@kubernetes/client-node';
 import { isUnset, quote } from './json.js';
-import type { RuleContext } from './pod-rules.js';
+import type { RuleContext } from './pod-rule.js';
 import type { Violation } from './pss-pod.js';
 
 export function priorityViolation(spec: V1PodSpec, { tenantClass }: RuleContext): Violation | undefined {

@@ -10,7 +10,7 @@ import type {
   V1VolumeProjection,
 } from '@kubernetes/client-node';
 import { fieldPath, indexPath, isRecord, isUnset, quote } from './json.js';
-import type { RuleContext } from './pod-rules.js';
+import type { RuleContext } from './pod-rule.js';
 import { firstOf, inContainers, listOf, type AnyContainer, type Violation } from './pss-pod.js';
 
 const SHARED = "is not allowed in a shared namespace, where it may be another tenant's";

@@ -4,7 +4,7 @@
 // template (see class-fields.ts), so a row that asks otherwise is told rather than overridden.
 import type { V1PodSpec } from '@kubernetes/client-node';
 import { isUnset, quote } from './json.js';
-import type { RuleContext } from './pod-rules.js';
+import type { RuleContext } from './pod-rule.js';
 import type { Violation } from './pss-pod.js';
 
 const DEFAULT_ACCOUNT = 'default';
