@@ -1,8 +1,8 @@
 // Memory never grows with the number of edits: one 300 KB row edited over and over (its Tenant's
 // spec patched directly, faster than through DynamoDB), each edit applied before the next, leaves
-// the operator's heap where it was. The Deployment asks for cpu "0.5", which the API server stores
-// as "500m", so every apply takes the path that remembers a normalized manifest: the cache that
-// once kept one per hash, a 300 KB copy per edit.
+// the operator's heap where it was. The pod asks for an emptyDir of sizeLimit "1024Mi", which the
+// API server stores as "1Gi", so every apply takes the path that remembers a normalized manifest:
+// the cache that once kept one per hash, a 300 KB copy per edit.
 //
 // Heap is read from the operator's own /metrics (landlord_nodejs_heap_size_used_bytes) right after
 // a heap snapshot, which Node takes (--heapsnapshot-signal) only after a full garbage collection:
@@ -47,7 +47,7 @@ function spec(i: number): Tenant['spec'] {
   deployment.spec!.replicas = 0;
   deployment.spec!.revisionHistoryLimit = 1;
   const container = deployment.spec!.template.spec!.containers[0]!;
-  container.resources = { requests: { cpu: '0.5' } };
+  deployment.spec!.template.spec!.volumes = [{ name: 'scratch', emptyDir: { sizeLimit: '1024Mi' } }];
   container.env = [{ name: 'BLOB', value: `${i}:${'x'.repeat(ROW_BYTES)}` }];
   return tenant.spec;
 }
