@@ -132,6 +132,19 @@ describe('ReferenceNotAllowed, in a shared namespace', () => {
       says: ['volumes[1].csi.nodePublishSecretRef'],
     },
     {
+      name: "a CSI volume's secretProviderClass",
+      tweak: (t) =>
+        podSpecOf(t).volumes?.push({
+          name: 'c',
+          csi: {
+            driver: 'secrets-store.csi.k8s.io',
+            volumeAttributes: { secretProviderClass: 'other-vault' },
+          },
+        }),
+      reason: 'ReferenceNotAllowed',
+      says: ['volumes[1].csi.volumeAttributes.secretProviderClass'],
+    },
+    {
       name: "another driver's secretRef",
       tweak: (t) =>
         podSpecOf(t).volumes?.push({

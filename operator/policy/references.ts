@@ -66,13 +66,24 @@ function projectionViolation(
 
 /**
  * Volume sources backed by storage drivers (csi, cephfs, rbd, azureFile, flexVolume, iscsi, ...)
- * name their credentials in a field such as nodePublishSecretRef, secretRef or secretName.
+ * name their credentials in a field such as nodePublishSecretRef, secretRef or secretName, or one
+ * level down (csi's volumeAttributes.secretProviderClass, another tenant's as like as not).
  */
 function secretFieldViolation(volume: V1Volume, path: string): Violation | undefined {
   for (const [sourceName, source] of Object.entries(volume)) {
-    if (!isRecord(source)) continue;
-    const field = Object.keys(source).find((key) => /secret/i.test(key) && !isUnset(source[key]));
-    if (field !== undefined) return refused(fieldPath(fieldPath(path, sourceName), field), 'a Secret');
+    const field = secretField(source, fieldPath(path, sourceName), 2);
+    if (field !== undefined) return refused(field, 'a Secret');
+  }
+  return undefined;
+}
+
+function secretField(value: unknown, path: string, depth: number): string | undefined {
+  if (!isRecord(value) || depth === 0) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (isUnset(inner)) continue;
+    if (/secret/i.test(key)) return fieldPath(path, key);
+    const found = secretField(inner, fieldPath(path, key), depth - 1);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
