@@ -12,6 +12,7 @@ import { API_VERSION, KIND, type Tenant, type TenantSpec } from './tenant.js';
 import { validConfigMaps, validDeployment } from '../testing/policy.js';
 import {
   REFUSAL_REASONS,
+  builtInClass,
   evaluateTenant,
   type PodSecurityLevel,
   type PolicyConfig,
@@ -65,7 +66,7 @@ function judge(item: Item, config: PolicyConfig): PolicyResult | undefined {
 const config: fc.Arbitrary<PolicyConfig> = fc.record({
   allowedNamespaces: fc.constantFrom([], ['team-a', 'team-b'], ['team-a']),
   operatorNamespace: fc.constant('landlord'),
-  podSecurity: fc.constantFrom<PodSecurityLevel>('privileged', 'baseline', 'restricted'),
+  tenantClass: fc.constantFrom<PodSecurityLevel>('privileged', 'baseline', 'restricted').map(builtInClass),
 });
 
 /** Where a manifest's bad value can hide: the fields the checks read, and a few they do not. */
@@ -82,6 +83,8 @@ const DEPLOYMENT_PATHS: readonly (readonly (string | number)[])[] = [
   ['metadata', 'annotations', 'landlord.dev/spec-hash'],
   ['spec'],
   ['spec', 'replicas'],
+  // Twice: only one suspicious value (100000) is over the replicas limit, so it needs the odds.
+  ['spec', 'replicas'],
   ['spec', 'selector'],
   ['spec', 'template', 'metadata', 'labels'],
   ['spec', 'template', 'spec'],
@@ -93,6 +96,10 @@ const DEPLOYMENT_PATHS: readonly (readonly (string | number)[])[] = [
   ['spec', 'template', 'spec', 'containers', 0, 'securityContext', 'privileged'],
   ['spec', 'template', 'spec', 'containers', 0, 'securityContext', 'capabilities', 'add'],
   ['spec', 'template', 'spec', 'initContainers'],
+  ['spec', 'template', 'spec', 'serviceAccountName'],
+  ['spec', 'template', 'spec', 'imagePullSecrets'],
+  ['spec', 'template', 'spec', 'priorityClassName'],
+  ['spec', 'template', 'spec', 'nodeName'],
 ];
 
 const CONFIG_MAP_PATHS: readonly (readonly (string | number)[])[] = [
@@ -124,6 +131,8 @@ const suspicious: fc.Arbitrary<Json> = fc.oneof(
     [{ name: 'root', hostPath: { path: '/' } }],
     { privileged: true },
     ['SYS_ADMIN'],
+    100_000,
+    'system-node-critical',
     'x'.repeat(70_000),
   ),
 );
@@ -249,8 +258,12 @@ describe('row → Tenant → policy', () => {
         const result = judge(v.native ? nativeItem(name, m) : textItem(name, m), {
           allowedNamespaces: [],
           operatorNamespace: 'landlord',
-          podSecurity: 'restricted',
+          tenantClass: builtInClass('restricted'),
         });
+        // The manifests as written, with the one field the built-in class sets on every pod template.
+        const template = (m.deployment as { spec: { template: { spec: Record<string, Json> } } }).spec
+          .template;
+        template.spec.automountServiceAccountToken = false;
         expect(result).toEqual({ ok: true, children: m });
       }),
       { numRuns: 300 },
@@ -267,8 +280,11 @@ describe('row → Tenant → policy', () => {
       const verdict = judge(native ? nativeItem(name, m) : textItem(name, m), policy);
       if (verdict !== undefined) seen.add(verdict.ok ? 'ok' : verdict.refusal.reason);
     }
-    // SpecMissing cannot come from a row: a row without a spec is refused by sync itself.
-    const reachable = REFUSAL_REASONS.filter((reason) => reason !== 'SpecMissing');
+    // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
+    // LabelConflict needs another Tenant, which a row judged alone does not have.
+    const reachable = REFUSAL_REASONS.filter(
+      (reason) => reason !== 'SpecMissing' && reason !== 'LabelConflict',
+    );
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());
   });
 });

@@ -1,15 +1,11 @@
 // landlord validate's verdicts, one row per case, in both ways a row is written: as the
 // DocumentClient takes it (manifests as JSON text or as objects) and as DynamoDB AttributeValues.
 import { describe, expect, it } from 'vitest';
-import { validConfigMaps, validDeployment } from '../testing/policy.js';
+import { testConfig, validConfigMaps, validDeployment } from '../testing/policy.js';
 import { nativeForm } from '../testing/rows.js';
 import { EXIT, exitCode, validateRow, type PolicyConfig, type RowVerdict } from './validate.js';
 
-const POLICY: PolicyConfig = {
-  allowedNamespaces: [],
-  operatorNamespace: 'landlord-system',
-  podSecurity: 'baseline',
-};
+const POLICY: PolicyConfig = testConfig({ allowedNamespaces: [], operatorNamespace: 'landlord-system' });
 
 /** The valid Deployment with `change` applied to a copy. */
 function deployment(change: (d: ReturnType<typeof validDeployment>) => void = () => undefined): object {
@@ -70,7 +66,16 @@ const CASES: Case[] = [
   },
   {
     name: 'a row without customizations',
-    row: { name: 'tenant-1', spec: JSON.stringify(validDeployment()) },
+    row: {
+      name: 'tenant-1',
+      // Without its ConfigMaps the pod may not mount one: in a shared namespace it is someone else's.
+      spec: JSON.stringify(
+        deployment((d) => {
+          delete d.spec!.template.spec!.volumes;
+          delete d.spec!.template.spec!.containers[0]!.volumeMounts;
+        }),
+      ),
+    },
     expected: { verdict: 'valid', children: VALID_CHILDREN.slice(0, 1) },
     exit: EXIT.valid,
   },
@@ -138,7 +143,7 @@ const CASES: Case[] = [
       'tenant-1',
       deployment((d) => (d.spec!.template.spec!.containers[0]!.securityContext = { privileged: true })),
     ),
-    policy: { podSecurity: 'privileged' },
+    policy: { tenantClass: testConfig({ podSecurity: 'privileged' }).tenantClass },
     expected: { verdict: 'valid' },
     exit: EXIT.valid,
   },

@@ -5,14 +5,17 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
-/** Bounds the cache: memory must not grow with the number of edits. */
-const MAX_NORMALIZED = 50_000;
+/** A desired manifest as the server spelled it after applying, for the hash it was applied at. */
+interface Normalized {
+  hash: string;
+  manifest: unknown;
+}
 
 export interface Applied {
   /** Each desired child's freshest copy, in the spec's order: the apply response, or the live object. */
@@ -22,22 +25,30 @@ export interface Applied {
 }
 
 export class Applier {
-  /** Desired manifests as the server spelled them after applying, by manifest hash. */
-  private readonly normalized = new Map<string, unknown>();
+  /**
+   * tenant → child key → its normalized manifest: one entry per child, replaced when an edit
+   * changes its hash, dropped when the spec stops naming it or the Tenant goes. Memory follows the
+   * Tenants and children there are, never the number of edits (a 300 KB row edited a thousand
+   * times holds one copy, not a thousand).
+   */
+  private readonly normalized = new Map<string, Map<string, Normalized>>();
 
   constructor(private readonly api: KubeApi) {}
 
   /** Applies, at once, every child that is absent or differs from its desired manifest. */
   async applyDrifted(
+    tenant: string,
     desired: readonly DesiredChild[],
     live: readonly (KubernetesObject | undefined)[],
   ): Promise<Applied> {
+    const known = this.keep(tenant, desired);
     const outcomes = await Promise.all(
       desired.map(async (child, i) => {
         const current = live[i];
-        if (current !== undefined && !this.needsApply(child, current)) return { object: current };
+        if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
+          return { object: current };
         const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
-        return { object: await this.apply(child), change };
+        return { object: await this.apply(child, known), change };
       }),
     );
     return {
@@ -46,11 +57,32 @@ export class Applier {
     };
   }
 
-  private needsApply(child: DesiredChild, live: KubernetesObject): boolean {
-    return drifted(child, live, this.normalized.get(child.hash));
+  /** The Tenant's entries still current: for children the spec names, at the hash it names them. */
+  private keep(tenant: string, desired: readonly DesiredChild[]): Map<string, Normalized> {
+    const before = this.normalized.get(tenant);
+    const kept = new Map<string, Normalized>();
+    for (const child of desired) {
+      const key = childKey(child.ref);
+      const entry = before?.get(key);
+      if (entry?.hash === child.hash) kept.set(key, entry);
+    }
+    this.normalized.set(tenant, kept);
+    return kept;
   }
 
-  private async apply(child: DesiredChild): Promise<KubernetesObject> {
+  /** The Tenant is gone: so is what was remembered of its children. */
+  forget(tenant: string): void {
+    this.normalized.delete(tenant);
+  }
+
+  /** Number of children with a normalized manifest remembered (for tests). */
+  get remembered(): number {
+    let count = 0;
+    for (const children of this.normalized.values()) count += children.size;
+    return count;
+  }
+
+  private async apply(child: DesiredChild, known: Map<string, Normalized>): Promise<KubernetesObject> {
     const manifest = { apiVersion: child.ref.apiVersion, kind: child.ref.kind, ...child.manifest };
     try {
       const result = await this.api.request<KubernetesObject>({
@@ -62,16 +94,12 @@ export class Applier {
         verb: 'apply',
       });
       // Most manifests come back as written; only a server normalisation is worth remembering.
-      if (!isSubset(child.manifest, result)) this.remember(child.hash, project(child.manifest, result));
+      if (!isSubset(child.manifest, result))
+        known.set(childKey(child.ref), { hash: child.hash, manifest: project(child.manifest, result) });
       return result;
     } catch (err) {
       throw applyError(child.ref, err);
     }
-  }
-
-  private remember(hash: string, normalized: unknown): void {
-    if (this.normalized.size >= MAX_NORMALIZED) this.normalized.delete(this.normalized.keys().next().value!);
-    this.normalized.set(hash, normalized);
   }
 }
 

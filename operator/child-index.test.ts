@@ -61,4 +61,13 @@ describe('ChildIndex', () => {
       'acme',
     ]);
   });
+
+  it('keeps no entry for a Tenant whose children are all gone, however many came and went', () => {
+    const index = new ChildIndex();
+    for (let i = 0; i < 100; i++) {
+      index.childChanged('ConfigMap', configMap(`c-${i}`, `tenant-${i}`), false);
+      index.childChanged('ConfigMap', configMap(`c-${i}`, `tenant-${i}`), true);
+    }
+    expect(index.tenants).toBe(0);
+  });
 });

@@ -15,6 +15,11 @@ export class ChildIndex {
   /** tenant → the child keys it waits on, so a deleted Tenant's entries go with it */
   private readonly waitsOn = new Map<string, Set<string>>();
 
+  /** Number of Tenants with an entry (for tests: a Tenant whose children all went has none). */
+  get tenants(): number {
+    return this.byTenant.size;
+  }
+
   /** Every child labelled as belonging to the tenant. */
   childrenOf(tenant: string): ChildRef[] {
     return [...(this.byTenant.get(tenant)?.values() ?? [])];
@@ -55,7 +60,10 @@ export class ChildIndex {
     const key = childKey(ref);
     const previous = this.tenantOf.get(key);
     if (previous !== undefined && previous !== tenant) {
-      this.byTenant.get(previous)?.delete(key);
+      const children = this.byTenant.get(previous);
+      children?.delete(key);
+      // A Tenant whose last child went leaves no empty entry behind: memory follows the Tenants there are.
+      if (children?.size === 0) this.byTenant.delete(previous);
       this.tenantOf.delete(key);
     }
     if (tenant !== undefined) this.add(tenant, key, ref);

@@ -11,6 +11,7 @@ import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { stateOf } from './lifecycle.js';
 import { ObservedState } from './observed.js';
+import { REFUSAL_REASON } from './policy/index.js';
 import { Reconciler } from './reconciler.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
@@ -119,14 +120,38 @@ class OperatorComponent implements Component {
     const tenant = event.object as Tenant;
     const name = tenant.metadata.name!;
     const generation = tenant.metadata.generation;
+    const previous = this.generations.get(name);
     // A new spec must not wait out the backoff earned by the previous one.
-    if (this.generations.get(name) !== generation) this.queue?.forget(name);
+    if (previous !== generation) this.queue?.forget(name);
     this.generations.set(name, generation);
-    if (event.type === ResourceEventType.Deleted) {
+    const before = this.observed?.neighbours.namespace(name);
+    const deleted = event.type === ResourceEventType.Deleted;
+    if (deleted) {
       this.generations.delete(name);
       this.observed?.tenantGone(name);
+    } else {
+      this.observed?.tenantChanged(tenant);
     }
     this.queue?.add(name);
+    if (deleted || (previous !== undefined && previous !== generation)) this.wakeLabelConflicts(name, before);
+  }
+
+  /**
+   * A Tenant's spec changed or it went: those its labels held back in its namespace (before and
+   * after) may now be free. Only the ones refused with LabelConflict are looked at again, and only
+   * then (not on status writes or creations); the periodic resync catches anything else.
+   */
+  private wakeLabelConflicts(name: string, before: string | undefined): void {
+    const observed = this.observed;
+    if (observed === undefined || this.queue === undefined) return;
+    const namespaces = new Set([before, observed.neighbours.namespace(name)]);
+    for (const namespace of namespaces) {
+      if (namespace === undefined) continue;
+      for (const other of observed.neighbours.tenantsIn(namespace)) {
+        const applied = findCondition(observed.tenant(other)?.status?.conditions, CONDITION.applied);
+        if (other !== name && applied?.reason === REFUSAL_REASON.labelConflict) this.queue.add(other);
+      }
+    }
   }
 
   private onChildEvent(kind: ChildKind, event: ResourceEvent): void {

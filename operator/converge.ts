@@ -48,10 +48,15 @@ export class Converger {
   private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
     const live = await Promise.all(desired.map((child) => this.liveChild(child.ref)));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, live[i]));
-    const applied = await this.applier.applyDrifted(desired, live);
+    const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, live);
     const changes = [...applied.changes, ...(await this.pruner.prune(tenant, desired))];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
     return { changes, deployment: at === -1 ? undefined : applied.objects[at] };
+  }
+
+  /** The Tenant is gone: drop what was remembered of its children. */
+  forget(tenant: string): void {
+    this.applier.forget(tenant);
   }
 
   /** The child from the cache; when absent there, from the API, since an unlabelled object is not cached. */

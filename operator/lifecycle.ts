@@ -4,7 +4,14 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
-import { evaluateTenant, type DesiredChildren, type PolicyConfig, type Refusal } from './policy/index.js';
+import {
+  evaluateTenant,
+  NO_NEIGHBOURS,
+  type DesiredChildren,
+  type Neighbours,
+  type PolicyConfig,
+  type Refusal,
+} from './policy/index.js';
 
 export type Wanted =
   /** The children to apply (with landlord's ownership); none for a state that keeps none. */
@@ -26,12 +33,17 @@ export function keepsChildren(state: TenantState): boolean {
 /**
  * The children the Tenant asks for in its state. A state that keeps none needs no policy verdict:
  * deleting what this Tenant controls is always allowed, so a spec the policy refuses today (a
- * stricter Pod Security level, say) cannot hold an archive back.
+ * stricter Pod Security level, say) cannot hold an archive back. `neighbours`: the other Tenants'
+ * Deployments, which the operator knows and `landlord validate` does not.
  */
-export function wantedChildren(tenant: Tenant, policy: PolicyConfig): Wanted {
+export function wantedChildren(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  neighbours: Neighbours = NO_NEIGHBOURS,
+): Wanted {
   const state = stateOf(tenant);
   if (!keepsChildren(state)) return { ok: true, state, children: [] };
-  const verdict = evaluateTenant(tenant, policy);
+  const verdict = evaluateTenant(tenant, policy, neighbours);
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
   const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
   return { ok: true, state, children: desiredChildren(tenant, children) };

@@ -9,12 +9,15 @@ import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import type { ChildKind, ChildRef } from './child-ref.js';
+import { NeighbourIndex } from './neighbour-index.js';
 import type { InformerOperator } from './watcher.js';
 
 const TENANTS = pluralOf(API_VERSION, KIND);
 
 export class ObservedState {
   private readonly index = new ChildIndex();
+  /** The Tenants' Deployments by namespace, for the policy's label check. */
+  readonly neighbours = new NeighbourIndex();
   /** Tenants as the operator's status writes returned them, until the cache holds that version. */
   private readonly written = new Map<string, Tenant>();
 
@@ -60,9 +63,15 @@ export class ObservedState {
     this.index.refused(tenant, ref);
   }
 
-  /** The Tenant was deleted: forget what it waited on. */
+  /** Called for every Tenant watch event but deletion: keeps the neighbours current. */
+  tenantChanged(tenant: Tenant): void {
+    this.neighbours.tenantChanged(tenant);
+  }
+
+  /** The Tenant was deleted: forget what it waited on, and its place among the neighbours. */
   tenantGone(tenant: string): void {
     this.index.tenantGone(tenant);
+    this.neighbours.tenantGone(tenant);
     this.written.delete(tenant);
   }
 

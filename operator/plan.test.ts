@@ -67,9 +67,10 @@ describe('planChildren', () => {
       ...structuredClone(configMap),
       metadata: { ...configMap.metadata, name: 'stranger', ownerReferences: [] },
     };
-    t.spec!.configMaps = [];
+    // The first ConfigMap stays: the pod template mounts it.
+    t.spec!.configMaps = t.spec!.configMaps!.slice(0, 1);
     expect(await summary(t, reader([...children, stranger]))).toEqual(
-      children.slice(1).map((c) => `pruned ConfigMap ${c.metadata!.namespace}/${c.metadata!.name}`),
+      children.slice(2).map((c) => `pruned ConfigMap ${c.metadata!.namespace}/${c.metadata!.name}`),
     );
   });
 

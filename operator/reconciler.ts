@@ -42,8 +42,12 @@ export class Reconciler {
 
   async reconcile(name: string): Promise<Outcome> {
     const tenant = this.deps.observed.tenant(name);
-    // Gone or going: the garbage collector removes the children through their ownerReferences.
-    if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) return { kind: 'done' };
+    // Gone or going: the garbage collector removes the children through their ownerReferences, and
+    // what converging remembered of them goes now.
+    if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
+      this.deps.converger.forget(name);
+      return { kind: 'done' };
+    }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
     try {
       await this.report(tenant, attempt);
@@ -67,7 +71,7 @@ export class Reconciler {
 
   private async applySpec(tenant: Tenant): Promise<Attempt> {
     const running = (): ChildRef[] => this.deps.observed.childrenOf(tenant.metadata.name!);
-    const wanted = wantedChildren(tenant, this.deps.policy);
+    const wanted = wantedChildren(tenant, this.deps.policy, this.deps.observed.neighbours);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);

@@ -1,7 +1,7 @@
 // The operator's own settings (environment variables); the common ones are in runtime/component.ts.
 import { COMMON_SETTINGS, type CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
-import type { PodSecurityLevel, PolicyConfig } from './policy/index.js';
+import { builtInClass, type PodSecurityLevel, type PolicyConfig } from './policy/index.js';
 
 export const OPERATOR_SETTINGS = {
   concurrency: {
@@ -116,6 +116,6 @@ export function policyConfig(settings: PolicySettings): PolicyConfig {
     allowedNamespaces: namespaceList(settings),
     allowedNamespacePattern: namespacePattern(settings),
     operatorNamespace: settings.namespace,
-    podSecurity: settings.podSecurity,
+    tenantClass: builtInClass(settings.podSecurity),
   };
 }

@@ -9,7 +9,12 @@ import type {
   V1SecurityContext,
 } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import type { PolicyConfig } from '../operator/policy/config.js';
+import {
+  builtInClass,
+  type ClassPolicy,
+  type PodSecurityLevel,
+  type PolicyConfig,
+} from '../operator/policy/config.js';
 
 /** A Deployment that meets even the restricted Pod Security Standard. */
 export function validDeployment(): V1Deployment {
@@ -66,12 +71,19 @@ export function validTenant(): Tenant {
   };
 }
 
-export function testConfig(overrides: Partial<PolicyConfig> = {}): PolicyConfig {
+/** A config's fields to change; podSecurity and the class's fields are set on the built-in class. */
+export type ConfigTweaks = Partial<Omit<PolicyConfig, 'tenantClass'>> & {
+  podSecurity?: PodSecurityLevel;
+  tenantClass?: Partial<ClassPolicy>;
+};
+
+export function testConfig(overrides: ConfigTweaks = {}): PolicyConfig {
+  const { podSecurity, tenantClass, ...rest } = overrides;
   return {
     allowedNamespaces: ['team-a', 'team-b'],
     operatorNamespace: 'landlord',
-    podSecurity: 'baseline',
-    ...overrides,
+    ...rest,
+    tenantClass: { ...builtInClass(podSecurity ?? 'baseline'), ...tenantClass },
   };
 }
 

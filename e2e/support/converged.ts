@@ -7,7 +7,7 @@
 // when convergence times out, and snapshot.ts tells what a fault deleted or replaced.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
-import { evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
+import { builtInClass, evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
 import { CONDITION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { waitUntil } from '../../harness/wait.js';
 import { clusterFacts } from './cluster-facts.js';
@@ -17,7 +17,7 @@ import { keyOf, listChildren, listTenants } from './observe.js';
 const POLICY: PolicyConfig = {
   allowedNamespaces: [],
   operatorNamespace: 'landlord-system',
-  podSecurity: 'baseline',
+  tenantClass: builtInClass('baseline'),
 };
 
 export interface Expectation {

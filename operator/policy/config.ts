@@ -1,16 +1,15 @@
 // What the operator is configured to allow. The config loader builds one of these; policy only reads it.
+import type { ClassPolicy } from './class.js';
 
-/** The Pod Security Standards levels, from the most to the least permissive. */
-export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
-
-export const POD_SECURITY_LEVELS: readonly PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
-
-/** The level used when the operator's configuration names none. */
-export const DEFAULT_POD_SECURITY: PodSecurityLevel = 'baseline';
-
-export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
-  return POD_SECURITY_LEVELS.some((level) => level === value);
-}
+export {
+  DEFAULT_POD_SECURITY,
+  POD_SECURITY_LEVELS,
+  builtInClass,
+  isPodSecurityLevel,
+  type ClassLimits,
+  type ClassPolicy,
+  type PodSecurityLevel,
+} from './class.js';
 
 export interface PolicyConfig {
   /**
@@ -22,6 +21,6 @@ export interface PolicyConfig {
   allowedNamespacePattern?: RegExp;
   /** The operator's own namespace: always forbidden, like the Kubernetes system namespaces. */
   operatorNamespace: string;
-  /** The Pod Security Standard every pod template must meet. */
-  podSecurity: PodSecurityLevel;
+  /** The platform's policy for the tenant: the built-in class until TenantClass exists. */
+  tenantClass: ClassPolicy;
 }

@@ -61,12 +61,14 @@ describe('a valid tenant', () => {
     expect(result.ok).toBe(true);
   });
 
-  it('yields its children exactly as given, nothing added', () => {
+  it("yields its children as given, with only the class's pod template fields added", () => {
     const tenant = validTenant();
     const result = evaluateTenant(tenant, testConfig());
+    const deployment = structuredClone(deploymentOf(tenant));
+    deployment.spec!.template.spec!.automountServiceAccountToken = false;
     expect(result).toStrictEqual({
       ok: true,
-      children: { deployment: tenant.spec?.deployment, configMaps: tenant.spec?.configMaps },
+      children: { deployment, configMaps: tenant.spec?.configMaps },
     });
   });
 
@@ -94,6 +96,9 @@ describe('a valid tenant', () => {
   ])('accepts %s as an empty list', (_name, tweak) => {
     const tenant = validTenant();
     tweak(tenant);
+    // Without its ConfigMaps the pod may not mount one: in a shared namespace it is someone else's.
+    setField(podSpecOf(tenant), 'volumes', undefined);
+    setField(containerOf(tenant), 'volumeMounts', undefined);
     const result = evaluateTenant(tenant, testConfig());
     expect(result.ok && result.children.configMaps).toStrictEqual([]);
   });
@@ -145,14 +150,20 @@ describe('a valid tenant', () => {
     ],
     [
       'any namespace when nothing is listed',
-      (t) => setField(deploymentOf(t).metadata ?? {}, 'namespace', 'elsewhere'),
+      (t) => {
+        setField(deploymentOf(t).metadata ?? {}, 'namespace', 'elsewhere');
+        setField(configMapOf(t, 0).metadata ?? {}, 'namespace', 'elsewhere');
+      },
       {
         allowedNamespaces: [],
       },
     ],
     [
       'a namespace matching the pattern',
-      (t) => setField(deploymentOf(t).metadata ?? {}, 'namespace', 'tenant-x'),
+      (t) => {
+        setField(deploymentOf(t).metadata ?? {}, 'namespace', 'tenant-x');
+        setField(configMapOf(t, 0).metadata ?? {}, 'namespace', 'tenant-x');
+      },
       {
         allowedNamespacePattern: /^tenant-/,
       },

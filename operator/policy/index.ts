@@ -3,12 +3,16 @@
 import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../../api/tenant.js';
 import { configMapChildren, deploymentChild, type ValidChildren } from './children.js';
-import type { PolicyConfig } from './config.js';
+import { withClassFields } from './class-fields.js';
+import type { ClassLimits, ClassPolicy, PolicyConfig } from './config.js';
 import { checkDuplicates } from './duplicates.js';
 import { isRecord, isUnset, type JsonRecord } from './json.js';
 import { checkKinds } from './kinds.js';
+import { checkConfigMapCount, checkReplicas, checkRowSize } from './limits.js';
 import { checkMetadata } from './metadata.js';
 import { checkNamespaces } from './namespaces.js';
+import { checkLabelConflicts, createdAt, NO_NEIGHBOURS, type Neighbours } from './neighbours.js';
+import { checkPodRules } from './pod-rules.js';
 import { checkPodSecurity } from './pod-security.js';
 import { refusal, type Refusal } from './refusals.js';
 import { checkConfigMapList, checkShapes } from './shape.js';
@@ -16,15 +20,21 @@ import { checkConfigMapList, checkShapes } from './shape.js';
 export {
   DEFAULT_POD_SECURITY,
   POD_SECURITY_LEVELS,
+  builtInClass,
   isPodSecurityLevel,
+  type ClassPolicy,
   type PodSecurityLevel,
   type PolicyConfig,
 } from './config.js';
+export { NO_NEIGHBOURS, createdAt, neighbourOf, type Neighbour, type Neighbours } from './neighbours.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 export { REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
-/** The children to apply, exactly as the Tenant gave them: the reconciler adds owners and labels. */
+/**
+ * The children to apply, as the Tenant gave them with the class's pod template fields set (token
+ * automount, node pool): the reconciler adds owners and labels.
+ */
 export interface DesiredChildren {
   deployment: V1Deployment;
   configMaps: V1ConfigMap[];
@@ -33,25 +43,55 @@ export interface DesiredChildren {
 export type PolicyResult = { ok: true; children: DesiredChildren } | { ok: false; refusal: Refusal };
 
 /**
- * Checks a Tenant's spec and reports the first problem, in a fixed order: spec present, kinds,
- * shape, namespaces, metadata, duplicates, Pod Security. On success the children are deep copies.
+ * Checks a Tenant's spec and reports the first problem, in a fixed order: spec present, limits on
+ * size and count, kinds, shape, namespaces, metadata, duplicates, replicas, the pod rules (identity,
+ * references, priority, placement), Pod Security, labels shared with older neighbours. On success
+ * the children are deep copies. `neighbours` are the other Tenants' Deployments (none by default:
+ * `landlord validate` judges one row alone).
  */
-export function evaluateTenant(tenant: Tenant, config: PolicyConfig): PolicyResult {
+export function evaluateTenant(
+  tenant: Tenant,
+  config: PolicyConfig,
+  neighbours: Neighbours = NO_NEIGHBOURS,
+): PolicyResult {
   const spec = specOf(tenant);
-  if (isUnset(spec.deployment)) return refused(refusal.specMissing());
-  const deployment = deploymentChild(spec.deployment);
-  const configMaps = configMapChildren(spec.configMaps);
-  const early = checkKinds([deployment, ...configMaps]) ?? checkConfigMapList(spec.configMaps);
+  const early = checkRow(spec, config.tenantClass.limits);
   if (early !== undefined) return refused(early);
-  const shaped = checkShapes(deployment, configMaps);
+  const shaped = checkShapes(deploymentChild(spec.deployment), configMapChildren(spec.configMaps));
   if (!shaped.ok) return shaped;
   const { children } = shaped;
+  const self = {
+    tenant: tenant.metadata.name ?? '',
+    createdAt: createdAt(tenant.metadata.creationTimestamp),
+  };
   const problem =
+    checkChildren(children, config) ?? checkLabelConflicts(self, children.deployment, neighbours);
+  return problem === undefined
+    ? { ok: true, children: copyOf(children, config.tenantClass) }
+    : refused(problem);
+}
+
+/** What can be told before the shape check: a huge row costs a count, no schema walk. */
+function checkRow(spec: JsonRecord, limits: ClassLimits): Refusal | undefined {
+  if (isUnset(spec.deployment)) return refusal.specMissing();
+  return (
+    checkRowSize(spec, limits) ??
+    checkConfigMapCount(spec.configMaps, limits) ??
+    checkKinds([deploymentChild(spec.deployment), ...configMapChildren(spec.configMaps)]) ??
+    checkConfigMapList(spec.configMaps)
+  );
+}
+
+function checkChildren(children: ValidChildren, config: PolicyConfig): Refusal | undefined {
+  const { tenantClass } = config;
+  return (
     checkNamespaces(children, config) ??
     checkMetadata(children) ??
     checkDuplicates(children) ??
-    checkPodSecurity(children.deployment, config.podSecurity);
-  return problem === undefined ? { ok: true, children: copyOf(children) } : refused(problem);
+    checkReplicas(children.deployment, tenantClass.limits) ??
+    checkPodRules(children, tenantClass) ??
+    checkPodSecurity(children.deployment, tenantClass.podSecurity)
+  );
 }
 
 /** The spec as untrusted JSON: the Tenant came from the API server, the manifests from a table row. */
@@ -65,9 +105,9 @@ function refused(problem: Refusal): PolicyResult {
 }
 
 // Copies, so that whatever the reconciler adds never writes back into the Tenant it read.
-function copyOf(children: ValidChildren): DesiredChildren {
+function copyOf(children: ValidChildren, tenantClass: ClassPolicy): DesiredChildren {
   return {
-    deployment: structuredClone(children.deployment.value),
+    deployment: withClassFields(structuredClone(children.deployment.value), tenantClass),
     configMaps: children.configMaps.map((child) => structuredClone(child.value)),
   };
 }

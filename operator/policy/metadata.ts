@@ -1,5 +1,8 @@
-// Metadata landlord owns. The reconciler sets ownerReferences and its own labels on every child; a
-// manifest that set them could adopt another object, hide from pruning or pose as landlord's.
+// Metadata landlord or Kubernetes owns. The reconciler sets ownerReferences and its own labels on
+// every child; a manifest that set them could adopt another object, hide from pruning or pose as
+// landlord's. Controllers and kubectl write keys of their own (a Deployment's revision, a pod's
+// template hash): a row that set one would have landlord write it back after every controller
+// update, a write loop without end.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { LABEL } from '../../api/tenant.js';
 import { allChildren, placeIn, type Child, type ValidChildren } from './children.js';
@@ -7,6 +10,22 @@ import { fieldPath, isUnset, quote } from './json.js';
 import { refusal, type Refusal } from './refusals.js';
 
 const RESERVED_PREFIX = 'landlord.dev/';
+
+/** Label and annotation keys Kubernetes controllers or kubectl set on live objects. */
+const KUBERNETES_PREFIXES: readonly string[] = ['deployment.kubernetes.io/'];
+const KUBERNETES_KEYS: ReadonlySet<string> = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'kubectl.kubernetes.io/restartedAt',
+  'pod-template-hash',
+  'pod-template-generation',
+  'controller-revision-hash',
+  'controller-uid',
+  'batch.kubernetes.io/controller-uid',
+  'statefulset.kubernetes.io/pod-name',
+  'apps.kubernetes.io/pod-index',
+  'kubernetes.io/config.mirror',
+  'kubernetes.io/config.hash',
+]);
 
 /** Fields the API server or landlord set; a manifest that carries them was copied from a live object. */
 const OWNED_FIELDS: readonly { field: keyof V1ObjectMeta; why: string }[] = [
@@ -71,15 +90,26 @@ function reservedKeyProblem(
 ): MetadataProblem | undefined {
   if (isUnset(map)) return undefined;
   // Sorted, so the same manifest always names the same key whatever order its map arrived in.
-  const key = Object.keys(map)
-    .sort()
-    .find((k) => isReserved(k, what));
-  if (key === undefined) return undefined;
+  const keys = Object.keys(map).sort();
+  const landlords = keys.find((k) => isReserved(k, what));
+  if (landlords !== undefined) {
+    return {
+      path: fieldPath(path, landlords),
+      problem: `the ${what} ${quote(landlords)} is reserved for landlord`,
+      fix: 'landlord sets its own labels and annotations on the children it manages; remove it',
+    };
+  }
+  const kubernetes = keys.find(isKubernetesKey);
+  if (kubernetes === undefined) return undefined;
   return {
-    path: fieldPath(path, key),
-    problem: `the ${what} ${quote(key)} is reserved for landlord`,
-    fix: 'landlord sets its own labels and annotations on the children it manages; remove it',
+    path: fieldPath(path, kubernetes),
+    problem: `the ${what} ${quote(kubernetes)} is set by Kubernetes controllers or kubectl on live objects`,
+    fix: 'a manifest copied from a live object carries it; remove it',
   };
+}
+
+function isKubernetesKey(key: string): boolean {
+  return KUBERNETES_KEYS.has(key) || KUBERNETES_PREFIXES.some((prefix) => key.startsWith(prefix));
 }
 
 function isReserved(key: string, what: 'label' | 'annotation'): boolean {

@@ -27,7 +27,8 @@ const TEMPLATE = 'spec.deployment.spec.template';
 function evaluate(tweak: (tenant: Tenant) => void, podSecurity: PodSecurityLevel) {
   const tenant = validTenant();
   tweak(tenant);
-  return evaluateTenant(tenant, testConfig({ podSecurity }));
+  // PerTenant: the Shared-mode rule on references (Secrets, PVCs) would otherwise hide what these check.
+  return evaluateTenant(tenant, testConfig({ podSecurity, tenantClass: { mode: 'PerTenant' } }));
 }
 
 function expectRefused(

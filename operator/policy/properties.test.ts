@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../../api/tenant.js';
 import { setField, testConfig, validDeployment, validTenant } from '../../testing/policy.js';
 import { isRecord } from './json.js';
-import { REFUSAL_REASONS, evaluateTenant, type PodSecurityLevel, type PolicyResult } from './index.js';
+import {
+  REFUSAL_REASONS,
+  evaluateTenant,
+  neighbourOf,
+  type Neighbours,
+  type PodSecurityLevel,
+  type PolicyResult,
+} from './index.js';
 
 /** Every value fast-check can make: the spec comes from a table row, so anything can be in it. */
 const anyValue = fc.anything({
@@ -173,6 +180,54 @@ describe('evaluateTenant, for any input', () => {
       fc.property(edits, (changes) => {
         const result = evaluateTenant(editedTenant(changes), testConfig({ podSecurity: 'privileged' }));
         expect(result.ok || result.refusal.reason).not.toBe('PodSecurityViolation');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('two Tenants in one namespace, whatever their labels', () => {
+  const labels = fc.dictionary(fc.constantFrom('app', 'tier', 'team'), fc.constantFrom('a', 'b'), {
+    minKeys: 1,
+  });
+  const timestamps = fc.constantFrom('2026-01-01T00:00:00Z', '2026-06-01T00:00:00Z');
+
+  /** A Tenant whose pods carry `podLabels` and whose selector is `selected` (a subset, so it is valid). */
+  function tenantWith(name: string, createdAt: string, podLabels: Record<string, string>): Tenant {
+    const tenant = validTenant();
+    tenant.metadata.name = name;
+    tenant.metadata.creationTimestamp = createdAt as unknown as Date;
+    const deployment = tenant.spec!.deployment!;
+    deployment.metadata!.name = `${name}-app`;
+    const [key, value] = Object.entries(podLabels)[0]!;
+    deployment.spec!.selector = { matchLabels: { [key]: value } };
+    deployment.spec!.template.metadata!.labels = podLabels;
+    return tenant;
+  }
+
+  const asNeighbours = (tenant: Tenant): Neighbours => {
+    const made = neighbourOf(
+      { tenant: tenant.metadata.name!, createdAt: String(tenant.metadata.creationTimestamp) },
+      tenant.spec?.deployment,
+    );
+    return { inNamespace: (ns) => (made !== undefined && made.namespace === ns ? [made.neighbour] : []) };
+  };
+
+  it('never refuses both for their labels, and refuses only the younger, naming the older', () => {
+    fc.assert(
+      fc.property(labels, labels, timestamps, timestamps, (labelsA, labelsB, createdA, createdB) => {
+        const a = tenantWith('tenant-a', createdA, labelsA);
+        const b = tenantWith('tenant-b', createdB, labelsB);
+        const verdictA = evaluateTenant(a, testConfig(), asNeighbours(b));
+        const verdictB = evaluateTenant(b, testConfig(), asNeighbours(a));
+        const conflictA = !verdictA.ok && verdictA.refusal.reason === 'LabelConflict';
+        const conflictB = !verdictB.ok && verdictB.refusal.reason === 'LabelConflict';
+        expect(conflictA && conflictB).toBe(false);
+        const aIsOlder = createdA < createdB || (createdA === createdB && 'tenant-a' < 'tenant-b');
+        if (conflictA) expect(aIsOlder).toBe(false);
+        if (conflictB) expect(aIsOlder).toBe(true);
+        if (!verdictA.ok && conflictA) expect(verdictA.refusal.message).toContain('Tenant tenant-b');
+        if (!verdictB.ok && conflictB) expect(verdictB.refusal.message).toContain('Tenant tenant-a');
       }),
       { numRuns: 300 },
     );

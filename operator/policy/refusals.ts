@@ -1,7 +1,7 @@
 // Every refusal reason and every refusal message, in one place. Messages are for the humans who
 // read `kubectl describe tenant`: they name the child, the field and what to change, and hold no
 // timestamps or random text, so an unchanged problem never rewrites the Tenant's status.
-import type { PodSecurityLevel } from './config.js';
+import type { PodSecurityLevel } from './class.js';
 
 export const REFUSAL_REASON = {
   specMissing: 'SpecMissing',
@@ -11,6 +11,12 @@ export const REFUSAL_REASON = {
   forbiddenMetadata: 'ForbiddenMetadata',
   podSecurityViolation: 'PodSecurityViolation',
   duplicateChild: 'DuplicateChild',
+  limitExceeded: 'LimitExceeded',
+  serviceAccountNotAllowed: 'ServiceAccountNotAllowed',
+  referenceNotAllowed: 'ReferenceNotAllowed',
+  priorityNotAllowed: 'PriorityNotAllowed',
+  placementNotAllowed: 'PlacementNotAllowed',
+  labelConflict: 'LabelConflict',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -26,6 +32,13 @@ export interface Refusal {
 export interface Place {
   child: string;
   path: string;
+}
+
+/** A class limit and the value that went over it. */
+export interface Exceeded {
+  limit: string;
+  value: number;
+  max: number;
 }
 
 function refuse(reason: RefusalReason, message: string): Refusal {
@@ -80,4 +93,27 @@ export const refusal = {
       REFUSAL_REASON.podSecurityViolation,
       `${at.child}: ${at.path}: ${problem} by the ${level} Pod Security Standard; ${fix}`,
     ),
+
+  limitExceeded: (at: Place, over: Exceeded, fix: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.limitExceeded,
+      `${at.child}: ${at.path}: ${over.value} is over the tenant class's limit ${over.limit} of ${over.max}; ${fix}`,
+    ),
+
+  /** A rule about the pod template, other than Pod Security: the reason says which family. */
+  podRule: (reason: PodRuleReason, at: Place, problem: string, fix: string): Refusal =>
+    refuse(reason, `${at.child}: ${at.path}: ${problem}; ${fix}`),
+
+  labelConflict: (at: Place, problem: string, other: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.labelConflict,
+      `${at.child}: ${at.path}: ${problem} of Tenant ${other}, which came first and keeps them; give this tenant's pods labels and a selector of their own`,
+    ),
 };
+
+/** The reasons of the pod template rules that are not Pod Security. */
+export type PodRuleReason =
+  | typeof REFUSAL_REASON.serviceAccountNotAllowed
+  | typeof REFUSAL_REASON.referenceNotAllowed
+  | typeof REFUSAL_REASON.priorityNotAllowed
+  | typeof REFUSAL_REASON.placementNotAllowed;

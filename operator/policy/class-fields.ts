@@ -1,0 +1,24 @@
+// The fields the class sets on every pod template, whatever the row says: the ServiceAccount token
+// automount and the node pool's nodeSelector and tolerations. The checks have already refused a row
+// that contradicts them, so setting them never overrides what a row asked for on purpose.
+import type { V1Deployment, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
+import { isDeepStrictEqual } from 'node:util';
+import type { ClassPolicy } from './class.js';
+
+/** The Deployment with the class's fields set; `deployment` is a copy the caller owns. */
+export function withClassFields(deployment: V1Deployment, tenantClass: ClassPolicy): V1Deployment {
+  const spec = deployment.spec?.template.spec;
+  if (spec === undefined) return deployment;
+  spec.automountServiceAccountToken = tenantClass.serviceAccount.automountToken;
+  const pool = tenantClass.nodePool;
+  // An empty pool adds nothing, so a template that never had these fields keeps not having them.
+  if (Object.keys(pool.nodeSelector).length > 0)
+    spec.nodeSelector = { ...spec.nodeSelector, ...pool.nodeSelector };
+  if (pool.tolerations.length > 0) spec.tolerations = withTolerations(spec, pool.tolerations);
+  return deployment;
+}
+
+function withTolerations(spec: V1PodSpec, granted: readonly V1Toleration[]): V1Toleration[] {
+  const own = spec.tolerations ?? [];
+  return [...own, ...granted.filter((t) => !own.some((o) => isDeepStrictEqual(o, t)))];
+}
