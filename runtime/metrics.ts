@@ -14,7 +14,7 @@ export type ScanResult = (typeof SCAN_RESULTS)[number];
 /** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
 export const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
-export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable'] as const;
+export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
