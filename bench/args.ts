@@ -20,10 +20,14 @@ export interface BenchOptions {
   baseline: boolean;
   /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
   nodeOptions: string | undefined;
+  /** Run only the many-clusters scenario (three clusters, one table), at the first size. */
+  multicluster: boolean;
 }
 
 const FULL_SIZES = [100, 1000, 5000];
 const QUICK_SIZES = [50];
+/** The e2e's 300 rows: 100 per cluster. */
+const MULTICLUSTER_SIZE = 300;
 
 function positiveInts(text: string): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
@@ -47,6 +51,7 @@ interface Flags {
   out?: string;
   baseline: boolean;
   nodeOptions?: string;
+  multicluster?: true;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -59,6 +64,10 @@ export function benchCommand(): Command {
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
     .option('--out <dir>', 'results directory (default bench/results)')
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
+    .option(
+      '--multicluster',
+      'only the many-clusters scenario: three clusters fed from one table, edit latency by cluster (N: the first size, default 300)',
+    )
     .option(
       '--node-options <opts>',
       'NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml; --node-options= for none)',
@@ -73,7 +82,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
   const quick = flags.quick === true;
   return {
     quick,
-    sizes: flags.sizes ?? (quick ? QUICK_SIZES : FULL_SIZES),
+    sizes: flags.sizes ?? (flags.multicluster ? [MULTICLUSTER_SIZE] : quick ? QUICK_SIZES : FULL_SIZES),
+    multicluster: flags.multicluster === true,
     edits: flags.edits ?? (quick ? 10 : 100),
     profile: flags.profile === true,
     outDir: resolve(flags.out ?? resolve(repoRoot, 'bench', 'results')),

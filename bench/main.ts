@@ -14,6 +14,7 @@ import { resultsTable, type BenchReport, type SizeResult } from './report.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
+import { runMultiCluster } from './scenarios/multicluster.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -92,6 +93,7 @@ async function main(args: readonly string[]): Promise<number> {
     runDir,
     results: [],
   };
+  if (options.multicluster) return multiCluster(report, ctx, stamp);
   print(`landlord bench: N = ${options.sizes.join(', ')}; logs in ${runDir}`);
   for (const n of options.sizes) {
     if (stopping) break;
@@ -103,6 +105,22 @@ async function main(args: readonly string[]): Promise<number> {
   console.log(`\n${resultsTable(report.results)}\n`);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
   return report.results.some((r) => r.error !== undefined) ? 1 : 0;
+}
+
+/** The many-clusters scenario alone: its result goes in the report beside the (empty) sizes. */
+async function multiCluster(report: BenchReport, ctx: RunContext, stamp: string): Promise<number> {
+  const n = ctx.options.sizes[0]!;
+  print(`landlord bench: three clusters, one table, N = ${n}; logs in ${ctx.runDir}`);
+  try {
+    report.multicluster = await runMultiCluster(n, ctx);
+  } catch (err) {
+    report.results.push({ n, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
+  report.finishedAt = new Date().toISOString();
+  await save(report, ctx.options.outDir, stamp);
+  console.log(`\n${JSON.stringify(report.multicluster ?? report.results, null, 2)}\n`);
+  print(`results: ${join(ctx.options.outDir, `${stamp}.json`)}`);
+  return report.multicluster === undefined ? 1 : 0;
 }
 
 let stopping = false;

@@ -4,6 +4,7 @@ import type { MachineInfo } from './machine.js';
 import { fixed, renderTable, type Column } from './measure/table.js';
 import type { BaselineResult } from './scenarios/baseline.js';
 import type { LandlordResult } from './scenarios/landlord.js';
+import type { MultiClusterResult } from './scenarios/multicluster.js';
 
 export interface SizeResult {
   n: number;
@@ -24,6 +25,8 @@ export interface BenchReport {
   machine: MachineInfo;
   runDir: string;
   results: SizeResult[];
+  /** `--multicluster`: three clusters fed from one table. */
+  multicluster?: MultiClusterResult;
 }
 
 /** Dotted paths into a SizeResult that must hold a number for the run to count as complete. */
