@@ -20,9 +20,11 @@ import { clients, envValue, uniqueName } from './support/env.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   batchWrite,
+  createTable,
   deleteSyncedTenants,
   lowLevel,
   row,
+  startSync,
   syncedCondition,
   updateRow,
 } from './support/sync.js';
@@ -240,5 +242,28 @@ describe(`${ROWS} rows, three clusters, one table`, () => {
     expect(member('b').proxy.stats.byOperation.get('Scan') ?? 0).toBe(0);
     expect(member('b').proxy.stats.byOperation.get('Query')).toBeGreaterThan(0);
     for (const name of CLUSTERS) expect(member(name).proxy.stats.throttled).toBe(0);
+  });
+});
+
+describe('index mode at start-up', () => {
+  it('stops with one clear line when the table has no cluster index', async () => {
+    const plain = uniqueName('no-index');
+    await createTable(plain);
+    const sync = startSync(plain, { LANDLORD_CLUSTER: 'b', LANDLORD_SYNC_CHANGES: 'index' });
+    expect(await sync.exited).toBe(2);
+    const errors = sync.logs.filter((l) => l.level === 'error');
+    expect(errors[0]?.msg).toBe(
+      `DYNAMODB_TABLE ${JSON.stringify(plain)}: the table has no global secondary index "cluster-index" on cluster in us-east-1 at ${envValue('DYNAMODB_ENDPOINT')}`,
+    );
+  });
+
+  it('stops with one line when told to claim rows the index does not hold', async () => {
+    const sync = startSync(table, {
+      LANDLORD_CLUSTER: 'b',
+      LANDLORD_SYNC_CHANGES: 'index',
+      LANDLORD_CLUSTER_CLAIMS_UNASSIGNED: 'true',
+    });
+    expect(await sync.exited).toBe(2);
+    expect(sync.logs.map((l) => l.msg).join('\n')).toContain('they are not in the cluster index');
   });
 });
