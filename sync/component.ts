@@ -124,6 +124,8 @@ class SyncComponent implements Component {
       metrics,
       limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
       identity: this.identity,
+      // An index poll is a complete read every few seconds: the budget still lasts a resync interval.
+      budgetIntervalMs: this.settings.changes === 'index' ? this.settings.resyncSeconds * 1000 : 0,
     });
     return new TableLoop({
       source: this.source!,
