@@ -24,6 +24,8 @@ export const LABEL = {
   managedBy: 'app.kubernetes.io/managed-by',
   /** On Tenants made by sync: a short hash of the table, so prune only touches its own. */
   sourceTable: 'landlord.dev/source-table',
+  /** On Tenants made by a sync configured with a cluster: the cluster whose rows it mirrors. */
+  cluster: 'landlord.dev/cluster',
 } as const;
 
 export const ANNOTATION = {

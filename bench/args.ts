@@ -20,15 +20,19 @@ export interface BenchOptions {
   baseline: boolean;
   /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
   nodeOptions: string | undefined;
-  /** Which scenarios run: landlord (with its baseline, per size) and the purge engine. */
+  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters. */
   scenarios: Scenario[];
+  /** Rows of the many-clusters scenario, split among its three clusters. */
+  multiclusterSize: number;
 }
 
-export const SCENARIOS = ['landlord', 'purge'] as const;
+export const SCENARIOS = ['landlord', 'purge', 'multicluster'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000];
 const QUICK_SIZES = [50];
+/** The e2e's 300 rows: 100 per cluster. */
+const MULTICLUSTER_SIZE = 300;
 
 function positiveInts(text: string): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
@@ -47,6 +51,12 @@ function scenarioList(text: string): Scenario[] {
   return names as Scenario[];
 }
 
+/** --multicluster alone; else the list asked for; else all (--quick: the two that need no extra clusters). */
+function scenariosOf(flags: Flags, quick: boolean): Scenario[] {
+  if (flags.multicluster) return ['multicluster'];
+  return flags.scenarios ?? (quick ? ['landlord', 'purge'] : [...SCENARIOS]);
+}
+
 function positiveInt(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('expected a positive integer');
@@ -62,6 +72,7 @@ interface Flags {
   baseline: boolean;
   nodeOptions?: string;
   scenarios?: Scenario[];
+  multicluster?: true;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -76,8 +87,12 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete); default both',
+      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table); default all (--quick: landlord, purge)',
       scenarioList,
+    )
+    .option(
+      '--multicluster',
+      'only the many-clusters scenario (same as --scenarios multicluster): three clusters fed from one table, edit latency by cluster (N: the first size, default 300)',
     )
     .option(
       '--node-options <opts>',
@@ -94,12 +109,13 @@ export function parseArgs(args: readonly string[]): BenchOptions {
   return {
     quick,
     sizes: flags.sizes ?? (quick ? QUICK_SIZES : FULL_SIZES),
+    multiclusterSize: flags.multicluster ? (flags.sizes?.[0] ?? MULTICLUSTER_SIZE) : MULTICLUSTER_SIZE,
     edits: flags.edits ?? (quick ? 10 : 100),
     profile: flags.profile === true,
     outDir: resolve(flags.out ?? resolve(repoRoot, 'bench', 'results')),
     baseline: flags.baseline,
     // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
     nodeOptions: flags.nodeOptions ?? deployedNodeOptions(),
-    scenarios: flags.scenarios ?? [...SCENARIOS],
+    scenarios: scenariosOf(flags, quick),
   };
 }

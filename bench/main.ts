@@ -15,6 +15,7 @@ import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
+import { runMultiCluster } from './scenarios/multicluster.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -100,14 +101,16 @@ async function main(args: readonly string[]): Promise<number> {
   await save(report, options.outDir, stamp);
   printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  const purgeFailed = report.purge !== undefined && 'error' in report.purge;
-  return report.results.some((r) => r.error !== undefined) || purgeFailed ? 1 : 0;
+  const failed = [report.purge, report.multicluster].some((r) => r !== undefined && 'error' in r);
+  return report.results.some((r) => r.error !== undefined) || failed ? 1 : 0;
 }
 
 /** What this run will do, in words: "N = 100, 1000, purge". */
 function planned(options: BenchOptions): string {
   const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
   if (options.scenarios.includes('purge')) parts.push('purge');
+  if (options.scenarios.includes('multicluster'))
+    parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
   return parts.join(', ');
 }
 
@@ -125,12 +128,18 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
     report.purge = await runPurge(ctx);
     await save(report, options.outDir, stamp);
   }
+  if (options.scenarios.includes('multicluster') && !stopping) {
+    report.multicluster = await multiCluster(ctx);
+    await save(report, options.outDir, stamp);
+  }
 }
 
 function printTables(report: BenchReport): void {
   if (report.results.length > 0) console.log(`\n${resultsTable(report.results)}\n`);
   if (report.purge !== undefined && !('error' in report.purge))
     console.log(`\n${purgeTable(report.purge)}\n`);
+  if (report.multicluster !== undefined && !('error' in report.multicluster))
+    console.log(`\nthree clusters, one table:\n${JSON.stringify(report.multicluster, null, 2)}\n`);
 }
 
 async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
@@ -140,6 +149,19 @@ async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
     print(`purge: failed: ${error}`);
+    return { error };
+  }
+}
+
+/** Three clusters fed from one table; a failure is recorded beside the other scenarios' results. */
+async function multiCluster(ctx: RunContext): Promise<BenchReport['multicluster']> {
+  const n = ctx.options.multiclusterSize;
+  print(`multicluster: three clusters, one table, N = ${n}`);
+  try {
+    return await runMultiCluster(n, ctx);
+  } catch (err) {
+    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    print(`multicluster: failed: ${error}`);
     return { error };
   }
 }

@@ -5,6 +5,7 @@ import { fixed, renderTable, type Column } from './measure/table.js';
 import type { BaselineResult } from './scenarios/baseline.js';
 import type { LandlordResult } from './scenarios/landlord.js';
 import type { PurgeBenchResult, PurgeNetworkResult } from './scenarios/purge.js';
+import type { MultiClusterResult } from './scenarios/multicluster.js';
 
 export interface SizeResult {
   n: number;
@@ -27,6 +28,8 @@ export interface BenchReport {
   results: SizeResult[];
   /** The purge scenario (not per size), when it ran. */
   purge?: PurgeBenchResult | { error: string };
+  /** Three clusters fed from one table, when it ran. */
+  multicluster?: MultiClusterResult | { error: string };
 }
 
 /** Dotted paths into a SizeResult that must hold a number for the run to count as complete. */

@@ -9,6 +9,7 @@ import { describeSettings, loadSettings } from '../runtime/config.js';
 import { createLogger } from '../runtime/logger.js';
 import { apiServerStartupError } from '../runtime/startup-error.js';
 import { SYNC_SETTINGS } from '../sync/index.js';
+import { placementOf } from '../sync/settings.js';
 import { DynamoTableSource } from '../sync/dynamo/dynamo-source.js';
 import { tableIdentity } from '../sync/identity.js';
 import { planSync } from '../sync/plan.js';
@@ -18,7 +19,15 @@ import { planJson, planText } from './plan/render.js';
 
 export const PLAN_EXIT = { unchanged: 0, failed: 1, changes: 2 } as const;
 
-const { table, endpoint, scanSegments, maxDeleteFraction, maxDeleteMinimum } = SYNC_SETTINGS;
+const {
+  table,
+  endpoint,
+  scanSegments,
+  maxDeleteFraction,
+  maxDeleteMinimum,
+  cluster,
+  clusterClaimsUnassigned,
+} = SYNC_SETTINGS;
 /** sync's settings that change what it would do, and the operator's policy. */
 export const PLAN_SETTINGS = {
   table,
@@ -26,6 +35,8 @@ export const PLAN_SETTINGS = {
   scanSegments,
   maxDeleteFraction,
   maxDeleteMinimum,
+  cluster,
+  clusterClaimsUnassigned,
   ...POLICY_SETTINGS,
 } as const;
 
@@ -35,6 +46,8 @@ interface PlanSettings extends PolicySettings {
   scanSegments: number;
   maxDeleteFraction: number;
   maxDeleteMinimum: number;
+  cluster?: string;
+  clusterClaimsUnassigned: boolean;
 }
 
 type Format = 'text' | 'json';
@@ -48,14 +61,15 @@ async function readPlan(settings: PlanSettings, api: ReadOnlyKubeApi): Promise<P
     observeRetries: () => undefined,
     logger,
   });
-  const identity = tableIdentity(settings.table);
+  // Rows placed on other clusters are not this cluster's plan: they are left out as sync skips them.
+  const identity = tableIdentity(settings.table, placementOf(settings));
   try {
     await source.check();
     const tenants = await readTenants(api).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
     const children = await ListedChildren.read(api, watchScopes(settings));
-    const { rows, unnamed } = await readRows(source, AbortSignal.timeout(10 * 60_000));
+    const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });
     return await makePlan(sync, unnamed, policyConfig(settings), children);

@@ -14,7 +14,7 @@ export type ScanResult = (typeof SCAN_RESULTS)[number];
 /** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
 export const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
-export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable'] as const;
+export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
 /** How purges end (or start), for landlord_purges_total. */
 export const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled'] as const;

@@ -24,7 +24,7 @@ import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { Reconciler } from './reconciler.js';
 import { RowBook } from './row-book.js';
-import type { SyncSettings } from './settings.js';
+import { checkChanges, placementOf, type SyncSettings } from './settings.js';
 import { TableLoop } from './table-loop.js';
 import { TenantView } from './tenant-view.js';
 import { TenantWriter } from './tenant-writer.js';
@@ -41,7 +41,8 @@ class SyncComponent implements Component {
   private readonly book = new RowBook();
 
   constructor(private readonly settings: SyncSettings) {
-    this.identity = tableIdentity(settings.table);
+    checkChanges(settings);
+    this.identity = tableIdentity(settings.table, placementOf(settings));
   }
 
   async prepare(ctx: ComponentContext): Promise<void> {
@@ -50,6 +51,7 @@ class SyncComponent implements Component {
       table: this.settings.table,
       endpoint: this.settings.endpoint,
       scanSegments: this.settings.scanSegments,
+      ...this.indexMode(),
       observeRetries: (operation, retries) => metrics.dynamodbRetriesTotal.inc({ operation }, retries),
       logger,
     });
@@ -64,6 +66,13 @@ class SyncComponent implements Component {
     });
     this.view = new TenantView(this.informer);
     await this.informer.start();
+  }
+
+  /** Index mode reads this cluster's rows from the cluster index; stream mode needs nothing more. */
+  private indexMode(): { index?: { index: string; cluster: string } } {
+    const { changes, cluster, clusterIndex } = this.settings;
+    // checkChanges() made sure index mode has a cluster.
+    return changes === 'index' && cluster !== undefined ? { index: { index: clusterIndex, cluster } } : {};
   }
 
   lead(ctx: ComponentContext): Promise<Work> {
@@ -115,6 +124,8 @@ class SyncComponent implements Component {
       metrics,
       limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
       identity: this.identity,
+      // An index poll is a complete read every few seconds: the budget still lasts a resync interval.
+      budgetIntervalMs: this.settings.changes === 'index' ? this.settings.resyncSeconds * 1000 : 0,
     });
     return new TableLoop({
       source: this.source!,

@@ -1,23 +1,29 @@
-// Which Tenants belong to this sync: those it labelled for this table. The label carries a short
-// hash of the table name (labels are limited to 63 characters; table names reach 255), the
-// annotation the full name for people. Only these Tenants are ever written to or deleted.
+// Which Tenants belong to this sync: those it labelled for this table (and for its cluster, when it
+// shares the table with other clusters). The label carries a short hash of the table name (labels
+// are limited to 63 characters; table names reach 255), the annotation the full name for people.
+// Only these Tenants are ever written to or deleted.
 import { createHash } from 'node:crypto';
 import { ANNOTATION, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
+import { SINGLE_CLUSTER, type Placement } from './placement.js';
 
-export interface TableIdentity {
+export interface TableIdentity extends Placement {
   table: string;
   /** The value of the source-table label: the first 16 hex digits of sha256(table name). */
   sourceLabel: string;
 }
 
-export function tableIdentity(table: string): TableIdentity {
+export function tableIdentity(table: string, placement: Placement = SINGLE_CLUSTER): TableIdentity {
   // The name alone, not the endpoint or region: the same table reached another way is the same source.
   const sourceLabel = createHash('sha256').update(table).digest('hex').slice(0, 16);
-  return { table, sourceLabel };
+  return { table, sourceLabel, cluster: placement.cluster, claimsUnassigned: placement.claimsUnassigned };
 }
 
 export function ownedLabels(identity: TableIdentity): Record<string, string> {
-  return { [LABEL.managedBy]: MANAGED_BY.sync, [LABEL.sourceTable]: identity.sourceLabel };
+  return {
+    [LABEL.managedBy]: MANAGED_BY.sync,
+    [LABEL.sourceTable]: identity.sourceLabel,
+    ...(identity.cluster === undefined ? {} : { [LABEL.cluster]: identity.cluster }),
+  };
 }
 
 /** The label selector of every Tenant this sync manages (for people and tests: sync itself watches every Tenant). */
@@ -39,23 +45,35 @@ export type ForeignCause =
   /** Not labelled managed-by landlord-sync: made by a person (kubectl), a pipeline, or another tool. */
   | 'unmarked'
   /** Marked by a landlord sync, but for another table. */
-  | 'otherTable';
+  | 'otherTable'
+  /** Marked by this table's sync, but for another cluster's rows (or, unlabelled, for unassigned rows this cluster does not claim). */
+  | 'otherCluster';
 
 export type Ownership = { kind: 'own' } | { kind: 'foreign'; cause: ForeignCause; otherTable?: string };
 
 /**
- * Whether this sync made the Tenant from its own table: sync's managed-by label, this table's
- * source-table label, and no table annotation naming another table. sync's first write to a Tenant
+ * The cluster label agrees with this sync's placement. A Tenant without it was made before clusters
+ * (or by a sync with none configured): it is this sync's only if this sync claims unassigned rows,
+ * and then the next apply adds the label.
+ */
+function clusterMatches(labels: Record<string, string>, identity: TableIdentity): boolean {
+  const cluster = labels[LABEL.cluster];
+  return cluster === undefined ? identity.claimsUnassigned : cluster === identity.cluster;
+}
+
+/**
+ * Whether this sync made the Tenant from its own table's rows for its cluster: sync's managed-by
+ * label, this table's source-table label, no table annotation naming another table, and a cluster
+ * label that is this sync's (or none, if it claims unassigned rows). sync's first write to a Tenant
  * (a create, or an apply) carries all of them at once, so there is no half-made Tenant of its own
- * without them. The one check every write and delete goes through; a sync that owned only its
- * cluster's rows of a shared table would add its cluster label here.
+ * without them. The one check every write and delete goes through.
  */
 export function ownership(tenant: Tenant, identity: TableIdentity): Ownership {
   const labels = tenant.metadata.labels ?? {};
   const annotated = tenant.metadata.annotations?.[ANNOTATION.table];
   if (labels[LABEL.managedBy] !== MANAGED_BY.sync) return { kind: 'foreign', cause: 'unmarked' };
   if (labels[LABEL.sourceTable] === identity.sourceLabel && (annotated ?? identity.table) === identity.table)
-    return { kind: 'own' };
+    return clusterMatches(labels, identity) ? { kind: 'own' } : { kind: 'foreign', cause: 'otherCluster' };
   return {
     kind: 'foreign',
     cause: 'otherTable',

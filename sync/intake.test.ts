@@ -84,7 +84,7 @@ describe('Intake', () => {
 
   it('queues nothing and keeps no spec for a row its Tenant already reflects', () => {
     informer.emit('add', tenantFor(item('a')));
-    expect(intake.accept(item('a'))).toEqual({ name: 'a', invalid: false, deleted: false });
+    expect(intake.accept(item('a'))).toEqual({ name: 'a', invalid: false, deleted: false, elsewhere: false });
     expect(queued).toEqual([]);
     expect(book.pendingWrites).toBe(0);
   });
@@ -190,6 +190,33 @@ describe('Intake', () => {
     expect(book.approval('b')).toBeUndefined();
     expect(queued).toEqual([]);
     expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
+  });
+
+  it('takes a row moved to another cluster as removed here, through the same budget', () => {
+    for (const name of ['a', 'b']) informer.emit('add', tenantFor(item(name)));
+    pruner.afterScan(new Set(['a', 'b'])); // one deletion this interval
+    const moved = (name: string): Item => ({ ...item(name), cluster: { S: 'eu' } });
+    intake.acceptBatch({
+      changes: [
+        { kind: 'upsert', item: moved('a') },
+        { kind: 'upsert', item: moved('b') },
+      ],
+    });
+    expect(book.has('a')).toBe(false);
+    expect(queued).toEqual(['a']);
+    expect(book.approval('a')).toBeDefined();
+    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
+  });
+
+  it("skips another cluster's row without recording it, counting it or calling it a conflict", () => {
+    const foreign = tenantFor(item('x'));
+    foreign.metadata.labels = {};
+    informer.emit('add', foreign);
+    const there = { ...item('x'), cluster: { S: 'eu' } };
+    expect(intake.accept(there)).toEqual({ name: 'x', invalid: false, deleted: false, elsewhere: true });
+    expect(intake.accept({ ...there, spec: { S: 'not json' } }).invalid).toBe(false);
+    expect(book.has('x')).toBe(false);
+    expect(queued).toEqual([]);
   });
 
   it('reports a rescan asked for by the stream', () => {

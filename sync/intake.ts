@@ -1,10 +1,13 @@
 // Where rows come in, from a scan or the stream: each is parsed and recorded in the ledger, and
 // its tenant handed to the trigger, which queues it only when decide() finds a write to make. A
-// row that cannot name a Tenant is logged once and counted; every other row keeps syncing.
+// row that cannot name a Tenant is logged once and counted; every other row keeps syncing. A row
+// placed on another cluster is, here, a row not in the table: never recorded, never a conflict.
 import type { Logger } from '../runtime/logger.js';
 import type { Ledger } from './ledger.js';
 import type { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
+import { placedHere } from './placement.js';
+import { readName } from './row/fields.js';
 import { parseRow } from './row/index.js';
 import type { ChangeBatch, Item } from './dynamo/table-source.js';
 import type { Trigger } from './trigger.js';
@@ -25,6 +28,8 @@ export interface Accepted {
   invalid: boolean;
   /** The row says `deleted: true`. */
   deleted: boolean;
+  /** The row is placed on another cluster: for this sync it is not in the table. */
+  elsewhere: boolean;
 }
 
 export class Intake {
@@ -35,15 +40,26 @@ export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
   accept(item: Item): Accepted {
+    if (!placedHere(item, this.deps.ledger.identity)) return this.elsewhere(item);
     const row = parseRow(item);
     const name = row.name;
     if (name === undefined) {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
-      return { name: undefined, invalid: true, deleted: false };
+      return { name: undefined, invalid: true, deleted: false, elsewhere: false };
     }
     const changed = this.deps.ledger.record({ ...row, name });
     this.deps.trigger.tenant(name, changed);
-    return { name, invalid: row.kind === 'invalid', deleted: row.kind === 'deleted' };
+    return { name, invalid: row.kind === 'invalid', deleted: row.kind === 'deleted', elsewhere: false };
+  }
+
+  /**
+   * Another cluster's row. Forgotten if it was this sync's (it moved away): its Tenant here is then
+   * deleted as a gone row's, by the scan's prune or, from the stream, as a removal.
+   */
+  private elsewhere(item: Item): Accepted {
+    const name = readName(item.name);
+    if (name.ok) this.deps.ledger.book.forget(name.value);
+    return { name: name.ok ? name.value : undefined, invalid: false, deleted: false, elsewhere: true };
   }
 
   /**
@@ -59,9 +75,11 @@ export class Intake {
       else if (change.kind === 'remove') removed.add(change.name);
       else {
         // A row deleted and written again within the batch is simply there.
-        const { name, deleted } = this.accept(change.item);
+        const { name, deleted, elsewhere } = this.accept(change.item);
         if (name === undefined) continue;
-        removed.delete(name);
+        // A row that moved to another cluster is, for this one, removed.
+        if (elsewhere) removed.add(name);
+        else removed.delete(name);
         if (deleted) marked.add(name);
         else marked.delete(name);
       }

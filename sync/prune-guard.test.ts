@@ -131,6 +131,17 @@ describe('afterCompleteScan: one budget for every cause', () => {
     expect(plan.heldBack).toEqual(['t04', 't05']);
   });
 
+  it('keeps what is left of the budget when a complete read does not start a new interval', () => {
+    const budget = new DeletionBudget(limits);
+    expect(afterCompleteScan(budget, tenants, (name) => name < 't02').approved).toEqual(['t00', 't01']);
+    // The next poll of the same interval finds more gone: only the rest of the 4 may go.
+    const next = afterCompleteScan(budget, tenants.slice(2), (name) => name < 't10', false);
+    expect(next.approved).toEqual(['t02', 't03']);
+    expect(next.heldBack).toHaveLength(6);
+    // A new interval is sized afresh, from the 36 left: 3.
+    expect(afterCompleteScan(budget, tenants.slice(4), (name) => name < 't10').approved).toHaveLength(3);
+  });
+
   it('lets the minimum through at once in a small table', () => {
     const budget = new DeletionBudget(limits);
     const plan = afterCompleteScan(budget, tenants.slice(0, 3), (name) => name === 't01');

@@ -71,16 +71,18 @@ export function doomedTenants(live: readonly Tenant[], doomed: (name: string) =>
 }
 
 /**
- * A complete scan starts a new interval: the budget is sized from the live Tenants, and those to
- * delete are approved in name order until it runs out. The pruner and `landlord plan` both ask here.
+ * A complete scan starts a new interval (unless `newInterval` is false: a poll of the cluster index
+ * within the interval): the budget is sized from the live Tenants, and those to delete are approved
+ * in name order until it runs out. The pruner and `landlord plan` both ask here.
  */
 export function afterCompleteScan(
   budget: DeletionBudget,
   tenants: readonly Tenant[],
   doomed: (name: string) => boolean,
+  newInterval = true,
 ): DeletionPlan & { doomed: string[] } {
   const live = liveTenants(tenants);
-  budget.reset(live.length);
+  if (newInterval) budget.reset(live.length);
   const names = doomedTenants(live, doomed);
   return { doomed: names, ...budget.plan(names) };
 }

@@ -36,11 +36,19 @@ export interface PrunerDeps {
   metrics: Metrics;
   limits: GuardLimits;
   identity: TableIdentity;
+  /**
+   * The shortest time between two budget intervals. 0: every complete scan starts one. Index mode
+   * polls every few seconds, each poll a complete read of the cluster's rows; sized per poll, the
+   * budget would let a cluster's Tenants go within a minute of its rows vanishing from its view.
+   */
+  budgetIntervalMs?: number;
+  now?: () => number;
 }
 
 export class Pruner {
   private readonly budget: DeletionBudget;
   private pass = 0;
+  private intervalStartedAt = -Infinity;
   private readonly lastEventAt = new Map<string, number>();
 
   constructor(private readonly deps: PrunerDeps) {
@@ -59,12 +67,20 @@ export class Pruner {
       this.budget,
       view.list().filter((tenant) => owns(tenant, identity)),
       (name) => !present(name) || book.get(name)?.kind === 'deleted',
+      this.newInterval(),
     );
     const doomedNow = new Set(plan.doomed);
     for (const name of this.lastEventAt.keys()) {
       if (!doomedNow.has(name)) this.lastEventAt.delete(name);
     }
     this.settle(plan);
+  }
+
+  private newInterval(): boolean {
+    const now = (this.deps.now ?? Date.now)();
+    if (now - this.intervalStartedAt < (this.deps.budgetIntervalMs ?? 0)) return false;
+    this.intervalStartedAt = now;
+    return true;
   }
 
   /** The stream reported these rows removed: the same guard, from the same interval's budget. */

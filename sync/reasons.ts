@@ -32,6 +32,8 @@ const FOREIGN_CAUSE: Record<ForeignCause, (otherTable: string | undefined) => st
   unmarked: () => 'it is not labelled managed-by landlord-sync: it was made by hand or by another tool',
   otherTable: (other) =>
     other === undefined ? 'its labels name another table' : `its labels name table ${quoted(other)}`,
+  otherCluster: () =>
+    "its cluster label is not this sync's cluster (or it has none, and this sync does not claim rows without a cluster)",
 };
 const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 10}%`;
 

@@ -17,6 +17,7 @@ import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Ledger } from './ledger.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
+import { placedHere } from './placement.js';
 import { parseRow } from './row/index.js';
 import type { TableSource } from './dynamo/table-source.js';
 import type { TenantWriter } from './tenant-writer.js';
@@ -229,12 +230,13 @@ export class Reconciler {
   }
 
   /**
-   * Reads the row again (strongly consistent) and records it as intake would. A row gone since is
-   * forgotten: the stream's REMOVE or the next scan prunes it, through the guard.
+   * Reads the row again (strongly consistent) and records it as intake would. A row gone since, or
+   * placed on another cluster since, is forgotten: the stream's REMOVE or the next scan prunes it,
+   * through the guard.
    */
   private async reread(name: string): Promise<'recorded' | 'gone' | 'unusable'> {
     const item = await this.deps.source.read(name, this.deps.signal);
-    if (item === undefined) {
+    if (item === undefined || !placedHere(item, this.deps.ledger.identity)) {
       this.deps.ledger.book.forget(name);
       return 'gone';
     }

@@ -2,7 +2,8 @@
 // region and credentials are deliberately absent: they come from the SDK's default chain
 // (AWS_REGION, AWS_ACCESS_KEY_ID…, IRSA web identity, shared config), as operators expect.
 import type { CommonSettings } from '../runtime/component.js';
-import type { SettingSpec } from '../runtime/config.js';
+import { ConfigError, type SettingSpec } from '../runtime/config.js';
+import { SINGLE_CLUSTER, type Placement } from './placement.js';
 
 export const SYNC_SETTINGS = {
   table: {
@@ -54,6 +55,39 @@ export const SYNC_SETTINGS = {
     default: '16',
     schema: { type: 'integer', minimum: 1, maximum: 256 },
   },
+  cluster: {
+    env: 'LANDLORD_CLUSTER',
+    description:
+      "This cluster's name, when several clusters share the table: sync mirrors only rows whose cluster attribute names it (and rows without one if LANDLORD_CLUSTER_CLAIMS_UNASSIGNED). Unset: one cluster mirrors every row without a cluster attribute.",
+    optional: true,
+    // A label value: at most 63 characters, a DNS-1123 label or subdomain.
+    schema: {
+      type: 'string',
+      maxLength: 63,
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+    },
+  },
+  clusterClaimsUnassigned: {
+    env: 'LANDLORD_CLUSTER_CLAIMS_UNASSIGNED',
+    description:
+      "With LANDLORD_CLUSTER set: rows without a cluster attribute are this cluster's too. Give it to one cluster only.",
+    default: 'false',
+    schema: { type: 'boolean' },
+  },
+  changes: {
+    env: 'LANDLORD_SYNC_CHANGES',
+    description:
+      "How sync learns of changes between full scans: stream (the table's stream; at most two syncs per table may read it) or index (poll the cluster index every LANDLORD_SYNC_POLL_SECONDS; needs LANDLORD_CLUSTER and no unassigned rows).",
+    default: 'stream',
+    schema: { type: 'string', enum: ['stream', 'index'] },
+  },
+  clusterIndex: {
+    env: 'LANDLORD_SYNC_CLUSTER_INDEX',
+    description:
+      'The global secondary index on cluster (projecting every row attribute) that index mode queries.',
+    default: 'cluster-index',
+    schema: { type: 'string', pattern: '^[a-zA-Z0-9_.-]{3,255}$' },
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export interface SyncSettings extends CommonSettings {
@@ -65,4 +99,32 @@ export interface SyncSettings extends CommonSettings {
   maxDeleteFraction: number;
   maxDeleteMinimum: number;
   concurrency: number;
+  cluster?: string;
+  clusterClaimsUnassigned: boolean;
+  changes: 'stream' | 'index';
+  clusterIndex: string;
+}
+
+/** Which rows this sync mirrors: without a cluster, every row without one, as before clusters existed. */
+export function placementOf(settings: Pick<SyncSettings, 'cluster' | 'clusterClaimsUnassigned'>): Placement {
+  if (settings.cluster === undefined) return SINGLE_CLUSTER;
+  return { cluster: settings.cluster, claimsUnassigned: settings.clusterClaimsUnassigned };
+}
+
+/**
+ * The index holds only rows with a cluster attribute (a sparse index), so a sync reading it can
+ * neither see unassigned rows nor a cluster it was not told. Refused at start-up, not found later.
+ */
+export function checkChanges(
+  settings: Pick<SyncSettings, 'cluster' | 'clusterClaimsUnassigned' | 'changes'>,
+): void {
+  if (settings.changes !== 'index') return;
+  if (settings.cluster === undefined)
+    throw new ConfigError(
+      'LANDLORD_SYNC_CHANGES=index needs LANDLORD_CLUSTER: the index is queried by cluster',
+    );
+  if (settings.clusterClaimsUnassigned)
+    throw new ConfigError(
+      'LANDLORD_SYNC_CHANGES=index cannot claim rows without a cluster (LANDLORD_CLUSTER_CLAIMS_UNASSIGNED=true): they are not in the cluster index; read the stream on that cluster',
+    );
 }

@@ -107,7 +107,8 @@ export class TableLoop {
     let invalid = 0;
     for (const item of page) {
       const accepted = this.deps.intake.accept(item);
-      if (accepted.name !== undefined) seen.add(accepted.name);
+      // Another cluster's row is not seen: a Tenant of it here is pruned as a gone row's.
+      if (accepted.name !== undefined && !accepted.elsewhere) seen.add(accepted.name);
       if (accepted.invalid) invalid++;
     }
     return invalid;

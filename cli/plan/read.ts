@@ -17,6 +17,7 @@ import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import type { TableSource } from '../../sync/index.js';
 import type { NamedRow } from '../../sync/ledger.js';
+import { placedHere, type Placement } from '../../sync/placement.js';
 import { parseRow, type RowProblem } from '../../sync/row/index.js';
 
 /** A KubeApi that only reads: a plan that tried to write would be a bug, stopped here. */
@@ -37,11 +38,16 @@ export interface TableRows {
   unnamed: RowProblem[];
 }
 
-export async function readRows(source: TableSource, signal: AbortSignal): Promise<TableRows> {
+/** This cluster's rows; another cluster's are skipped, as sync skips them. */
+export async function readRows(
+  source: TableSource,
+  placement: Placement,
+  signal: AbortSignal,
+): Promise<TableRows> {
   const rows: NamedRow[] = [];
   const unnamed: RowProblem[] = [];
   for await (const page of source.scan(signal)) {
-    for (const item of page) {
+    for (const item of page.filter((row) => placedHere(row, placement))) {
       const parsed = parseRow(item);
       if (parsed.name !== undefined) rows.push(parsed as NamedRow);
       else if (parsed.kind === 'invalid') unnamed.push(parsed.problem);

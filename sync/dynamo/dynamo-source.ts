@@ -1,6 +1,8 @@
 // The TableSource over DynamoDB: checks the table at start-up (a missing table or refused
 // credentials is one clear line), scans it, follows its stream when it has one that carries new
 // images, and reads single rows. A stream that goes away is looked up again; without one, sync polls.
+// In index mode it reads neither the whole table nor the stream: its "scan" queries the cluster
+// index for this cluster's rows, and sync polls that.
 import { DescribeTableCommand, GetItemCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import type { Logger } from '../../runtime/logger.js';
 import { counted, createClients, endpointText, type DynamoClients, type RetryObserver } from './clients.js';
@@ -12,6 +14,7 @@ import {
   isTableNotFound,
 } from './errors.js';
 import { StartupError } from '../../runtime/startup-error.js';
+import { queryCluster, type ClusterQuery } from './query.js';
 import { ROW_PROJECTION, scanTable } from './scan.js';
 import { StreamGoneError, StreamReader } from './streams.js';
 import type { ChangeBatch, Item, TableSource } from './table-source.js';
@@ -20,6 +23,8 @@ export interface DynamoSourceOptions {
   table: string;
   endpoint: string | undefined;
   scanSegments: number;
+  /** Index mode: poll this cluster's rows from the cluster index instead of scanning and streaming. */
+  index?: Omit<ClusterQuery, 'table'>;
   observeRetries: RetryObserver;
   logger: Logger;
 }
@@ -36,6 +41,18 @@ export function usableStream(table: TableDescription | undefined): string | unde
   const spec = table?.StreamSpecification;
   if (spec?.StreamEnabled !== true || !USABLE_VIEWS.has(spec.StreamViewType ?? '')) return undefined;
   return table?.LatestStreamArn;
+}
+
+/** Index mode's table lacks the index: a configuration to fix, not a failure to retry. */
+class MissingIndexError extends Error {
+  override name = 'MissingIndexError';
+}
+
+/** The table has the index, keyed by `cluster` (a GSI keyed otherwise would answer the Query wrongly). */
+export function hasClusterIndex(table: TableDescription | undefined, name: string): boolean {
+  const index = table?.GlobalSecondaryIndexes?.find((gsi) => gsi.IndexName === name);
+  const hashKey = index?.KeySchema?.find((key) => key.KeyType === 'HASH');
+  return hashKey?.AttributeName === 'cluster';
 }
 
 export class DynamoTableSource implements TableSource {
@@ -60,13 +77,14 @@ export class DynamoTableSource implements TableSource {
     } catch (err) {
       throw await this.startupError(err);
     }
-    this.options.logger.info('reading the table', {
-      table: this.options.table,
-      mode: this.streaming ? 'stream' : 'poll',
-      ...(this.streaming
-        ? {}
-        : { why: 'the table has no stream with new images (NEW_IMAGE or NEW_AND_OLD_IMAGES)' }),
-    });
+    this.options.logger.info('reading the table', { table: this.options.table, ...this.mode() });
+  }
+
+  private mode(): Record<string, string> {
+    const { index } = this.options;
+    if (index !== undefined) return { mode: 'index', index: index.index, cluster: index.cluster };
+    if (this.streaming) return { mode: 'stream' };
+    return { mode: 'poll', why: 'the table has no stream with new images (NEW_IMAGE or NEW_AND_OLD_IMAGES)' };
   }
 
   async start(signal: AbortSignal): Promise<void> {
@@ -82,7 +100,9 @@ export class DynamoTableSource implements TableSource {
   }
 
   scan(signal: AbortSignal): AsyncIterable<Item[]> {
-    const { table, scanSegments: segments, observeRetries } = this.options;
+    const { table, scanSegments: segments, observeRetries, index } = this.options;
+    if (index !== undefined)
+      return queryCluster(this.clients.db, { table, ...index }, observeRetries, signal);
     return scanTable({ client: this.clients.db, table, segments, observeRetries }, signal);
   }
 
@@ -128,7 +148,13 @@ export class DynamoTableSource implements TableSource {
     const out = await counted('DescribeTable', this.options.observeRetries, () =>
       this.clients.db.send(command, signal === undefined ? {} : { abortSignal: signal }),
     );
-    this.streamArn = usableStream(out.Table);
+    const { index } = this.options;
+    // Index mode never reads the stream: that is its point (at most two readers per shard).
+    this.streamArn = index === undefined ? usableStream(out.Table) : undefined;
+    if (index !== undefined && !hasClusterIndex(out.Table, index.index))
+      throw new MissingIndexError(
+        `the table has no global secondary index ${JSON.stringify(index.index)} on cluster`,
+      );
   }
 
   private async startupError(err: unknown): Promise<StartupError> {
@@ -141,6 +167,7 @@ export class DynamoTableSource implements TableSource {
     const region = await this.region();
     const where = `in ${region} at ${endpointText(this.options.endpoint, region)}`;
     if (isTableNotFound(err)) return new StartupError(`${table}: table not found ${where}`);
+    if (err instanceof MissingIndexError) return new StartupError(`${table}: ${err.message} ${where}`);
     if (isCredentialsMissing(err)) return new StartupError(`${table}: ${MISSING_CREDENTIALS}`);
     if (isCredentialsError(err)) {
       return new StartupError(`${table}: credentials refused ${where}: ${describeError(err)}`);

@@ -1,7 +1,7 @@
-// The row's scalar attributes: `name` (the hash key), `deleted` and `state`.
+// The row's scalar attributes: `name` (the hash key), `deleted`, `state` and `cluster`.
 import { DEFAULT_STATE, TENANT_STATES, isTenantState, type TenantState } from '../../api/tenant.js';
 import { describeAttribute, readAttribute } from './attribute.js';
-import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
+import { DNS1123_LABEL_RULE, isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 import { fail, ok } from './step.js';
 import type { StepResult } from './step.js';
 import { quote } from './text.js';
@@ -55,3 +55,28 @@ export function readState(value: unknown): StepResult<TenantState> {
 }
 
 const ALLOWED_STATES = `allowed: ${TENANT_STATES.join(', ')} (absent: ${DEFAULT_STATE})`;
+
+/** A cluster name becomes a label value on the Tenant, so it is held to a label value's 63 characters. */
+const CLUSTER_MAX_LENGTH = 63;
+const CLUSTER_RULE = `a DNS-1123 label or subdomain of at most ${CLUSTER_MAX_LENGTH} characters`;
+
+/** Whether a configured or written cluster name is one sync accepts. */
+export const isClusterName = (value: string): boolean =>
+  value.length <= CLUSTER_MAX_LENGTH && isDns1123Subdomain(value);
+
+/**
+ * The cluster the row is placed on. Absent or NULL: none, as for every row written before clusters
+ * existed (the cluster that claims unassigned rows mirrors it). Anything else must name a cluster
+ * exactly: a misspelt cluster read as none would put the tenant on the wrong cluster.
+ */
+export function readCluster(value: unknown): StepResult<string | undefined> {
+  if (saysNothing(value)) return ok(undefined);
+  const attribute = readAttribute(value);
+  if (attribute?.tag !== 'S') {
+    return fail(`cluster: must be a string (S), got ${describeAttribute(attribute)}`);
+  }
+  if (!isClusterName(attribute.value)) {
+    return fail(`cluster: ${quote(attribute.value)} is not ${CLUSTER_RULE}`);
+  }
+  return ok(attribute.value);
+}

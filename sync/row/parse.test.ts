@@ -118,7 +118,7 @@ describe('parseRow: the example row', () => {
   it('ignores attributes it does not know', () => {
     const extra = row({
       owner: { S: 'team-a' },
-      cluster: { N: '2' },
+      region: { N: '2' },
       tags: { SS: ['x'] },
       constructor: { S: 'x' },
     });
@@ -213,6 +213,24 @@ describe('parseRow: state', () => {
       kind: 'deleted',
       name: 'tenant-1',
     });
+  });
+});
+
+describe('parseRow: cluster', () => {
+  it('hashes a row the same whatever its cluster: the cluster places the Tenant, it is not its content', () => {
+    const plain = parseRow(exampleItem());
+    for (const cluster of [{ S: 'eu-1' }, { S: 'prod.eu-1' }, { NULL: true }] as const)
+      expect(parseRow(row({ cluster }))).toEqual(plain);
+  });
+
+  it.each([
+    [{ N: '2' }, 'cluster: must be a string (S), got N 2'],
+    [{ S: 'EU_1' }, 'cluster: "EU_1" is not a DNS-1123 label or subdomain of at most 63 characters'],
+    [{ S: 'a'.repeat(64) }, 'is not a DNS-1123 label or subdomain of at most 63 characters'],
+  ])('refuses cluster %j', (cluster, message) => {
+    const parsed = parseRow(row({ cluster }));
+    expect(parsed).toMatchObject({ kind: 'invalid', name: 'tenant-1', problem: { attribute: 'cluster' } });
+    if (parsed.kind === 'invalid') expect(parsed.problem.message).toContain(message);
   });
 });
 

@@ -3,7 +3,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TenantSpec, TenantState } from '../../api/tenant.js';
 import { isRecord } from './attribute.js';
-import { readDeleted, readName, readState } from './fields.js';
+import { readCluster, readDeleted, readName, readState } from './fields.js';
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
 import { readCustomizations, readSpec } from './manifests.js';
@@ -48,6 +48,12 @@ function parseItem(item: unknown): ParsedRow {
   const state = readState(attributeOf(item, 'state'));
   if (!state.ok) {
     return invalid(name.value, 'state', state.message);
+  }
+  // Which sync mirrors the row is placement's business (placement.ts), not the Tenant's content:
+  // checked here only so that a cluster nobody can read is refused where the row lands.
+  const cluster = readCluster(attributeOf(item, 'cluster'));
+  if (!cluster.ok) {
+    return invalid(name.value, 'cluster', cluster.message);
   }
   return tenant(name.value, { deployment: spec.value, configMaps: configMaps.value, state: state.value });
 }

@@ -2,7 +2,8 @@
 import type { TenantSpec } from '../../api/tenant.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
-export type RowProblemAttribute = 'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'item';
+export type RowProblemAttribute =
+  'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'cluster' | 'item';
 
 export interface RowProblem {
   attribute: RowProblemAttribute;
