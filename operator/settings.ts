@@ -1,6 +1,7 @@
 // The operator's own settings (environment variables); the common ones are in runtime/component.ts.
 import { COMMON_SETTINGS, type CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
+import { queueSettings } from '../runtime/queue-settings.js';
 import { builtInClass, type PodSecurityLevel, type PolicyConfig } from './policy/index.js';
 
 export const OPERATOR_SETTINGS = {
@@ -32,24 +33,7 @@ export const OPERATOR_SETTINGS = {
     default: 'baseline',
     schema: { type: 'string', enum: ['privileged', 'baseline', 'restricted'] },
   },
-  resyncSeconds: {
-    env: 'LANDLORD_OPERATOR_RESYNC_SECONDS',
-    description: 'Every Tenant is reconciled again this often, to repair what a lost event missed.',
-    default: '600',
-    schema: { type: 'integer', minimum: 10 },
-  },
-  retryBaseMs: {
-    env: 'LANDLORD_OPERATOR_RETRY_BASE_MS',
-    description: 'First retry delay of a failing Tenant; doubles each failure.',
-    default: '500',
-    schema: { type: 'integer', minimum: 10 },
-  },
-  retryMaxSeconds: {
-    env: 'LANDLORD_OPERATOR_RETRY_MAX_SECONDS',
-    description: 'Longest retry delay of a failing Tenant.',
-    default: '300',
-    schema: { type: 'integer', minimum: 1 },
-  },
+  ...queueSettings('OPERATOR', { resync: 'reconciled', failing: 'a failing Tenant', retryBaseMs: 500 }),
 } as const satisfies Record<string, SettingSpec>;
 
 export interface OperatorSettings extends CommonSettings {

@@ -3,6 +3,7 @@
 // the purger's role reaches the data tables only, never the tenant table.
 import type { CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
+import { queueSettings } from '../runtime/queue-settings.js';
 import { parseDataTables, type DataTableSpec } from './data/data-table.js';
 import { parseDuration } from './duration.js';
 
@@ -47,24 +48,7 @@ export const PURGER_SETTINGS = {
     optional: true,
     schema: { type: 'string', pattern: '^https?://' },
   },
-  resyncSeconds: {
-    env: 'LANDLORD_PURGER_RESYNC_SECONDS',
-    description: 'Every Tenant is looked at again this often, to repair what a lost event missed.',
-    default: '600',
-    schema: { type: 'integer', minimum: 10 },
-  },
-  retryBaseMs: {
-    env: 'LANDLORD_PURGER_RETRY_BASE_MS',
-    description: 'First retry delay of a failing purge; doubles each failure.',
-    default: '1000',
-    schema: { type: 'integer', minimum: 10 },
-  },
-  retryMaxSeconds: {
-    env: 'LANDLORD_PURGER_RETRY_MAX_SECONDS',
-    description: 'Longest retry delay of a failing purge.',
-    default: '300',
-    schema: { type: 'integer', minimum: 1 },
-  },
+  ...queueSettings('PURGER', { resync: 'looked at', failing: 'a failing purge', retryBaseMs: 1000 }),
 } as const satisfies Record<string, SettingSpec>;
 
 export interface PurgerSettings extends CommonSettings {
