@@ -12,6 +12,7 @@ import { SPEC_HASH_ANNOTATION } from '../operator/desired.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { listTenants } from './support/observe.js';
 import { eventsFor } from './support/sync.js';
 import {
   condition,
@@ -202,11 +203,21 @@ beforeAll(async () => {
   await createTenant(custom, tenantManifest(running, ns, 1));
   await waitForCondition(custom, running, { type: CONDITION.ready, status: 'True' }, 90_000);
   before = (await deploymentOf(`${running}-app`))!;
+  // creationTimestamp has one-second resolution and Tenants created in the same second are ordered
+  // by name, where "-attack-" sorts before "-running": the attacks must be created a second later
+  // for the running tenant to be the older one, as it is in life.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
   for (const [i, attack] of ATTACKS.entries()) await createTenant(custom, attack.tenant(attackName(i)));
 });
 
 afterAll(async () => {
   expect(await operator.stop()).toBe(0);
+  // The Tenants go first: left behind, their children's namespace gone, every later file's operator
+  // would keep retrying them (and, with least-privilege RBAC, be refused).
+  const names = (await listTenants())
+    .map((t) => t.metadata.name ?? '')
+    .filter((name) => name.startsWith(`${ns}-`));
+  await Promise.all(names.map((name) => deleteTenant(custom, name).catch(() => undefined)));
   await core.deleteNamespace({ name: ns });
 });
 
