@@ -118,7 +118,7 @@ describe('npm start (the sandbox)', () => {
     );
     expect(settled.stdout).toContain('x tenant-3 (refused, already reported)');
     expect(settled.stdout).toMatch(
-      /^Plan: 0 to create, 0 to update, 0 to delete, 0 held back, 1 refused, \d+ unchanged\. Nothing would be written\.$/m,
+      /^Plan: 0 to create, 0 to update, 0 to delete, 0 held back, 1 refused, \d+ unchanged, 0 not owned\. Nothing would be written\.$/m,
     );
   });
 
