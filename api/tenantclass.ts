@@ -1,0 +1,174 @@
+// The TenantClass resource: the platform's policy for the tenants that choose it, written by
+// platform admins with kubectl (like a StorageClass). A row picks a class by name; without one it
+// gets the class annotated as the default, and with no TenantClass at all the built-in one.
+//
+// Two shapes live here: TenantClassSpec is what an admin writes (every field optional), and
+// ClassPolicy is the same policy with every default filled in, which is all the operator reads.
+// `resolvedClass` is the one place that turns the first into the second.
+import type { V1LabelSelector, V1Toleration } from '@kubernetes/client-node';
+import { GROUP, VERSION } from './tenant.js';
+
+export const CLASS_KIND = 'TenantClass';
+export const CLASS_PLURAL = 'tenantclasses';
+export const CLASS_CRD_NAME = `${CLASS_PLURAL}.${GROUP}`;
+export const CLASS_API_VERSION = `${GROUP}/${VERSION}`;
+
+/** On one TenantClass, value "true": the class of every row that names none. */
+export const DEFAULT_CLASS_ANNOTATION = `${GROUP}/is-default-class`;
+
+/** The name `status.class` reports for a Tenant under the built-in class. */
+export const BUILT_IN_CLASS_NAME = 'built-in';
+
+/** The Pod Security Standards levels, from the most to the least permissive. */
+export const POD_SECURITY_LEVELS = ['privileged', 'baseline', 'restricted'] as const;
+export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
+export const DEFAULT_POD_SECURITY: PodSecurityLevel = 'baseline';
+
+export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
+  return POD_SECURITY_LEVELS.some((level) => level === value);
+}
+
+/**
+ * Shared: children live in namespaces other tenants use too, so a pod may reach nothing there but
+ * what its own row makes. PerTenant: the operator makes the tenant a namespace of its own.
+ */
+export type TenancyMode = 'Shared' | 'PerTenant';
+export type NetworkIsolation = 'Isolated' | 'None';
+
+/** Where the tenant's pods may run: forced onto every pod template, never widened by a row. */
+export interface NodePool {
+  nodeSelector: Readonly<Record<string, string>>;
+  tolerations: readonly V1Toleration[];
+}
+
+export interface ClassLimits {
+  maxReplicas: number;
+  maxConfigMaps: number;
+  /** spec.deployment and spec.configMaps together, as JSON bytes. */
+  maxRowBytes: number;
+  /** priorityClassName may only name one of these; none by default. */
+  allowedPriorityClasses: readonly string[];
+}
+
+/** A RoleBinding in the tenant's namespace (PerTenant): one subject bound to one ClusterRole. */
+export interface ClassRoleBinding {
+  /** A group or a user (exactly one); "{name}" is replaced with the tenant's name. */
+  group?: string;
+  user?: string;
+  clusterRole: string;
+}
+
+/** The namespace part of a class. Labels, annotations and the template take "{name}". */
+export interface ClassNamespace {
+  mode: TenancyMode;
+  nameTemplate: string;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+}
+
+/**
+ * ResourceQuota and LimitRange specs pass through to the API server as written, which validates
+ * them; landlord only reads them as JSON, so they are kept as plain objects.
+ */
+export type JsonObject = { [key: string]: unknown };
+
+/** A class with every default filled in: all the operator reads. */
+export interface ClassPolicy {
+  /** The TenantClass's name, or BUILT_IN_CLASS_NAME. */
+  name: string;
+  /** The TenantClass's metadata.generation (0 for the built-in one). */
+  generation: number;
+  /** namespace.mode, repeated at the top because most checks only ask this. */
+  mode: TenancyMode;
+  namespace: ClassNamespace;
+  podSecurity: PodSecurityLevel;
+  /** A ResourceQuotaSpec; PerTenant only, none when `hard` is empty. */
+  resourceQuota: JsonObject;
+  /** A LimitRangeSpec; PerTenant only, none when `limits` is empty. */
+  limitRange: JsonObject;
+  networkIsolation: NetworkIsolation;
+  /** A namespace selector allowed in when Isolated (e.g. the ingress controller's namespace). */
+  allowIngressFrom: V1LabelSelector;
+  nodePool: NodePool;
+  /** Whether pods mount a ServiceAccount token; landlord sets the pod template's field to this. */
+  serviceAccount: { automountToken: boolean };
+  rbac: readonly ClassRoleBinding[];
+  limits: ClassLimits;
+}
+
+/** What an admin writes: every field optional, defaults as in ClassPolicy. */
+export interface TenantClassSpec {
+  namespace?: Partial<ClassNamespace>;
+  podSecurity?: PodSecurityLevel;
+  resourceQuota?: JsonObject;
+  limitRange?: JsonObject;
+  networkIsolation?: NetworkIsolation;
+  allowIngressFrom?: V1LabelSelector;
+  nodePool?: Partial<NodePool>;
+  serviceAccount?: { automountToken?: boolean };
+  rbac?: ClassRoleBinding[];
+  limits?: Partial<ClassLimits>;
+}
+
+export interface TenantClass {
+  apiVersion: typeof CLASS_API_VERSION;
+  kind: typeof CLASS_KIND;
+  metadata: {
+    name?: string;
+    generation?: number;
+    annotations?: Record<string, string>;
+    [key: string]: unknown;
+  };
+  spec?: TenantClassSpec;
+}
+
+/** DynamoDB's item limit: no row the table can hold is refused for its size alone. */
+const DYNAMODB_ITEM_BYTES = 400 * 1024;
+
+/** The built-in class: Shared namespaces at the given Pod Security level, with every hardening. */
+export function builtInClass(podSecurity: PodSecurityLevel = DEFAULT_POD_SECURITY): ClassPolicy {
+  return resolvedClass(BUILT_IN_CLASS_NAME, 0, { podSecurity, namespace: { mode: 'Shared' } });
+}
+
+/** What a class leaves out. Each section merges separately, so a class may set one field of it. */
+const DEFAULTS = {
+  namespace: { mode: 'PerTenant', nameTemplate: '{name}', labels: {}, annotations: {} } as ClassNamespace,
+  nodePool: { nodeSelector: {}, tolerations: [] } as NodePool,
+  serviceAccount: { automountToken: false },
+  limits: {
+    maxReplicas: 50,
+    maxConfigMaps: 50,
+    maxRowBytes: DYNAMODB_ITEM_BYTES,
+    allowedPriorityClasses: [],
+  } as ClassLimits,
+};
+
+/** A class as written, with every default filled in. Never shares objects with `spec`. */
+export function resolvedClass(name: string, generation: number, spec: TenantClassSpec = {}): ClassPolicy {
+  const s = structuredClone(spec);
+  const namespace = { ...DEFAULTS.namespace, ...s.namespace };
+  return {
+    name,
+    generation,
+    mode: namespace.mode,
+    namespace,
+    podSecurity: s.podSecurity ?? DEFAULT_POD_SECURITY,
+    resourceQuota: s.resourceQuota ?? {},
+    limitRange: s.limitRange ?? {},
+    networkIsolation: s.networkIsolation ?? 'Isolated',
+    allowIngressFrom: s.allowIngressFrom ?? {},
+    nodePool: { ...DEFAULTS.nodePool, ...s.nodePool },
+    serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
+    rbac: s.rbac ?? [],
+    limits: { ...DEFAULTS.limits, ...s.limits },
+  };
+}
+
+/** "{name}" in a class's template, label or annotation value, replaced with the tenant's name. */
+export function fillName(template: string, tenantName: string): string {
+  return template.split('{name}').join(tenantName);
+}
+
+export function isDefaultClass(tc: Pick<TenantClass, 'metadata'>): boolean {
+  return tc.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true';
+}
