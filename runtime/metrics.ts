@@ -187,7 +187,7 @@ function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
     }),
     syncNotOwnedTotal: new Counter({
       name: 'landlord_sync_not_owned_total',
-      help: 'Rows naming a Tenant that sync did not make from its table (left alone), once per conflict, by cause (unmarked, otherTable).',
+      help: 'Rows naming a Tenant that sync did not make from its table (left alone), once per conflict, by cause (unmarked, otherTable, otherCluster).',
       labelNames: ['cause'] as const,
       registers,
     }),
