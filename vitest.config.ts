@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { e2eWorkers } from './harness/e2e-workers.js';
 
-// One runner, two projects: pure-logic unit tests, and end-to-end tests that share one real
-// control plane + DynamoDB started by the e2e global setup.
+// One runner, two projects: pure-logic unit tests first, then the end-to-end tests, several files
+// at once, each against the real control plane + DynamoDB of its worker (harness/global-setup.ts).
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           // The property tests run thousands of cases (3-4 s for the largest on an idle core), and
           // npm test runs this project beside the e2e suite on two cores: vitest's 5 s default is
           // too close for a busy machine. The limit only catches a hang; no test asserts on time.
@@ -30,8 +32,10 @@ export default defineConfig({
           globalSetup: ['harness/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // The control plane and the machine's two cores are shared: run files one at a time.
-          fileParallelism: false,
+          // The files mostly wait (on the API server, on resync timers), so they run side by side,
+          // one per control plane the global setup started; LANDLORD_E2E_WORKERS sets how many.
+          maxWorkers: e2eWorkers(),
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,29 +1,70 @@
-// Vitest global setup for the e2e project: one real control plane + moto for the whole run,
-// its environment handed to every test file through provide/inject.
+// Vitest global setup for the e2e project: one real control plane + moto per e2e worker, their
+// environments handed to every test file through provide/inject. A file uses the control plane of
+// the worker it runs in (e2e/support/env.ts), so files running at once never share one.
 import type { TestProject } from 'vitest/node';
+import { ensureBinaries } from './binaries.js';
 import { Cluster } from './cluster.js';
-import { startControlServer } from './control.js';
+import { startControlServer, type ControlServer } from './control.js';
+import { e2eWorkers } from './e2e-workers.js';
+import { ensureMoto } from './moto.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    e2eEnv: Record<string, string>;
+    /** Index i serves the worker whose VITEST_POOL_ID is i + 1. */
+    e2eEnvs: Record<string, string>[];
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const started = Date.now();
+interface Started {
+  cluster: Cluster;
+  control: ControlServer;
+}
+
+async function startOne(slot: number): Promise<Started> {
   const cluster = await Cluster.start({
     dynamodb: 'moto',
     installTenantCrd: true,
-    log: (line) => console.log(line),
+    log: (line) => console.log(`[e2e ${slot}] ${line}`),
   });
-  const control = await startControlServer(cluster);
-  console.log(
-    `e2e: control plane and moto up in ${((Date.now() - started) / 1000).toFixed(1)}s (${cluster.runDir})`,
-  );
-  project.provide('e2eEnv', { ...cluster.env, LANDLORD_E2E_CONTROL: control.url });
-  return async () => {
-    await control.close();
-    await cluster.stop();
+  return { cluster, control: await startControlServer(cluster) };
+}
+
+/** No more control planes than files to run: one file run from the command line needs one. */
+async function planesNeeded(project: TestProject): Promise<number> {
+  // filenamePattern holds the command line's file filters; vitest marks it internal, so it is read
+  // through a narrow type rather than relied on to exist.
+  const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
+  const { testFiles } = await project.globTestFiles(filters);
+  return Math.max(1, Math.min(e2eWorkers(), testFiles.length));
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const begun = Date.now();
+  const count = await planesNeeded(project);
+  // Built or installed once, before the clusters start side by side and find them cached.
+  await Promise.all([ensureBinaries(console.log), ensureMoto(console.log)]);
+  const settled = await Promise.allSettled(Array.from({ length: count }, (_, i) => startOne(i + 1)));
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stopAll = async (): Promise<void> => {
+    await Promise.all(
+      started.map(async ({ cluster, control }) => {
+        await control.close();
+        await cluster.stop();
+      }),
+    );
   };
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed !== undefined) {
+    await stopAll();
+    throw failed.reason;
+  }
+  const seconds = ((Date.now() - begun) / 1000).toFixed(1);
+  console.log(
+    `e2e: ${count} control plane(s) and moto up in ${seconds}s (${started.map((s) => s.cluster.runDir).join(', ')})`,
+  );
+  project.provide(
+    'e2eEnvs',
+    started.map(({ cluster, control }) => ({ ...cluster.env, LANDLORD_E2E_CONTROL: control.url })),
+  );
+  return stopAll;
 }

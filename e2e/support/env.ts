@@ -9,8 +9,15 @@ import {
 } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 
+/** The environment of this worker's own control plane (harness/global-setup.ts starts one per worker). */
 export function e2eEnv(): Record<string, string> {
-  return inject('e2eEnv');
+  const envs = inject('e2eEnvs');
+  const slot = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
+  const env = envs[slot];
+  if (env === undefined) {
+    throw new Error(`no control plane for e2e worker ${slot + 1}: the global setup started ${envs.length}`);
+  }
+  return env;
 }
 
 export function envValue(key: string): string {
