@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
+import { deployedNodeOptions } from './deployed.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
@@ -66,7 +67,8 @@ export class ComponentProcess {
       process.execPath,
       [...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
-        env: options.env,
+        // The deployed heap limits unless the run asked for others (--node-options).
+        env: { NODE_OPTIONS: deployedNodeOptions(options.name), ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
