@@ -91,7 +91,7 @@ async function main(args: readonly string[]): Promise<number> {
       profile: options.profile,
       nodeOptions:
         options.nodeOptions ??
-        `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}`,
+        `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; old-space cap +15 MiB per 1,000 tenants beyond 5,000`,
       scenarios: options.scenarios.join(','),
     },
     machine: describeMachine(),
