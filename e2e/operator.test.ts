@@ -91,6 +91,10 @@ describe('a Tenant owns its children', () => {
       metricValue(text, 'landlord_api_requests_total', { verb: 'get', resource }),
     );
     expect(reads).toEqual([0, 0]);
+    // Its status was written once, when the rollout ended: not "applied, rolling out", then "ready".
+    expect(
+      metricValue(text, 'landlord_api_requests_total', { verb: 'apply', resource: 'tenants/status' }),
+    ).toBe(1);
   });
 
   it('applies a spec change and prunes a ConfigMap the spec no longer names', async () => {
