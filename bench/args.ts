@@ -4,7 +4,6 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
-import { deployedNodeOptions } from './deployed.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -18,7 +17,10 @@ export interface BenchOptions {
   outDir: string;
   /** Skip the baseline (to rerun landlord alone on a disturbed size); the ratio is then absent. */
   baseline: boolean;
-  /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
+  /**
+   * NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost;
+   * undefined: each runs with its own manifest's (config/manager/<component>.yaml).
+   */
   nodeOptions: string | undefined;
   /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters. */
   scenarios: Scenario[];
@@ -29,7 +31,7 @@ export interface BenchOptions {
 export const SCENARIOS = ['landlord', 'purge', 'multicluster'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
-const FULL_SIZES = [100, 1000, 5000];
+const FULL_SIZES = [100, 1000, 5000, 10_000, 20_000];
 const QUICK_SIZES = [50];
 /** The e2e's 300 rows: 100 per cluster. */
 const MULTICLUSTER_SIZE = 300;
@@ -80,7 +82,7 @@ export function benchCommand(): Command {
   return new Command('npm run bench --')
     .description('The benchmarks: landlord against the client-node baseline on fresh clusters.')
     .option('--quick', 'N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)')
-    .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000)', positiveInts)
+    .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000,10000,20000)', positiveInts)
     .option('--edits <count>', 'edits per mode, stream and poll (default 100; quick: 10)', positiveInt)
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
     .option('--out <dir>', 'results directory (default bench/results)')
@@ -96,7 +98,7 @@ export function benchCommand(): Command {
     )
     .option(
       '--node-options <opts>',
-      'NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml; --node-options= for none)',
+      "NODE_OPTIONS for sync and operator (default: each its own manifest's, config/manager/<component>.yaml; --node-options= for none)",
     )
     .helpOption('-h, --help', 'print help')
     .exitOverride();
@@ -114,8 +116,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     profile: flags.profile === true,
     outDir: resolve(flags.out ?? resolve(repoRoot, 'bench', 'results')),
     baseline: flags.baseline,
-    // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
-    nodeOptions: flags.nodeOptions ?? deployedNodeOptions(),
+    // Each component's deployed value unless asked otherwise (--node-options= runs with Node's defaults).
+    nodeOptions: flags.nodeOptions,
     scenarios: scenariosOf(flags, quick),
   };
 }

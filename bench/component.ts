@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
+import { nodeOptionsFor } from './deployed.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
@@ -28,6 +29,8 @@ export interface SpawnOptions {
   logDir: string;
   /** Write a CPU profile to this directory when the process exits. */
   profileDir?: string;
+  /** Tenants in the run: beyond 5,000 the heap cap is raised as the manifests advise. */
+  tenants?: number;
 }
 
 /** Messages worth keeping in memory; warnings and errors are always kept. */
@@ -66,7 +69,8 @@ export class ComponentProcess {
       process.execPath,
       [...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
-        env: options.env,
+        // The deployed heap limits unless the run asked for others (--node-options).
+        env: { NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants), ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

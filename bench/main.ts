@@ -8,9 +8,10 @@ import { CommanderError } from 'commander';
 import { parseArgs, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
-import { DEFAULT_CONCURRENCY } from './deployed.js';
+import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { purgeTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
+import { requestsTable } from './requests-table.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
@@ -88,7 +89,9 @@ async function main(args: readonly string[]): Promise<number> {
       editsPerMode: options.edits,
       leaderElection: false,
       profile: options.profile,
-      nodeOptions: options.nodeOptions ?? '',
+      nodeOptions:
+        options.nodeOptions ??
+        `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; old-space cap +15 MiB per 1,000 tenants beyond 5,000`,
       scenarios: options.scenarios.join(','),
     },
     machine: describeMachine(),
@@ -135,7 +138,10 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
 }
 
 function printTables(report: BenchReport): void {
-  if (report.results.length > 0) console.log(`\n${resultsTable(report.results)}\n`);
+  if (report.results.length > 0) {
+    console.log(`\n${resultsTable(report.results)}\n`);
+    console.log(`${requestsTable(report.results)}\n`);
+  }
   if (report.purge !== undefined && !('error' in report.purge))
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))

@@ -85,6 +85,16 @@ describe('a Tenant owns its children', () => {
     expect(condition(tenant, CONDITION.applied)?.reason).toBe('Applied');
     expect(condition(tenant, CONDITION.available)?.status).toBe('True');
     expect(condition(tenant, CONDITION.degraded)?.status).toBe('False');
+    // New children are created by their apply alone: none was read first (the cache answers).
+    const text = await operator.metrics();
+    const reads = ['deployments', 'configmaps'].map((resource) =>
+      metricValue(text, 'landlord_api_requests_total', { verb: 'get', resource }),
+    );
+    expect(reads).toEqual([0, 0]);
+    // Its status was written once, when the rollout ended: not "applied, rolling out", then "ready".
+    expect(
+      metricValue(text, 'landlord_api_requests_total', { verb: 'apply', resource: 'tenants/status' }),
+    ).toBe(1);
   });
 
   it('applies a spec change and prunes a ConfigMap the spec no longer names', async () => {
@@ -239,6 +249,32 @@ describe('refusals', () => {
     await deleteTenant(custom, name);
     const owned = await ready(thief);
     expect(condition(owned, CONDITION.applied)?.reason).toBe('Applied');
+  });
+
+  it('refuses an object of that name made by hand, which its cache cannot show, and never changes it', async () => {
+    const late = uniqueName('late');
+    const squatted = `${late}-config-0`;
+    // No tenant label: the operator's label-filtered cache does not hold it.
+    await core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name: squatted }, data: { mine: 'yes' } },
+    });
+    await createTenant(custom, tenantManifest(late, ns, 1));
+    const refused = await waitForCondition(custom, late, {
+      type: CONDITION.applied,
+      status: 'False',
+      reason: 'Conflict',
+    });
+    expect(condition(refused, CONDITION.applied)?.message).toContain(
+      `ConfigMap ${ns}/${squatted} already exists and is not managed by landlord`,
+    );
+    const cm = await core.readNamespacedConfigMap({ name: squatted, namespace: ns });
+    expect(cm.data).toEqual({ mine: 'yes' });
+    expect(cm.metadata?.ownerReferences).toBeUndefined();
+    expect(cm.metadata?.labels).toBeUndefined();
+    // Gone, the name is free: the next resync (10 s here) applies it.
+    await core.deleteNamespacedConfigMap({ name: squatted, namespace: ns });
+    await ready(late, 60_000);
   });
 });
 

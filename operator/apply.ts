@@ -1,6 +1,14 @@
 // Server-side apply of the children that drifted from their desired manifests (force, as
 // landlord-operator). Nothing is written for a child that already matches; what the server
 // normalises (a quantity "0.5" stored as "500m") is remembered so it is not mistaken for drift.
+//
+// Every apply says which object it means to change. For a child the cache holds (as this Tenant's),
+// its uid: an object replaced meanwhile is refused (metadata.uid is immutable). For a child the
+// cache does not hold, a resourceVersion no object has ("1": etcd's first write is revision 2),
+// which a create ignores and an update of an existing object refuses with 409. So a new child is
+// created in one request, without reading it first, and an object the cache cannot show (one
+// without the tenant label: made by hand or by another tool) is never overwritten: the refused
+// apply says something is there, and only then is it read and its owner checked.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
@@ -10,6 +18,20 @@ import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
+
+/** The resourceVersion an apply names for a child the cache does not hold: no object has it. */
+export const UNSEEN_RESOURCE_VERSION = '1';
+
+/** The apply was refused because an object other than the one it named holds the child's name. */
+export class Occupied extends Error {
+  constructor(readonly ref: ChildRef) {
+    super(`${describeRef(ref)} exists but is not the object the operator knows`);
+    this.name = 'Occupied';
+  }
+}
+
+/** Reads a child the cache did not show and checks this Tenant may own it (throws when not). */
+export type ClaimUnseen = (ref: ChildRef) => Promise<KubernetesObject | undefined>;
 
 /** A desired manifest as the server spelled it after applying, for the hash it was applied at. */
 interface Normalized {
@@ -35,26 +57,45 @@ export class Applier {
 
   constructor(private readonly api: KubeApi) {}
 
-  /** Applies, at once, every child that is absent or differs from its desired manifest. */
+  /**
+   * Applies, at once, every child that is absent from the cache or differs from its desired
+   * manifest. `cached` is what the cache holds (already checked as this Tenant's); a child whose
+   * apply finds an object the cache did not show is handed to `claim`, then applied if still needed.
+   */
   async applyDrifted(
     tenant: string,
     desired: readonly DesiredChild[],
-    live: readonly (KubernetesObject | undefined)[],
+    cached: readonly (KubernetesObject | undefined)[],
+    claim: ClaimUnseen,
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
     const outcomes = await Promise.all(
       desired.map(async (child, i) => {
-        const current = live[i];
-        if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
-          return { object: current };
-        const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
-        return { object: await this.apply(child, known), change };
+        try {
+          return await this.applyIfDrifted(child, cached[i], known);
+        } catch (err) {
+          if (!(err instanceof Occupied)) throw err;
+        }
+        return this.applyIfDrifted(child, await claim(child.ref), known).catch((err: unknown) => {
+          throw err instanceof Occupied ? retryable(REASON.applyFailed, `${err.message}; retrying`) : err;
+        });
       }),
     );
     return {
       objects: outcomes.map((o) => o.object),
       changes: outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change])),
     };
+  }
+
+  private async applyIfDrifted(
+    child: DesiredChild,
+    current: KubernetesObject | undefined,
+    known: Map<string, Normalized>,
+  ): Promise<{ object: KubernetesObject; change?: ChildChange }> {
+    if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
+      return { object: current };
+    const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
+    return { object: await this.apply(child, known, expected(current)), change };
   }
 
   /** The Tenant's entries still current: for children the spec names, at the hash it names them. */
@@ -82,8 +123,17 @@ export class Applier {
     return count;
   }
 
-  private async apply(child: DesiredChild, known: Map<string, Normalized>): Promise<KubernetesObject> {
-    const manifest = { apiVersion: child.ref.apiVersion, kind: child.ref.kind, ...child.manifest };
+  private async apply(
+    child: DesiredChild,
+    known: Map<string, Normalized>,
+    precondition: Precondition,
+  ): Promise<KubernetesObject> {
+    const manifest = {
+      apiVersion: child.ref.apiVersion,
+      kind: child.ref.kind,
+      ...child.manifest,
+      metadata: { ...child.manifest.metadata, ...precondition },
+    };
     try {
       const result = await this.api.request<KubernetesObject>({
         method: 'PATCH',
@@ -112,8 +162,26 @@ export function drifted(child: DesiredChild, live: KubernetesObject, normalized?
   return !isSubset(normalized ?? child.manifest, live);
 }
 
+type Precondition = { uid: string } | { resourceVersion: string };
+
+/** The object the apply may change: the cached one, or none (a create). */
+function expected(current: KubernetesObject | undefined): Precondition {
+  const uid = current?.metadata?.uid;
+  return uid === undefined ? { resourceVersion: UNSEEN_RESOURCE_VERSION } : { uid };
+}
+
+/**
+ * The apply was refused because the object is not the one it named: something exists where none
+ * was expected (409, resourceVersion), the cached object is gone (409, uid) or was replaced (422,
+ * metadata.uid is immutable). A forced apply meets no other 409.
+ */
+const isOtherObject = (err: unknown): boolean =>
+  err instanceof ApiError &&
+  (err.status === 409 || (err.status === 422 && /metadata\.uid\b/.test(err.message)));
+
 /** A refusal by the API server (invalid, immutable field) stalls; anything else is retried. */
 function applyError(ref: ChildRef, err: unknown): Error {
+  if (isOtherObject(err)) return new Occupied(ref);
   const text = `applying ${describeRef(ref)}: ${errorText(err)}`;
   if (err instanceof ApiError && (err.status === 422 || err.status === 400))
     return stall(REASON.applyFailed, text);

@@ -1,5 +1,7 @@
-// Making a Tenant's children match its spec, in order: read each child, check the Tenant may own
-// it, apply those that drifted, delete owned children the spec no longer names.
+// Making a Tenant's children match its spec, in order: look each child up in the cache, check the
+// Tenant may own it, apply those that drifted or are not there, delete owned children the spec no
+// longer names. A child is read from the API only when its apply finds an object the cache does
+// not show (apply.ts): a new Tenant's children cost one request each, not a read and a write.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
@@ -46,9 +48,15 @@ export class Converger {
   }
 
   private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
-    const live = await Promise.all(desired.map((child) => this.liveChild(child.ref)));
-    desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, live[i]));
-    const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, live);
+    const cached = desired.map((child) => this.observed.child(child.ref));
+    desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, cached[i]));
+    const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, cached, (ref) =>
+      this.claimUnseen(tenant, ref),
+    );
+    desired.forEach((child, i) => {
+      const object = applied.objects[i]!;
+      if (object !== cached[i]) this.observed.childApplied(child.ref, object);
+    });
     const changes = [...applied.changes, ...(await this.pruner.prune(tenant, desired))];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
     return { changes, deployment: at === -1 ? undefined : applied.objects[at] };
@@ -59,10 +67,17 @@ export class Converger {
     this.applier.forget(tenant);
   }
 
-  /** The child from the cache; when absent there, from the API, since an unlabelled object is not cached. */
-  private async liveChild(ref: ChildRef): Promise<KubernetesObject | undefined> {
-    const cached = this.observed.child(ref);
-    if (cached !== undefined) return cached;
+  /**
+   * An apply found an object the cache does not show (not labelled for a Tenant: made by hand or by
+   * another tool): read it, and refuse it unless it is this Tenant's.
+   */
+  private async claimUnseen(tenant: Tenant, ref: ChildRef): Promise<KubernetesObject | undefined> {
+    const live = await this.read(ref);
+    this.assertOwnable(tenant, ref, live);
+    return live;
+  }
+
+  private async read(ref: ChildRef): Promise<KubernetesObject | undefined> {
     try {
       return await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
     } catch (err) {

@@ -3,16 +3,24 @@
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version: a reconcile that follows at once (its own apply's child event) must not
 // take the old status for the current one, write it again and announce a transition twice.
+// Children the operator just applied are seen the same way, so a reconcile that follows before
+// the child's watch event does not apply it again.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import type { ChildKind, ChildRef } from './child-ref.js';
+import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
 import type { InformerOperator } from './watcher.js';
 
 const TENANTS = pluralOf(API_VERSION, KIND);
+
+/**
+ * How long an applied child is overlaid on the cache at most: its watch event comes within
+ * moments, but one created and deleted while the watch was re-listing never comes at all.
+ */
+const APPLIED_TTL_MS = 60_000;
 
 export class ObservedState {
   private readonly index = new ChildIndex();
@@ -20,6 +28,8 @@ export class ObservedState {
   readonly neighbours = new NeighbourIndex();
   /** Tenants as the operator's status writes returned them, until the cache holds that version. */
   private readonly written = new Map<string, Tenant>();
+  /** Children as the operator's applies returned them, until the cache holds that version. */
+  private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
 
   constructor(
     private readonly watcher: InformerOperator,
@@ -50,7 +60,19 @@ export class ObservedState {
   child<T extends V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
     const scope = this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
     const informer = this.watcher.informer(pluralOf(ref.apiVersion, ref.kind), scope);
-    return informer?.get(ref.name, ref.namespace) as T | undefined;
+    const cached = informer?.get(ref.name, ref.namespace) as T | undefined;
+    const key = childKey(ref);
+    const applied = this.applied.get(key);
+    if (applied === undefined) return cached;
+    const fresh = Date.now() - applied.at < APPLIED_TTL_MS;
+    if (fresh && (cached === undefined || isNewer(applied.object, cached))) return applied.object as T;
+    this.applied.delete(key);
+    return cached;
+  }
+
+  /** A child as an apply returned it (or found it): fresher than the cache until the watch catches up. */
+  childApplied(ref: ChildRef, object: KubernetesObject): void {
+    this.applied.set(childKey(ref), { object, at: Date.now() });
   }
 
   /** Every cached child labelled as belonging to the tenant. */
@@ -77,6 +99,9 @@ export class ObservedState {
 
   /** Called for every child watch event: keeps the index current, and names the Tenants to look at. */
   childChanged(kind: ChildKind, object: KubernetesObject, deleted: boolean): string[] {
+    const key = childKey(childRef(kind, object.metadata?.namespace ?? '', object.metadata?.name ?? ''));
+    const applied = this.applied.get(key);
+    if (applied !== undefined && (deleted || !isNewer(applied.object, object))) this.applied.delete(key);
     return this.index.childChanged(kind, object, deleted);
   }
 }

@@ -15,6 +15,7 @@ import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
 import { childNames, computeStatus } from './status.js';
+import { StatusHold } from './status-hold.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
 import { transitions } from './transitions.js';
 
@@ -38,6 +39,8 @@ interface Attempt {
 }
 
 export class Reconciler {
+  private readonly hold = new StatusHold();
+
   constructor(private readonly deps: ReconcilerDeps) {}
 
   async reconcile(name: string): Promise<Outcome> {
@@ -46,11 +49,13 @@ export class Reconciler {
     // what converging remembered of them goes now.
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
       this.deps.converger.forget(name);
+      this.hold.forget(name);
       return { kind: 'done' };
     }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
+    let held: number;
     try {
-      await this.report(tenant, attempt);
+      held = await this.report(tenant, attempt);
     } catch (error) {
       // The API server is unreachable or busy: an expected fault, retried with backoff.
       this.deps.logger.warn('could not write the Tenant status; will retry', {
@@ -59,6 +64,8 @@ export class Reconciler {
       });
       return { kind: 'retry', error };
     }
+    // A held status is written by a later reconcile: the Deployment's next event, or this one.
+    if (held > 0) return { kind: 'requeueAfter', delayMs: held };
     if (attempt.error === undefined) return { kind: 'done' };
     return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
   }
@@ -107,9 +114,10 @@ export class Reconciler {
 
   /**
    * The one place that writes status, with a Warning Event when a new failure appears and an Event
-   * for a state reached or a pause begun or ended.
+   * for a state reached or a pause begun or ended. A status that only says a new generation is
+   * rolling out is held back (status-hold.ts): returns how long, else 0.
    */
-  private async report(tenant: Tenant, attempt: Attempt): Promise<void> {
+  private async report(tenant: Tenant, attempt: Attempt): Promise<number> {
     const status = computeStatus({
       tenant,
       error: attempt.error,
@@ -119,6 +127,8 @@ export class Reconciler {
       paused: attempt.paused,
       ...childNames(attempt.children),
     });
+    const held = this.hold.delay(tenant, status, Date.now());
+    if (held > 0) return held;
     const failure = newFailure(tenant, status);
     if (failure !== undefined) {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
@@ -130,6 +140,7 @@ export class Reconciler {
     }
     const written = await this.deps.statusWriter.write(tenant, status);
     if (written !== undefined) this.deps.observed.statusWritten(written);
+    return 0;
   }
 
   /** The freshest copy: the one converging returned, else the cache's. */

@@ -11,10 +11,11 @@ export const SYNCED_REASON = {
   applyRejected: 'ApplyRejected',
 } as const;
 
-/** Reasons of the Events sync records on Tenants. */
+/**
+ * Reasons of the Events sync records on Tenants: Warnings only. A creation or an update is announced
+ * by the operator (naming the children it made); status.sync holds the row hash and when it changed.
+ */
 export const EVENT_REASON = {
-  created: 'Created',
-  updated: 'Updated',
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
   deletionsHeldBack: 'DeletionsHeldBack',
@@ -39,10 +40,6 @@ const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 1
 
 export const MESSAGE = {
   synced: (table: string): string => `synced from its row in DynamoDB table ${quoted(table)}`,
-  created: (table: string, hash: string): string =>
-    `created from its row in DynamoDB table ${quoted(table)} (row hash ${hash})`,
-  updated: (table: string, hash: string): string =>
-    `spec updated from its row in DynamoDB table ${quoted(table)} (row hash ${hash})`,
   applyRejected: (detail: string): string =>
     `the API server rejected the Tenant built from this row; fix the row: ${detail.slice(0, 1000)}`,
   heldBack: (table: string, cause: DeletionCause, fraction: number, minimum: number): string =>

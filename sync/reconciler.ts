@@ -106,7 +106,7 @@ export class Reconciler {
   }
 
   private async applySpec(name: string, hash: string): Promise<void> {
-    const { book, view, identity } = this.deps.ledger;
+    const { book, view } = this.deps.ledger;
     const spec = book.spec(name, hash)!;
     const before = view.get(name);
     let tenant: Tenant;
@@ -124,10 +124,9 @@ export class Reconciler {
     }
     view.remember(tenant);
     book.applied(name, hash, tenant.metadata.generation);
-    const created = before === undefined;
-    this.deps.logger.info(created ? LOG.created : LOG.updated, { tenant: name, rowHash: hash });
-    const message = created ? MESSAGE.created(identity.table, hash) : MESSAGE.updated(identity.table, hash);
-    this.deps.events.record(tenant, 'Normal', created ? EVENT_REASON.created : EVENT_REASON.updated, message);
+    // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
+    // children), and the row hash and time of this write are in status.sync; one write per tenant less.
+    this.deps.logger.info(before === undefined ? LOG.created : LOG.updated, { tenant: name, rowHash: hash });
   }
 
   /** An apply that made nothing: a Tenant of that name turned up (read it, decide again), or a failure. */

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { deploymentCondition, statusInput } from '../testing/operator-status.js';
+import { retryable } from './reconcile-error.js';
+import { computeStatus, type StatusInput } from './status.js';
+import { rollingOut, StatusHold } from './status-hold.js';
+
+const HOLD_MS = 10_000;
+
+/** The status for a new generation whose Deployment was just applied: 0 of 2 replicas available. */
+function justApplied(tweak: (input: StatusInput) => void = () => undefined): StatusInput {
+  return statusInput((i) => {
+    i.deployment!.status = { observedGeneration: 5, replicas: 2, updatedReplicas: 2, availableReplicas: 0 };
+    deploymentCondition(i, 'Available', {
+      status: 'False',
+      reason: 'MinimumReplicasUnavailable',
+      message: 'Deployment does not have minimum availability.',
+    });
+    tweak(i);
+  });
+}
+
+describe('rollingOut', () => {
+  it('is true while a healthy rollout is under way, false once it is Ready', () => {
+    expect(rollingOut(computeStatus(justApplied()))).toBe(true);
+    expect(rollingOut(computeStatus(statusInput()))).toBe(false);
+  });
+
+  it('is false for a failure, a rollout that is stuck, a state and a pause: those are news', () => {
+    const failed = justApplied((i) => (i.error = retryable('ApplyFailed', 'the API server is down')));
+    const stuck = justApplied((i) =>
+      deploymentCondition(i, 'Progressing', {
+        status: 'False',
+        reason: 'ProgressDeadlineExceeded',
+        message: 'stuck',
+      }),
+    );
+    const suspended = justApplied((i) => (i.state = 'suspended'));
+    const paused = justApplied((i) => (i.paused = true));
+    for (const input of [failed, stuck, suspended, paused])
+      expect(rollingOut(computeStatus(input))).toBe(false);
+  });
+});
+
+describe('StatusHold', () => {
+  it('holds the first status of a new generation while it only says the rollout is under way', () => {
+    const hold = new StatusHold(HOLD_MS);
+    const input = justApplied();
+    const status = computeStatus(input);
+    expect(hold.delay(input.tenant, status, 1_000)).toBe(HOLD_MS);
+    // Later reconciles (the Deployment's events) wait out what is left, not a new hold each.
+    expect(hold.delay(input.tenant, status, 4_000)).toBe(HOLD_MS - 3_000);
+    // The rollout took too long: the status is written after all.
+    expect(hold.delay(input.tenant, status, 1_000 + HOLD_MS)).toBe(0);
+  });
+
+  it('writes Ready at once, and starts afresh after it', () => {
+    const hold = new StatusHold(HOLD_MS);
+    const rolling = justApplied();
+    expect(hold.delay(rolling.tenant, computeStatus(rolling), 0)).toBe(HOLD_MS);
+    const ready = statusInput();
+    expect(hold.delay(ready.tenant, computeStatus(ready), 2_000)).toBe(0);
+    expect(hold.delay(rolling.tenant, computeStatus(rolling), 9_000)).toBe(HOLD_MS);
+  });
+
+  it('never holds a change to a generation already reported: a Deployment losing its pods is news', () => {
+    const hold = new StatusHold(HOLD_MS);
+    const input = justApplied();
+    input.tenant.status = { observedGeneration: input.tenant.metadata.generation };
+    expect(hold.delay(input.tenant, computeStatus(input), 0)).toBe(0);
+  });
+
+  it('forgets a Tenant that is gone', () => {
+    const hold = new StatusHold(HOLD_MS);
+    const input = justApplied();
+    const status = computeStatus(input);
+    hold.delay(input.tenant, status, 0);
+    hold.forget(input.tenant.metadata.name!);
+    expect(hold.delay(input.tenant, status, 5_000)).toBe(HOLD_MS);
+  });
+});
