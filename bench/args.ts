@@ -20,13 +20,13 @@ export interface BenchOptions {
   baseline: boolean;
   /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
   nodeOptions: string | undefined;
-  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters. */
+  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters, memory at rest. */
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
 }
 
-export const SCENARIOS = ['landlord', 'purge', 'multicluster'] as const;
+export const SCENARIOS = ['landlord', 'purge', 'multicluster', 'rest'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000];
@@ -51,10 +51,10 @@ function scenarioList(text: string): Scenario[] {
   return names as Scenario[];
 }
 
-/** --multicluster alone; else the list asked for; else all (--quick: the two that need no extra clusters). */
+/** --multicluster alone; else the list asked for; else all (--quick: all but the three clusters). */
 function scenariosOf(flags: Flags, quick: boolean): Scenario[] {
   if (flags.multicluster) return ['multicluster'];
-  return flags.scenarios ?? (quick ? ['landlord', 'purge'] : [...SCENARIOS]);
+  return flags.scenarios ?? (quick ? ['landlord', 'purge', 'rest'] : [...SCENARIOS]);
 }
 
 function positiveInt(text: string): number {
@@ -87,7 +87,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table); default all (--quick: landlord, purge)',
+      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, purge, rest)',
       scenarioList,
     )
     .option(
@@ -96,7 +96,7 @@ export function benchCommand(): Command {
     )
     .option(
       '--node-options <opts>',
-      'NODE_OPTIONS for sync and operator (default: those of config/manager/operator.yaml; --node-options= for none)',
+      'NODE_OPTIONS for the components (default: those of config/manager/operator.yaml; --node-options= for none)',
     )
     .helpOption('-h, --help', 'print help')
     .exitOverride();

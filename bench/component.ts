@@ -1,4 +1,4 @@
-// sync and operator as the real CLI runs them (`node dist/cli/main.js sync|operator`), one child
+// sync, operator and purger as the real CLI runs them (`node dist/cli/main.js sync|operator|purger`), one child
 // process each, so that their memory, CPU profile and restarts are their own. Log lines go to a
 // file; the few the benchmark waits on are kept in memory.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
 
-export type ComponentName = 'operator' | 'sync';
+export type ComponentName = 'operator' | 'sync' | 'purger';
 
 /** The V8 heap as the process reported it just before it was stopped. */
 export interface HeapReport {

@@ -10,12 +10,13 @@ import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY } from './deployed.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { purgeTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
+import { purgeTable, restTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
+import { runRest } from './scenarios/rest.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -101,7 +102,9 @@ async function main(args: readonly string[]): Promise<number> {
   await save(report, options.outDir, stamp);
   printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  const failed = [report.purge, report.multicluster].some((r) => r !== undefined && 'error' in r);
+  const failed = [report.purge, report.multicluster, report.rest].some(
+    (r) => r !== undefined && 'error' in r,
+  );
   return report.results.some((r) => r.error !== undefined) || failed ? 1 : 0;
 }
 
@@ -111,6 +114,7 @@ function planned(options: BenchOptions): string {
   if (options.scenarios.includes('purge')) parts.push('purge');
   if (options.scenarios.includes('multicluster'))
     parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
+  if (options.scenarios.includes('rest')) parts.push('memory at rest');
   return parts.join(', ');
 }
 
@@ -132,6 +136,10 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
     report.multicluster = await multiCluster(ctx);
     await save(report, options.outDir, stamp);
   }
+  if (options.scenarios.includes('rest') && !stopping) {
+    report.rest = await atRest(ctx);
+    await save(report, options.outDir, stamp);
+  }
 }
 
 function printTables(report: BenchReport): void {
@@ -140,6 +148,7 @@ function printTables(report: BenchReport): void {
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))
     console.log(`\nthree clusters, one table:\n${JSON.stringify(report.multicluster, null, 2)}\n`);
+  if (report.rest !== undefined && !('error' in report.rest)) console.log(`\n${restTable(report.rest)}\n`);
 }
 
 async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
@@ -162,6 +171,18 @@ async function multiCluster(ctx: RunContext): Promise<BenchReport['multicluster'
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
     print(`multicluster: failed: ${error}`);
+    return { error };
+  }
+}
+
+/** sync, operator and purger at rest on a fresh cluster with an empty table. */
+async function atRest(ctx: RunContext): Promise<BenchReport['rest']> {
+  print('rest: sync, operator and purger with no tenant, memory at rest');
+  try {
+    return await runRest(ctx);
+  } catch (err) {
+    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    print(`rest: failed: ${error}`);
     return { error };
   }
 }
