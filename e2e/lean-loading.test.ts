@@ -14,7 +14,7 @@ import { REDIRECTS } from '../runtime/lean/hooks.js';
 
 const run = promisify(execFile);
 
-/** What must not load at rest: the generated client, its models, the library's HTTP client. */
+/** What must not load at rest: the generated client, its models, the library's HTTP client (and Node's bundled undici, below). */
 const HEAVY = [
   /@kubernetes\/client-node\/dist\/index\.js$/,
   /@kubernetes\/client-node\/dist\/gen\/index\.js$/,
@@ -37,6 +37,8 @@ for (const entry of ['runtime/component.js', 'operator/index.js', 'sync/index.js
   await import(dist + '/' + entry);
 }
 const atRest = [...loaded];
+// Node's own bundled undici, which the ESM face of node:http would load (see runtime/lean/node-http.ts).
+const bundledUndici = process.moduleLoadList.some((name) => name.includes('deps/undici'));
 const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
 const facade = await import(dist + '/runtime/lean/operator-library-client.js');
 const kc = new KubeConfig();
@@ -48,12 +50,13 @@ kc.loadFromOptions({
 });
 const api = kc.makeApiClient(facade.CoreV1Api);
 const lazyApi = typeof api.listNamespace === 'function';
-process.stdout.write(JSON.stringify({ applied: [...applied].map((r) => r.to), atRest, lazyApi, later: loaded }));
+process.stdout.write(JSON.stringify({ applied: [...applied].map((r) => r.to), atRest, bundledUndici, lazyApi, later: loaded }));
 `;
 
 interface Probe {
   applied: string[];
   atRest: string[];
+  bundledUndici: boolean;
   lazyApi: boolean;
   later: string[];
 }
@@ -74,6 +77,7 @@ describe('lean loading', () => {
     const result = await probe();
     expect(new Set(result.applied)).toEqual(new Set(REDIRECTS.map((r) => r.to)));
     expect(result.atRest.filter((url) => HEAVY.some((re) => re.test(url)))).toEqual([]);
+    expect(result.bundledUndici).toBe(false);
     // Each redirect's stand-in really loaded in their place.
     for (const { to } of REDIRECTS)
       expect(result.atRest.some((url) => url.endsWith(`/runtime/lean/${to}`))).toBe(true);
