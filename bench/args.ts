@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
-import { deployedNodeOptions } from './deployed.js';
+import { deployedNodeOptions, imageNodeFlags } from './deployed.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -20,6 +20,8 @@ export interface BenchOptions {
   baseline: boolean;
   /** NODE_OPTIONS for sync and operator, e.g. a heap cap, to see what memory settings cost. */
   nodeOptions: string | undefined;
+  /** Node.js flags before the script, as the image's ENTRYPOINT has them (V8 flags NODE_OPTIONS refuses). */
+  nodeFlags: string[];
   /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters, memory at rest. */
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
@@ -71,6 +73,7 @@ interface Flags {
   out?: string;
   baseline: boolean;
   nodeOptions?: string;
+  nodeFlags?: string;
   scenarios?: Scenario[];
   multicluster?: true;
 }
@@ -98,6 +101,10 @@ export function benchCommand(): Command {
       '--node-options <opts>',
       'NODE_OPTIONS for the components (default: those of config/manager/operator.yaml; --node-options= for none)',
     )
+    .option(
+      '--node-flags <flags>',
+      "node's own flags for the components, before the script (default: those of the Dockerfile's ENTRYPOINT; --node-flags= for none)",
+    )
     .helpOption('-h, --help', 'print help')
     .exitOverride();
 }
@@ -116,6 +123,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     baseline: flags.baseline,
     // The deployed value unless asked otherwise (--node-options= runs with Node's defaults).
     nodeOptions: flags.nodeOptions ?? deployedNodeOptions(),
+    nodeFlags:
+      flags.nodeFlags === undefined ? imageNodeFlags() : flags.nodeFlags.split(/\s+/).filter(Boolean),
     scenarios: scenariosOf(flags, quick),
   };
 }

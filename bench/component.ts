@@ -28,6 +28,8 @@ export interface SpawnOptions {
   logDir: string;
   /** Write a CPU profile to this directory when the process exits. */
   profileDir?: string;
+  /** Node.js flags before the script (the image's ENTRYPOINT flags). */
+  nodeFlags?: readonly string[];
 }
 
 /** Messages worth keeping in memory; warnings and errors are always kept. */
@@ -64,7 +66,7 @@ export class ComponentProcess {
           ];
     this.child = spawn(
       process.execPath,
-      [...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
+      [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],

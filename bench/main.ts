@@ -90,6 +90,7 @@ async function main(args: readonly string[]): Promise<number> {
       leaderElection: false,
       profile: options.profile,
       nodeOptions: options.nodeOptions ?? '',
+      nodeFlags: options.nodeFlags.join(' '),
       scenarios: options.scenarios.join(','),
     },
     machine: describeMachine(),
@@ -151,41 +152,33 @@ function printTables(report: BenchReport): void {
   if (report.rest !== undefined && !('error' in report.rest)) console.log(`\n${restTable(report.rest)}\n`);
 }
 
-async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
-  print('purge: the engine against a sequential delete, on a moto of its own');
+/** One scenario after the sizes: its result, or its failure recorded beside the others' results. */
+async function recorded<T>(
+  name: string,
+  intro: string,
+  run: () => Promise<T>,
+): Promise<T | { error: string }> {
+  print(`${name}: ${intro}`);
   try {
-    return await runPurgeBench(ctx);
+    return await run();
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`purge: failed: ${error}`);
+    print(`${name}: failed: ${error}`);
     return { error };
   }
 }
 
-/** Three clusters fed from one table; a failure is recorded beside the other scenarios' results. */
-async function multiCluster(ctx: RunContext): Promise<BenchReport['multicluster']> {
-  const n = ctx.options.multiclusterSize;
-  print(`multicluster: three clusters, one table, N = ${n}`);
-  try {
-    return await runMultiCluster(n, ctx);
-  } catch (err) {
-    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`multicluster: failed: ${error}`);
-    return { error };
-  }
-}
+const runPurge = (ctx: RunContext): Promise<BenchReport['purge']> =>
+  recorded('purge', 'the engine against a sequential delete, on a moto of its own', () => runPurgeBench(ctx));
+
+const multiCluster = (ctx: RunContext): Promise<BenchReport['multicluster']> =>
+  recorded('multicluster', `three clusters, one table, N = ${ctx.options.multiclusterSize}`, () =>
+    runMultiCluster(ctx.options.multiclusterSize, ctx),
+  );
 
 /** sync, operator and purger at rest on a fresh cluster with an empty table. */
-async function atRest(ctx: RunContext): Promise<BenchReport['rest']> {
-  print('rest: sync, operator and purger with no tenant, memory at rest');
-  try {
-    return await runRest(ctx);
-  } catch (err) {
-    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`rest: failed: ${error}`);
-    return { error };
-  }
-}
+const atRest = (ctx: RunContext): Promise<BenchReport['rest']> =>
+  recorded('rest', 'sync, operator and purger with no tenant, memory at rest', () => runRest(ctx));
 
 let stopping = false;
 

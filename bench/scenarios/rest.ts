@@ -36,6 +36,7 @@ export interface RestComponentResult {
 export interface RestResult {
   goalMiB: number;
   nodeOptions: string;
+  nodeFlags: string;
   components: Partial<Record<ComponentName, RestComponentResult>>;
 }
 
@@ -52,6 +53,7 @@ export async function runRest(ctx: RunContext): Promise<RestResult> {
         label: `${name}-rest`,
         env: landlordEnv(bench, TABLE, ctx),
         logDir: ctx.runDir,
+        nodeFlags: ctx.options.nodeFlags,
       });
       running.push(process);
       return process;
@@ -62,6 +64,7 @@ export async function runRest(ctx: RunContext): Promise<RestResult> {
     const result: RestResult = {
       goalMiB: REST_GOAL_MIB,
       nodeOptions: ctx.options.nodeOptions ?? '',
+      nodeFlags: ctx.options.nodeFlags.join(' '),
       components: {},
     };
     for (const [i, name] of COMPONENTS.entries()) {

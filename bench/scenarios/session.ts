@@ -55,6 +55,7 @@ export class Session {
       label: `${label}-${this.n}`,
       env: landlordEnv(this.bench, TABLE, this.ctx, extra),
       logDir: this.ctx.runDir,
+      nodeFlags: this.ctx.options.nodeFlags,
       ...(this.ctx.options.profile ? { profileDir: this.ctx.runDir } : {}),
     });
   }
