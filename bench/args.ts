@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
+import { imageNodeFlags } from './deployed.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -22,13 +23,15 @@ export interface BenchOptions {
    * undefined: each runs with its own manifest's (config/manager/<component>.yaml).
    */
   nodeOptions: string | undefined;
-  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters. */
+  /** Node.js flags before the script, as the image's ENTRYPOINT has them (V8 flags NODE_OPTIONS refuses). */
+  nodeFlags: string[];
+  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters, memory at rest. */
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
 }
 
-export const SCENARIOS = ['landlord', 'purge', 'multicluster'] as const;
+export const SCENARIOS = ['landlord', 'purge', 'multicluster', 'rest'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000, 10_000, 20_000];
@@ -53,10 +56,10 @@ function scenarioList(text: string): Scenario[] {
   return names as Scenario[];
 }
 
-/** --multicluster alone; else the list asked for; else all (--quick: the two that need no extra clusters). */
+/** --multicluster alone; else the list asked for; else all (--quick: all but the three clusters). */
 function scenariosOf(flags: Flags, quick: boolean): Scenario[] {
   if (flags.multicluster) return ['multicluster'];
-  return flags.scenarios ?? (quick ? ['landlord', 'purge'] : [...SCENARIOS]);
+  return flags.scenarios ?? (quick ? ['landlord', 'purge', 'rest'] : [...SCENARIOS]);
 }
 
 function positiveInt(text: string): number {
@@ -73,6 +76,7 @@ interface Flags {
   out?: string;
   baseline: boolean;
   nodeOptions?: string;
+  nodeFlags?: string;
   scenarios?: Scenario[];
   multicluster?: true;
 }
@@ -89,7 +93,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table); default all (--quick: landlord, purge)',
+      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, purge, rest)',
       scenarioList,
     )
     .option(
@@ -99,6 +103,10 @@ export function benchCommand(): Command {
     .option(
       '--node-options <opts>',
       "NODE_OPTIONS for sync and operator (default: each its own manifest's, config/manager/<component>.yaml; --node-options= for none)",
+    )
+    .option(
+      '--node-flags <flags>',
+      "node's own flags for the components, before the script (default: those of the Dockerfile's ENTRYPOINT; --node-flags= for none)",
     )
     .helpOption('-h, --help', 'print help')
     .exitOverride();
@@ -118,6 +126,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     baseline: flags.baseline,
     // Each component's deployed value unless asked otherwise (--node-options= runs with Node's defaults).
     nodeOptions: flags.nodeOptions,
+    nodeFlags:
+      flags.nodeFlags === undefined ? imageNodeFlags() : flags.nodeFlags.split(/\s+/).filter(Boolean),
     scenarios: scenariosOf(flags, quick),
   };
 }

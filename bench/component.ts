@@ -1,4 +1,4 @@
-// sync and operator as the real CLI runs them (`node dist/cli/main.js sync|operator`), one child
+// sync, operator and purger as the real CLI runs them (`node dist/cli/main.js sync|operator|purger`), one child
 // process each, so that their memory, CPU profile and restarts are their own. Log lines go to a
 // file; the few the benchmark waits on are kept in memory.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
 
-export type ComponentName = 'operator' | 'sync';
+export type ComponentName = 'operator' | 'sync' | 'purger';
 
 /** The V8 heap as the process reported it just before it was stopped. */
 export interface HeapReport {
@@ -31,6 +31,8 @@ export interface SpawnOptions {
   profileDir?: string;
   /** Tenants in the run: beyond 5,000 the heap cap is raised as the manifests advise. */
   tenants?: number;
+  /** Node.js flags before the script (the image's ENTRYPOINT flags). */
+  nodeFlags?: readonly string[];
 }
 
 /** Messages worth keeping in memory; warnings and errors are always kept. */
@@ -67,7 +69,7 @@ export class ComponentProcess {
           ];
     this.child = spawn(
       process.execPath,
-      [...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
+      [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
         // The deployed heap limits unless the run asked for others (--node-options).
         env: { NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants), ...options.env },

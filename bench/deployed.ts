@@ -1,6 +1,7 @@
 // What the shipped manifests run the components with, so the benchmark measures that and not
-// something friendlier: the operator's default concurrency and each component's NODE_OPTIONS from
-// config/manager/*.yaml (which differ from Node's defaults on purpose, see docs/performance.md).
+// something friendlier: the operator's default concurrency, each component's NODE_OPTIONS from
+// config/manager/*.yaml and the V8 flags of the image's ENTRYPOINT (which differ from Node's
+// defaults on purpose, see docs/performance.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -22,12 +23,13 @@ interface Manifest {
  * NODE_OPTIONS of the component's Deployment in config/manager/<component>.yaml: each component is
  * measured with its own heap limits, so a change to one manifest is what the benchmark runs.
  */
-export function deployedNodeOptions(component: 'sync' | 'operator'): string {
-  const file = join(repoRoot, 'config', 'manager', `${component}.yaml`);
+export function deployedNodeOptions(component: 'sync' | 'operator' | 'purger'): string {
+  // The purger is opt-in, so its manifest lives in its own kustomize component.
+  const file = join(repoRoot, 'config', component === 'purger' ? 'purger' : 'manager', `${component}.yaml`);
   const docs = loadAll(readFileSync(file, 'utf8')) as Manifest[];
   const env = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.env ?? [];
   const value = env.find((e) => e.name === 'NODE_OPTIONS')?.value;
-  if (value === undefined) throw new Error(`config/manager/${component}.yaml sets no NODE_OPTIONS`);
+  if (value === undefined) throw new Error(`${file} sets no NODE_OPTIONS`);
   return value;
 }
 
@@ -40,7 +42,7 @@ const SIZED_FOR = 5000;
 const MIB_PER_1000 = 15;
 
 /** The deployed NODE_OPTIONS with the old-space cap raised as the manifests advise for n tenants. */
-export function nodeOptionsFor(component: 'sync' | 'operator', n: number | undefined): string {
+export function nodeOptionsFor(component: 'sync' | 'operator' | 'purger', n: number | undefined): string {
   const deployed = deployedNodeOptions(component);
   if (n === undefined || n <= SIZED_FOR) return deployed;
   const extra = Math.ceil((n - SIZED_FOR) / 1000) * MIB_PER_1000;
@@ -48,4 +50,16 @@ export function nodeOptionsFor(component: 'sync' | 'operator', n: number | undef
     /--max-old-space-size=(\d+)/,
     (_, mib: string) => `--max-old-space-size=${Number(mib) + extra}`,
   );
+}
+
+/**
+ * The flags between `node` and the script in the Dockerfile's ENTRYPOINT: V8 flags that
+ * NODE_OPTIONS does not accept (Node.js allows only a few there).
+ */
+export function imageNodeFlags(): string[] {
+  const text = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+  const line = [...text.matchAll(/^ENTRYPOINT\s+(\[.*\])\s*$/gm)].at(-1)?.[1];
+  if (line === undefined) throw new Error('the Dockerfile has no ENTRYPOINT in exec form');
+  const words = JSON.parse(line) as string[];
+  return words.slice(1, -1);
 }

@@ -10,13 +10,14 @@ import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { purgeTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
+import { purgeTable, restTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
 import { requestsTable } from './requests-table.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
 import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
+import { runRest } from './scenarios/rest.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -92,6 +93,7 @@ async function main(args: readonly string[]): Promise<number> {
       nodeOptions:
         options.nodeOptions ??
         `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; old-space cap +15 MiB per 1,000 tenants beyond 5,000`,
+      nodeFlags: options.nodeFlags.join(' '),
       scenarios: options.scenarios.join(','),
     },
     machine: describeMachine(),
@@ -104,7 +106,9 @@ async function main(args: readonly string[]): Promise<number> {
   await save(report, options.outDir, stamp);
   printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  const failed = [report.purge, report.multicluster].some((r) => r !== undefined && 'error' in r);
+  const failed = [report.purge, report.multicluster, report.rest].some(
+    (r) => r !== undefined && 'error' in r,
+  );
   return report.results.some((r) => r.error !== undefined) || failed ? 1 : 0;
 }
 
@@ -114,6 +118,7 @@ function planned(options: BenchOptions): string {
   if (options.scenarios.includes('purge')) parts.push('purge');
   if (options.scenarios.includes('multicluster'))
     parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
+  if (options.scenarios.includes('rest')) parts.push('memory at rest');
   return parts.join(', ');
 }
 
@@ -135,6 +140,10 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
     report.multicluster = await multiCluster(ctx);
     await save(report, options.outDir, stamp);
   }
+  if (options.scenarios.includes('rest') && !stopping) {
+    report.rest = await atRest(ctx);
+    await save(report, options.outDir, stamp);
+  }
 }
 
 function printTables(report: BenchReport): void {
@@ -146,31 +155,36 @@ function printTables(report: BenchReport): void {
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))
     console.log(`\nthree clusters, one table:\n${JSON.stringify(report.multicluster, null, 2)}\n`);
+  if (report.rest !== undefined && !('error' in report.rest)) console.log(`\n${restTable(report.rest)}\n`);
 }
 
-async function runPurge(ctx: RunContext): Promise<BenchReport['purge']> {
-  print('purge: the engine against a sequential delete, on a moto of its own');
+/** One scenario after the sizes: its result, or its failure recorded beside the others' results. */
+async function recorded<T>(
+  name: string,
+  intro: string,
+  run: () => Promise<T>,
+): Promise<T | { error: string }> {
+  print(`${name}: ${intro}`);
   try {
-    return await runPurgeBench(ctx);
+    return await run();
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`purge: failed: ${error}`);
+    print(`${name}: failed: ${error}`);
     return { error };
   }
 }
 
-/** Three clusters fed from one table; a failure is recorded beside the other scenarios' results. */
-async function multiCluster(ctx: RunContext): Promise<BenchReport['multicluster']> {
-  const n = ctx.options.multiclusterSize;
-  print(`multicluster: three clusters, one table, N = ${n}`);
-  try {
-    return await runMultiCluster(n, ctx);
-  } catch (err) {
-    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`multicluster: failed: ${error}`);
-    return { error };
-  }
-}
+const runPurge = (ctx: RunContext): Promise<BenchReport['purge']> =>
+  recorded('purge', 'the engine against a sequential delete, on a moto of its own', () => runPurgeBench(ctx));
+
+const multiCluster = (ctx: RunContext): Promise<BenchReport['multicluster']> =>
+  recorded('multicluster', `three clusters, one table, N = ${ctx.options.multiclusterSize}`, () =>
+    runMultiCluster(ctx.options.multiclusterSize, ctx),
+  );
+
+/** sync, operator and purger at rest on a fresh cluster with an empty table. */
+const atRest = (ctx: RunContext): Promise<BenchReport['rest']> =>
+  recorded('rest', 'sync, operator and purger with no tenant, memory at rest', () => runRest(ctx));
 
 let stopping = false;
 

@@ -6,6 +6,7 @@ import type { BaselineResult } from './scenarios/baseline.js';
 import type { LandlordResult } from './scenarios/landlord.js';
 import type { PurgeBenchResult, PurgeNetworkResult } from './scenarios/purge.js';
 import type { MultiClusterResult } from './scenarios/multicluster.js';
+import type { RestComponentResult, RestResult } from './scenarios/rest.js';
 
 export interface SizeResult {
   n: number;
@@ -30,6 +31,8 @@ export interface BenchReport {
   purge?: PurgeBenchResult | { error: string };
   /** Three clusters fed from one table, when it ran. */
   multicluster?: MultiClusterResult | { error: string };
+  /** Each component's memory at rest with no tenant, when it ran. */
+  rest?: RestResult | { error: string };
 }
 
 /** Dotted paths into a SizeResult that must hold a number for the run to count as complete. */
@@ -126,4 +129,25 @@ const PURGE_COLUMNS: Column<PurgeNetworkResult>[] = [
 /** One row per network (loopback, loopback + latency): items/s medians of each mode. */
 export function purgeTable(purge: PurgeBenchResult): string {
   return renderTable(purge.networks, PURGE_COLUMNS);
+}
+
+type RestRow = { name: string; goalMiB: number } & RestComponentResult;
+
+const REST_COLUMNS: Column<RestRow>[] = [
+  { title: 'at rest, no tenant', value: (r) => r.name },
+  { title: 'RSS MiB', value: (r) => fixed(r.restMiB) },
+  { title: 'goal MiB', value: (r) => String(r.goalMiB) },
+  { title: 'met', value: (r) => (r.withinGoal ? 'yes' : 'NO') },
+  { title: 'peak MiB', value: (r) => fixed(r.peakMiB) },
+  {
+    title: 'heap used/total MiB',
+    value: (r) => `${fixed(r.heap.heapUsedMiB)}/${fixed(r.heap.heapTotalMiB)}`,
+  },
+  { title: 'ready s', value: (r) => fixed(r.readySeconds) },
+];
+
+/** One row per component: the median resident set at rest beside the goal. */
+export function restTable(rest: RestResult): string {
+  const rows = Object.entries(rest.components).map(([name, r]) => ({ name, goalMiB: rest.goalMiB, ...r }));
+  return renderTable(rows, REST_COLUMNS);
 }

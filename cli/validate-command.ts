@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { describeSettings, loadSettings } from '../runtime/config.js';
-import { POLICY_SETTINGS, policyConfig, type PolicySettings } from '../operator/index.js';
+import { POLICY_SETTINGS, policyConfig, type PolicySettings } from '../operator/settings.js';
 import { EXIT, exitCode, validateRow, type RowVerdict } from './validate.js';
 
 type Format = 'text' | 'json';

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missingMetrics, type BenchReport } from '../bench/report.js';
+import type { RestResult } from '../bench/scenarios/rest.js';
 import { repoRoot } from '../harness/paths.js';
 
 let outDir: string | undefined;
@@ -28,23 +29,33 @@ function runBench(args: string[]): Promise<{ code: number | string; output: stri
 }
 
 describe('npm run bench -- --quick', () => {
-  it('completes and writes JSON with every metric for N=50', { timeout: 900_000 }, async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'landlord-bench-'));
-    const { code, output } = await runBench(['--quick', `--out=${outDir}`]);
-    expect(code, output).toBe(0);
-    const report = JSON.parse(await readFile(join(outDir, 'latest.json'), 'utf8')) as BenchReport;
-    expect(report.mode).toBe('quick');
-    const { cpus, memoryGiB, node, kernel } = report.machine;
-    expect([typeof cpus, typeof memoryGiB, typeof node, typeof kernel]).toEqual([
-      'number',
-      'number',
-      'string',
-      'string',
-    ]);
-    expect(report.machine.loadAverage).toHaveLength(3);
-    expect(report.results.map((r) => r.n)).toEqual([50]);
-    const [result] = report.results;
-    expect(result?.error, output).toBeUndefined();
-    expect(missingMetrics(result!)).toEqual([]);
-  });
+  it(
+    'completes and writes JSON with every metric for N=50 and memory at rest',
+    { timeout: 900_000 },
+    async () => {
+      outDir = await mkdtemp(join(tmpdir(), 'landlord-bench-'));
+      const { code, output } = await runBench(['--quick', `--out=${outDir}`]);
+      expect(code, output).toBe(0);
+      const report = JSON.parse(await readFile(join(outDir, 'latest.json'), 'utf8')) as BenchReport;
+      expect(report.mode).toBe('quick');
+      const { cpus, memoryGiB, node, kernel } = report.machine;
+      expect([typeof cpus, typeof memoryGiB, typeof node, typeof kernel]).toEqual([
+        'number',
+        'number',
+        'string',
+        'string',
+      ]);
+      expect(report.machine.loadAverage).toHaveLength(3);
+      expect(report.results.map((r) => r.n)).toEqual([50]);
+      const [result] = report.results;
+      expect(result?.error, output).toBeUndefined();
+      expect(missingMetrics(result!)).toEqual([]);
+      // Memory at rest: a figure per component beside the goal (never judged here).
+      const rest = report.rest;
+      expect(rest === undefined || 'error' in rest ? rest : undefined, output).toBeUndefined();
+      const components = (rest as RestResult).components;
+      expect(Object.keys(components).sort()).toEqual(['operator', 'purger', 'sync']);
+      for (const c of Object.values(components)) expect(c.restMiB).toBeGreaterThan(0);
+    },
+  );
 });

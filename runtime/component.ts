@@ -2,7 +2,7 @@
 // probes; the CRD check; warm caches on every replica; the work loop only on the Lease holder;
 // and on SIGTERM, stop taking work, finish what is in flight, hand the Lease back, exit 0.
 import { hostname } from 'node:os';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import type { SettingSpec } from './config.js';
 import { ensureCrd } from './kube/crd-install.js';
 import { apiServerStartupError, STARTUP_EXIT_CODE, StartupError } from './startup-error.js';

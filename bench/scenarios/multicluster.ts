@@ -80,12 +80,14 @@ function spawn(member: Pick<Member, 'name' | 'bench'>, table: BenchCluster, ctx:
       label: label('sync'),
       env: env({ LANDLORD_CLUSTER: member.name, ...changes }),
       logDir: ctx.runDir,
+      nodeFlags: ctx.options.nodeFlags,
     }),
     operator: new ComponentProcess({
       name: 'operator',
       label: label('operator'),
       env: env({}),
       logDir: ctx.runDir,
+      nodeFlags: ctx.options.nodeFlags,
     }),
   };
 }

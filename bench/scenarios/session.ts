@@ -56,6 +56,7 @@ export class Session {
       env: landlordEnv(this.bench, TABLE, this.ctx, extra),
       logDir: this.ctx.runDir,
       tenants: this.n,
+      nodeFlags: this.ctx.options.nodeFlags,
       ...(this.ctx.options.profile ? { profileDir: this.ctx.runDir } : {}),
     });
   }

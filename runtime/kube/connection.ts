@@ -5,7 +5,8 @@
 // Authorization header is still asked of client-node each time, so token refresh keeps working.
 import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
-import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { Agent, type Dispatcher } from 'undici';
 
 export interface Prepared {

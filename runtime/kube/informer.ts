@@ -2,13 +2,10 @@
 // resourceVersion, resumes watches from it and relists on 410 Gone). Added around it: paginated
 // lists through KubeApi, watch bookmarks, managedFields stripped to save memory, and restarts
 // with backoff after an error instead of stopping for good.
-import {
-  ListWatch,
-  Watch,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+// The files that define them, not the package's index (which loads the whole generated client).
+import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
+import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';

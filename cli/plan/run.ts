@@ -1,0 +1,52 @@
+// Reading a plan: the table through sync's table source, the cluster through a read-only client.
+// Apart from plan-command.ts so that only `landlord plan` loads these readers.
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { policyConfig, watchScopes, type PolicySettings } from '../../operator/settings.js';
+import { createLogger } from '../../runtime/logger.js';
+import { apiServerStartupError } from '../../runtime/startup-error.js';
+import { DynamoTableSource } from '../../sync/dynamo/dynamo-source.js';
+import { tableIdentity } from '../../sync/identity.js';
+import { planSync } from '../../sync/plan.js';
+import { placementOf } from '../../sync/settings.js';
+import { makePlan, type Plan } from './plan.js';
+import { ListedChildren, readRows, readTenants, ReadOnlyKubeApi } from './read.js';
+
+export interface PlanSettings extends PolicySettings {
+  table: string;
+  endpoint?: string;
+  scanSegments: number;
+  maxDeleteFraction: number;
+  maxDeleteMinimum: number;
+  cluster?: string;
+  clusterClaimsUnassigned: boolean;
+}
+
+/** The plan, and the API server it was read from; the kubeconfig is found as kubectl finds it. */
+export async function readPlan(settings: PlanSettings): Promise<{ server: string; plan: Plan }> {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  const api = new ReadOnlyKubeApi(kubeConfig);
+  const logger = createLogger('plan', 'warn', { stream: process.stderr });
+  const source = new DynamoTableSource({
+    table: settings.table,
+    endpoint: settings.endpoint,
+    scanSegments: settings.scanSegments,
+    observeRetries: () => undefined,
+    logger,
+  });
+  // Rows placed on other clusters are not this cluster's plan: they are left out as sync skips them.
+  const identity = tableIdentity(settings.table, placementOf(settings));
+  try {
+    await source.check();
+    const tenants = await readTenants(api).catch((err: unknown) => {
+      throw apiServerStartupError(err, api.server);
+    });
+    const children = await ListedChildren.read(api, watchScopes(settings));
+    const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
+    const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
+    const sync = planSync({ rows, tenants, identity, limits });
+    return { server: api.server, plan: await makePlan(sync, unnamed, policyConfig(settings), children) };
+  } finally {
+    source.close();
+  }
+}
