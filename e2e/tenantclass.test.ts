@@ -18,7 +18,8 @@ import {
 } from '../api/tenantclass.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { waitUntil } from '../harness/wait.js';
 import {
   createTable,
   deleteSyncedTenants,
@@ -74,6 +75,25 @@ async function underClass(tenant: string, name: string): Promise<Tenant> {
   const seen = await ready(tenant);
   expect(seen.status?.class).toBe(name);
   return seen;
+}
+
+/** Write requests the operator made, from its own metrics. */
+async function operatorWrites(): Promise<number> {
+  const text = await operator.metrics();
+  const resources = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
+  return ['apply', 'create', 'update', 'patch', 'delete']
+    .flatMap((verb) =>
+      resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
+    )
+    .reduce((a, b) => a + b, 0);
+}
+
+/** Reconciles the operator finished, whatever their result. */
+async function reconciles(): Promise<number> {
+  const text = await operator.metrics();
+  return ['success', 'error', 'requeue', 'refused']
+    .map((result) => metricValue(text, 'landlord_reconcile_total', { result }))
+    .reduce((a, b) => a + b, 0);
 }
 
 /** The refusal is told three ways: the condition (already seen), a Warning Event and a log line. */
@@ -136,6 +156,31 @@ describe('a row that names a class', () => {
     );
     await underClass(name, SMALL);
     expect((await deploymentOf(name)).spec?.replicas).toBe(3);
+  });
+
+  it('a class edit that changes no child reaches its Tenants without a single write', async () => {
+    await underClass(`${p}-named`, SMALL);
+    const [writesBefore, reconcilesBefore] = [await operatorWrites(), await reconciles()];
+    await kubectl(
+      'patch',
+      'tenantclass',
+      SMALL,
+      '--type',
+      'merge',
+      '-p',
+      '{"spec":{"limits":{"maxConfigMaps":40}}}',
+    );
+    await operator.waitForLog(
+      (l) => l.msg === 'TenantClass changed; reconciling its tenants' && l.tenants === 2,
+    );
+    await waitUntil(
+      'both Tenants of the class reconciled',
+      async () => (await reconciles()) >= reconcilesBefore + 2,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(await operatorWrites()).toBe(writesBefore);
   });
 
   it('naming a class that does not exist: ClassNotFound, and the running children stay as they were', async () => {
