@@ -1,5 +1,5 @@
 // landlord: one image, one CLI (loaded by main.ts). `landlord operator`, `landlord sync` and `landlord purger` are the
-// components; `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
+// components; `landlord crd` prints landlord's CRDs. The sandbox (`npm start`) is development tooling in
 // sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
 // exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component.js';
 import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
 import { crdYaml } from '../api/crd.js';
+import { ALL_CRDS } from '../api/crds.js';
 import { OPERATOR_SETTINGS, type OperatorSettings } from '../operator/settings.js';
 import { PURGER_SETTINGS, type PurgerSettings } from '../purger/settings.js';
 import { SYNC_SETTINGS, type SyncSettings } from '../sync/settings.js';

@@ -1,4 +1,4 @@
-// What the operator sees of the cluster, from its watch caches: Tenants, and the Deployments and
+// What the operator sees of the cluster, from its watch caches: Tenants, TenantClasses, and the Deployments and
 // ConfigMaps that carry a Tenant's label, indexed by Tenant so a reconcile never scans them all.
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version: a reconcile that follows at once (its own apply's child event) must not
@@ -7,6 +7,7 @@
 // the child's watch event does not apply it again.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
@@ -15,6 +16,7 @@ import { NeighbourIndex } from './neighbour-index.js';
 import type { InformerOperator } from './watcher.js';
 
 const TENANTS = pluralOf(API_VERSION, KIND);
+const CLASSES = pluralOf(CLASS_API_VERSION, CLASS_KIND);
 
 /**
  * How long an applied child is overlaid on the cache at most: its watch event comes within
@@ -54,6 +56,11 @@ export class ObservedState {
 
   tenants(): readonly Tenant[] {
     return (this.watcher.informer(TENANTS)?.list() ?? []) as readonly Tenant[];
+  }
+
+  /** Every TenantClass, as the watch last saw it. */
+  tenantClasses(): readonly TenantClass[] {
+    return (this.watcher.informer(CLASSES)?.list() ?? []) as readonly TenantClass[];
   }
 
   /** The child as last seen, or undefined when it is not in the cache (absent, or not labelled). */

@@ -3,6 +3,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { desiredChildren } from './desired.js';
@@ -129,5 +130,27 @@ describe('planChildren', () => {
       kind: 'refused',
       reason: expect.any(String) as unknown,
     });
+  });
+});
+
+describe('planChildren: the TenantClass', () => {
+  const small: TenantClass = {
+    apiVersion: CLASS_API_VERSION,
+    kind: CLASS_KIND,
+    metadata: { name: 'small', generation: 1 },
+    spec: { namespace: { mode: 'Shared' }, limits: { maxReplicas: 1 } },
+  };
+
+  it('refuses a Tenant whose class does not exist, as a reconcile would', async () => {
+    const t = tenant();
+    t.spec!.class = 'small';
+    expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
+  });
+
+  it("judges the Tenant by its class's limits", async () => {
+    const t = tenant();
+    t.spec!.class = 'small';
+    const children = { ...reader([]), classes: [small] };
+    expect(await summary(t, children)).toMatchObject({ kind: 'refused', reason: 'LimitExceeded' });
   });
 });

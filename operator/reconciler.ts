@@ -17,6 +17,7 @@ import { EVENT, REASON } from './reasons.js';
 import { childNames, computeStatus } from './status.js';
 import { StatusHold } from './status-hold.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
+import { resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
 export interface ReconcilerDeps {
@@ -24,6 +25,7 @@ export interface ReconcilerDeps {
   converger: Converger;
   statusWriter: StatusWriter;
   events: EventRecorder;
+  /** The operator's policy; its tenantClass is the built-in class, used when no class is the default. */
   policy: PolicyConfig;
   logger: Logger;
 }
@@ -36,6 +38,8 @@ interface Attempt {
   children: ChildRef[];
   converged?: Converged;
   error?: ReconcileError;
+  /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
+  className?: string;
 }
 
 export class Reconciler {
@@ -73,16 +77,34 @@ export class Reconciler {
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
-    return { state: stateOf(tenant), paused: true, children };
+    return { state: stateOf(tenant), paused: true, children, className: tenant.status?.class };
   }
 
+  /**
+   * The Tenant's class first: without one (ClassNotFound, AmbiguousDefaultClass) nothing is
+   * applied or pruned, as for a policy refusal, and status.class keeps what it said.
+   */
   private async applySpec(tenant: Tenant): Promise<Attempt> {
-    const running = (): ChildRef[] => this.deps.observed.childrenOf(tenant.metadata.name!);
-    const wanted = wantedChildren(tenant, this.deps.policy, this.deps.observed.neighbours);
+    const resolved = resolveClass(tenant, this.deps.observed.tenantClasses(), this.deps.policy.tenantClass);
+    if (!resolved.ok) {
+      const error = stall(resolved.refusal.reason, resolved.refusal.message);
+      const children = this.running(tenant);
+      return { state: stateOf(tenant), paused: false, children, error, className: tenant.status?.class };
+    }
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy };
+    return { ...(await this.converge(tenant, policy)), className: resolved.policy.name };
+  }
+
+  private running(tenant: Tenant): ChildRef[] {
+    return this.deps.observed.childrenOf(tenant.metadata.name!);
+  }
+
+  private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
+    const wanted = wantedChildren(tenant, policy, this.deps.observed.neighbours);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);
-      return { state, paused: false, children: running(), error };
+      return { state, paused: false, children: this.running(tenant), error };
     }
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children);
@@ -90,7 +112,7 @@ export class Reconciler {
       return { state, paused: false, children: wanted.children.map((d) => d.ref), converged };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
-      return { state, paused: false, children: running(), error };
+      return { state, paused: false, children: this.running(tenant), error };
     }
   }
 
@@ -125,6 +147,7 @@ export class Reconciler {
       deployment: this.deployment(attempt),
       state: attempt.state,
       paused: attempt.paused,
+      className: attempt.className,
       ...childNames(attempt.children),
     });
     const held = this.hold.delay(tenant, status, Date.now());

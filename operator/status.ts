@@ -37,6 +37,8 @@ export interface StatusInput {
   state: TenantState;
   /** A person paused the Tenant: nothing was applied or pruned. */
   paused: boolean;
+  /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
+  className?: string;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -238,6 +240,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     ...(input.deploymentName === undefined ? {} : { deployment: input.deploymentName }),
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
+    ...(input.className === undefined ? {} : { class: input.className }),
   };
 }
 

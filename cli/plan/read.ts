@@ -2,6 +2,7 @@
 // resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
 // another's shows as a conflict), and the children labelled for a tenant.
 // Reads only: the API client it is given refuses any other method before it reaches the network.
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import {
@@ -64,11 +65,12 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
 
 /**
  * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
- * tenant), and a GET for any other one a plan asks about, as the operator's converger does.
+ * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's converger does.
  */
 export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
+  classes: readonly TenantClass[] = [];
 
   private constructor(private readonly api: KubeApi) {}
 
@@ -83,6 +85,8 @@ export class ListedChildren implements ChildReader {
         for (const object of list.items) children.add(kind, object);
       }
     }
+    const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
+    children.classes = (await listAll<TenantClass>(api, { ...classes, path: apiPath(classes) })).items;
     return children;
   }
 
