@@ -96,15 +96,22 @@ function program(setCode: (code: number) => void): Command {
     .action(runPurger);
   landlord
     .command('crd')
+    .argument('[name]', `one CRD: ${ALL_CRDS.map((c) => c.name).join(' or ')}`)
     .description(
-      'Print the Tenant CustomResourceDefinition (YAML), e.g. for `landlord crd | kubectl apply -f -`.',
+      "Print landlord's CustomResourceDefinitions (YAML), e.g. for `landlord crd | kubectl apply -f -`.",
     )
-    .action(() => {
-      process.stdout.write(crdYaml());
-    });
+    .action((name: string | undefined) => printCrds(name));
   addValidateCommand(landlord, setCode);
   addPlanCommand(landlord, setCode);
   return landlord;
+}
+
+/** Every CRD as one multi-document YAML stream, or the one named. */
+function printCrds(name: string | undefined): void {
+  const chosen = ALL_CRDS.filter((c) => name === undefined || c.name === name);
+  if (chosen.length === 0)
+    throw new ConfigError(`no CRD named ${name}; one of: ${ALL_CRDS.map((c) => c.name).join(', ')}`);
+  process.stdout.write(chosen.map((c) => crdYaml(c.crd, c.source)).join('---\n'));
 }
 
 /** `plan` keeps 2 for "changes", so that a script never reads a typo as a plan. */
