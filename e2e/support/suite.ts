@@ -5,7 +5,7 @@ import type { Tenant } from '../../api/tenant.js';
 import { GROUP, PLURAL, VERSION } from '../../api/tenant.js';
 import type { Expectation } from './converged.js';
 import { clients, uniqueName } from './env.js';
-import { createTenant, setSpec, tenantManifest } from './tenants.js';
+import { createTenant, deleteTenantsLabelled, setSpec, tenantManifest } from './tenants.js';
 
 const { core, custom } = clients();
 
@@ -60,12 +60,7 @@ export function deleteSuiteTenants(names: readonly string[], width = 20): Promis
 
 /** Deletes the suite's Tenants and namespace without waiting for the garbage collector. */
 export async function removeSuite(suite: Suite): Promise<void> {
-  await custom.deleteCollectionClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: PLURAL,
-    labelSelector: suite.selector,
-  });
+  await deleteTenantsLabelled(custom, suite.selector);
   await core.deleteNamespace({ name: suite.namespace });
 }
 

@@ -8,6 +8,7 @@ import { managedSelector, tableIdentity } from '../../sync/identity.js';
 import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient } from './dynamo.js';
 import { clients } from './env.js';
+import { deleteTenantsLabelled } from './tenants.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './landlord.js';
 
 const dynamo = dynamoClient();
@@ -109,12 +110,9 @@ export async function readTenant(name: string): Promise<Tenant | undefined> {
   }
 }
 
-/** Deletes every Tenant sync made for this table, so later test files start clean. */
-export async function deleteSyncedTenants(table: string): Promise<void> {
-  await custom.deleteCollectionClusterCustomObject({
-    ...tenants,
-    labelSelector: managedSelector(tableIdentity(table)),
-  });
+/** Deletes every Tenant sync made for this table, so later test files on this control plane start clean. */
+export function deleteSyncedTenants(table: string): Promise<void> {
+  return deleteTenantsLabelled(custom, managedSelector(tableIdentity(table)));
 }
 
 export async function eventsFor(name: string, reason?: string): Promise<CoreV1Event[]> {

@@ -85,3 +85,25 @@ export async function waitForCondition(
     { timeoutMs, intervalMs: 250 },
   );
 }
+
+/**
+ * Deletes every Tenant with these labels. The API server ends a request after a minute, and
+ * deleting a thousand Tenants while other files load the machine can take longer, so the call is
+ * repeated until none is left.
+ */
+export async function deleteTenantsLabelled(custom: CustomObjectsApi, labelSelector: string): Promise<void> {
+  const tenants = { group: GROUP, version: VERSION, plural: PLURAL, labelSelector };
+  await waitUntil(
+    `every Tenant labelled ${labelSelector} deleted`,
+    async () => {
+      try {
+        await custom.deleteCollectionClusterCustomObject(tenants);
+      } catch (err) {
+        console.log(`deleting the Tenants labelled ${labelSelector} again after: ${String(err)}`);
+      }
+      const left = (await custom.listClusterCustomObject({ ...tenants, limit: 1 })) as { items: unknown[] };
+      return left.items.length === 0;
+    },
+    { timeoutMs: 600_000, intervalMs: 1_000 },
+  );
+}
