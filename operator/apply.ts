@@ -17,6 +17,11 @@ interface Normalized {
   manifest: unknown;
 }
 
+interface Outcome {
+  object: KubernetesObject;
+  change?: ChildChange;
+}
+
 export interface Applied {
   /** Each desired child's freshest copy, in the spec's order: the apply response, or the live object. */
   objects: KubernetesObject[];
@@ -35,26 +40,40 @@ export class Applier {
 
   constructor(private readonly api: KubeApi) {}
 
-  /** Applies, at once, every child that is absent or differs from its desired manifest. */
+  /**
+   * Applies every child that is absent or differs from its desired manifest: the cluster-scoped ones
+   * (a PerTenant tenant's Namespace) first, then the rest at once, since they live in it.
+   */
   async applyDrifted(
     tenant: string,
     desired: readonly DesiredChild[],
     live: readonly (KubernetesObject | undefined)[],
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
-    const outcomes = await Promise.all(
-      desired.map(async (child, i) => {
-        const current = live[i];
-        if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
-          return { object: current };
-        const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
-        return { object: await this.apply(child, known), change };
-      }),
-    );
+    const outcomes: Outcome[] = [];
+    for (const clusterScoped of [true, false]) {
+      await Promise.all(
+        desired.map(async (child, i) => {
+          if ((child.ref.namespace === '') !== clusterScoped) return;
+          outcomes[i] = await this.applyIfDrifted(child, live[i], known);
+        }),
+      );
+    }
     return {
       objects: outcomes.map((o) => o.object),
       changes: outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change])),
     };
+  }
+
+  private async applyIfDrifted(
+    child: DesiredChild,
+    current: KubernetesObject | undefined,
+    known: Map<string, Normalized>,
+  ): Promise<Outcome> {
+    if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
+      return { object: current };
+    const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
+    return { object: await this.apply(child, known), change };
   }
 
   /** The Tenant's entries still current: for children the spec names, at the hash it names them. */

@@ -1,15 +1,16 @@
 // Making a Tenant's children match its spec, in order: read each child, check the Tenant may own
-// it, apply those that drifted, delete owned children the spec no longer names.
+// it and the namespace it goes in, apply those that drifted, delete owned children the spec no
+// longer names.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { Applier } from './apply.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
-import { ownership } from './ownership.js';
+import { namespaceClaim, ownership } from './ownership.js';
 import { ChildPruner } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
@@ -48,6 +49,7 @@ export class Converger {
   private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
     const live = await Promise.all(desired.map((child) => this.liveChild(child.ref)));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, live[i]));
+    this.assertNamespacesFree(tenant, desired);
     const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, live);
     const changes = [...applied.changes, ...(await this.pruner.prune(tenant, desired))];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
@@ -68,6 +70,21 @@ export class Converger {
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw retryable(REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * A PerTenant namespace holds one tenant: a child of another Tenant (a Shared row naming that
+   * namespace) is refused there, as an object someone else owns would be.
+   */
+  private assertNamespacesFree(tenant: Tenant, desired: readonly DesiredChild[]): void {
+    const namespaces = new Set(desired.map((d) => d.ref.namespace).filter((ns) => ns !== ''));
+    for (const namespace of namespaces) {
+      const ref = childRef('Namespace', '', namespace);
+      const problem = namespaceClaim(tenant, this.observed.child(ref));
+      if (problem === undefined) continue;
+      this.observed.refusedOverChild(ref, tenant.metadata.name!);
+      throw stall(REASON.conflict, problem);
     }
   }
 

@@ -8,6 +8,8 @@ import {
   CHILD_API_VERSION,
   childKey,
   childRef,
+  TENANCY_KINDS,
+  WORKLOAD_KINDS,
   type ChildKind,
   type ChildRef,
 } from '../../operator/child-ref.js';
@@ -75,7 +77,12 @@ export class ListedChildren implements ChildReader {
   /** `scopes`: the namespaces the operator watches (undefined: the whole cluster). */
   static async read(api: KubeApi, scopes: readonly (string | undefined)[]): Promise<ListedChildren> {
     const children = new ListedChildren(api);
-    for (const kind of ['Deployment', 'ConfigMap'] as const) {
+    const kinds = [
+      ...WORKLOAD_KINDS.map((kind) => ({ kind, scopes })),
+      // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
+      ...TENANCY_KINDS.map((kind) => ({ kind, scopes: [undefined] })),
+    ];
+    for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
         const apiVersion = CHILD_API_VERSION[kind];
         const path = apiPath({ apiVersion, kind, namespace });
