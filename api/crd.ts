@@ -13,12 +13,16 @@ import {
   TENANT_STATES,
   VERSION,
 } from './tenant.js';
+import { BUILT_IN_CLASS_NAME } from './tenantclass.js';
+
+/** A DNS-1123 subdomain, as the API server's own name validation spells it (length checked apart). */
+export const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 
 /**
  * JSON schema as the API server spells it. client-node's Schema renames the
  * x-kubernetes-* and enum keys for its serializer, so it cannot describe the manifest directly.
  */
-type Schema = { [key: string]: unknown };
+export type Schema = { [key: string]: unknown };
 
 /** The outer shape of a manifest; everything else is preserved as written and checked by the operator. */
 function manifestSchema(description: string): Schema {
@@ -139,6 +143,11 @@ const statusSchema: Schema = {
       description: 'The lifecycle state the operator last brought the children to; absent: active.',
     },
     purge: purgeSchema,
+    class: {
+      type: 'string',
+      description: `The TenantClass the operator last resolved for this Tenant (${BUILT_IN_CLASS_NAME}: no TenantClass applied).`,
+    },
+    namespace: { type: 'string', description: "The namespace the tenant's children live in." },
   },
 };
 
@@ -173,6 +182,8 @@ export const TENANT_CRD = {
             jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
           },
           { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
+          { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
+          { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
         ],
         schema: {
           openAPIV3Schema: {
@@ -188,6 +199,14 @@ export const TENANT_CRD = {
                 properties: {
                   deployment: manifestSchema('An apps/v1 Deployment manifest.'),
                   configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
+                  class: {
+                    type: 'string',
+                    minLength: 1,
+                    maxLength: 253,
+                    pattern: DNS1123_SUBDOMAIN_PATTERN,
+                    description:
+                      "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
+                  },
                   // A default, so Tenants written before states existed read as active too.
                   state: {
                     type: 'string',
@@ -207,7 +226,10 @@ export const TENANT_CRD = {
   },
 } as const satisfies Schema;
 
-/** The CRD as YAML. js-yaml directly: client-node's dumpYaml passes it through its typed model, which drops the x-kubernetes-* keys. */
-export function crdYaml(): string {
-  return `# Generated from api/crd.ts by \`landlord crd\`; do not edit by hand.\n${dump(TENANT_CRD)}`;
+/**
+ * A CRD as YAML, headed by the file that defines it. js-yaml directly: client-node's dumpYaml
+ * passes it through its typed model, which drops the x-kubernetes-* keys.
+ */
+export function crdYaml(crd: Schema = TENANT_CRD, source = 'api/crd.ts'): string {
+  return `# Generated from ${source} by \`landlord crd\`; do not edit by hand.\n${dump(crd)}`;
 }

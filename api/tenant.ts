@@ -140,6 +140,10 @@ export interface TenantStatus {
   /** The state the operator last brought the children to; absent: active. */
   state?: TenantState;
   purge?: PurgeStatus;
+  /** The TenantClass the operator last resolved for this Tenant (BUILT_IN_CLASS_NAME for the built-in one). */
+  class?: string;
+  /** The namespace the Tenant's children live in (PerTenant classes). */
+  namespace?: string;
 }
 
 export interface TenantSpec {
@@ -148,6 +152,8 @@ export interface TenantSpec {
   configMaps?: V1ConfigMap[];
   /** From the row's `state`; absent (and the CRD's default): active. */
   state?: TenantState;
+  /** From the row's `class`: the TenantClass whose policy applies; absent: the default class. */
+  class?: string;
 }
 
 export interface Tenant {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // landlord: one image, one CLI. `landlord operator`, `landlord sync` and `landlord purger` are the
-// components; `landlord crd` prints the Tenant CRD. The sandbox (`npm start`) is development tooling in
+// components; `landlord crd` prints landlord's CRDs. The sandbox (`npm start`) is development tooling in
 // sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
 // exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component.js';
 import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
 import { crdYaml } from '../api/crd.js';
+import { ALL_CRDS } from '../api/crds.js';
 import { createOperator, OPERATOR_SETTINGS, type OperatorSettings } from '../operator/index.js';
 import { createPurger, PURGER_SETTINGS, type PurgerSettings } from '../purger/index.js';
 import { createSync, SYNC_SETTINGS, type SyncSettings } from '../sync/index.js';
@@ -91,15 +92,22 @@ function program(setCode: (code: number) => void): Command {
     .action(runPurger);
   landlord
     .command('crd')
+    .argument('[name]', `one CRD: ${ALL_CRDS.map((c) => c.name).join(' or ')}`)
     .description(
-      'Print the Tenant CustomResourceDefinition (YAML), e.g. for `landlord crd | kubectl apply -f -`.',
+      "Print landlord's CustomResourceDefinitions (YAML), e.g. for `landlord crd | kubectl apply -f -`.",
     )
-    .action(() => {
-      process.stdout.write(crdYaml());
-    });
+    .action((name: string | undefined) => printCrds(name));
   addValidateCommand(landlord, setCode);
   addPlanCommand(landlord, setCode);
   return landlord;
+}
+
+/** Every CRD as one multi-document YAML stream, or the one named. */
+function printCrds(name: string | undefined): void {
+  const chosen = ALL_CRDS.filter((c) => name === undefined || c.name === name);
+  if (chosen.length === 0)
+    throw new ConfigError(`no CRD named ${name}; one of: ${ALL_CRDS.map((c) => c.name).join(', ')}`);
+  process.stdout.write(chosen.map((c) => crdYaml(c.crd, c.source)).join('---\n'));
 }
 
 /** `plan` keeps 2 for "changes", so that a script never reads a typo as a plan. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { TENANT_CRD } from '../api/crd.js';
+import { ALL_CRDS } from '../api/crds.js';
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { config, repoFile, SYSTEM } from './support/deploy.js';
@@ -80,8 +80,8 @@ describe('config/: the kustomize manifests against the real API server', () => {
     await kubectl('apply', '-f', config('samples/tenant.yaml'), '--server-side', '--dry-run=server');
   });
 
-  it('installs the CRD that api/crd.ts defines (config/crd, from crds/)', async () => {
-    expect(await render(config('crd'))).toEqual([TENANT_CRD]);
+  it('installs the CRDs that api/ defines (config/crd, from crds/)', async () => {
+    expect(await render(config('crd'))).toEqual(ALL_CRDS.map((c) => c.crd));
   });
 
   it('puts the Events RBAC in default, everything else in landlord-system or at cluster scope', async () => {

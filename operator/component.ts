@@ -3,6 +3,7 @@
 // a periodic resync repairs whatever a lost event missed.
 import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
 import { findCondition } from '../api/conditions.js';
+import { CRDS } from '../api/crds.js';
 import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
@@ -20,6 +21,7 @@ import { InformerOperator, type WatchSpec } from './watcher.js';
 /** Namespaces to watch children in: the allowed list when only a list is configured, else all. */
 class OperatorComponent implements Component {
   readonly name = 'operator';
+  readonly crds = [CRDS.tenants, CRDS.tenantClasses];
   private watcher: InformerOperator | undefined;
   private observed: ObservedState | undefined;
   private queue: WorkQueue | undefined;

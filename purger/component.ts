@@ -2,6 +2,7 @@
 // work queue of purge reconciles across tenants (bounded concurrency, per-tenant backoff) and a
 // periodic resync. Watch events only name the Tenant to look at, with one exception: a running
 // purge of a Tenant that left state purged, or is going away, is aborted at once.
+import { CRDS } from '../api/crds.js';
 import { API_VERSION, KIND, PURGE_PHASES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { Informer } from '../runtime/kube/informer.js';
@@ -19,6 +20,7 @@ import { TenantView } from './tenants.js';
 
 class PurgerComponent implements Component {
   readonly name = 'purger';
+  readonly crds = [CRDS.tenants];
   private informer: Informer<Tenant> | undefined;
   private view: TenantView | undefined;
   private queue: WorkQueue | undefined;

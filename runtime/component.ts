@@ -4,7 +4,8 @@
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { SettingSpec } from './config.js';
-import { ensureCrd } from './kube/crd-install.js';
+import type { CrdDefinition } from '../api/crds.js';
+import { ensureCrds } from './kube/crd-install.js';
 import { apiServerStartupError, STARTUP_EXIT_CODE, StartupError } from './startup-error.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { KubeApi } from './kube/api.js';
@@ -58,7 +59,7 @@ export const COMMON_SETTINGS = {
   },
   installCrd: {
     env: 'LANDLORD_INSTALL_CRD',
-    description: 'Apply the Tenant CRD at start-up (needs RBAC on customresourcedefinitions).',
+    description: "Apply the component's CRDs at start-up (needs RBAC on customresourcedefinitions).",
     default: 'false',
     schema: { type: 'boolean' },
   },
@@ -98,6 +99,8 @@ export interface Work {
 
 export interface Component {
   name: 'operator' | 'sync' | 'purger';
+  /** The CRDs it reads: checked (or, with LANDLORD_INSTALL_CRD, applied) before anything else. */
+  crds: readonly CrdDefinition[];
   /** On every replica, before leading: start caches. Resolves when they are synced. */
   prepare(ctx: ComponentContext): Promise<void>;
   /** On the leader only: start the work loop. */
@@ -147,9 +150,11 @@ class Lifecycle {
     });
     ctx.logger.info('starting', { httpPort: this.http.port, identity: ctx.settings.identity });
     // The first request to the API server: where a wrong kubeconfig or server shows first.
-    await ensureCrd(ctx.api, ctx.settings.installCrd, ctx.logger).catch((err: unknown) => {
-      throw apiServerStartupError(err, ctx.api.server);
-    });
+    await ensureCrds(ctx.api, this.component.crds, ctx.settings.installCrd, ctx.logger).catch(
+      (err: unknown) => {
+        throw apiServerStartupError(err, ctx.api.server);
+      },
+    );
     await this.component.prepare(ctx);
     this.prepared = true;
     if (!ctx.settings.leaderElection) {

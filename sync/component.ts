@@ -11,6 +11,7 @@
 // Ownership: only Tenants with this table's marks (identity.ts) are written or deleted; a row naming
 //   another is reported (decide.ts).
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
+import { CRDS } from '../api/crds.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
@@ -34,6 +35,7 @@ const QUEUE_RETRY = { baseDelayMs: 500, maxDelayMs: 60_000 } as const;
 
 class SyncComponent implements Component {
   readonly name = 'sync';
+  readonly crds = [CRDS.tenants];
   private readonly identity: TableIdentity;
   private source: DynamoTableSource | undefined;
   private informer: Informer<Tenant> | undefined;

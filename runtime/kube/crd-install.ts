@@ -1,8 +1,8 @@
-// Installing the Tenant CRD at start-up (LANDLORD_INSTALL_CRD) or checking that it is served: a
-// missing CRD is one clear start-up line instead of a watch that fails forever.
+// Installing the CRDs a component reads at start-up (LANDLORD_INSTALL_CRD) or checking that they are
+// served: a missing CRD is one clear start-up line instead of a watch that fails forever.
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { TENANT_CRD } from '../../api/crd.js';
-import { CRD_NAME, VERSION } from '../../api/tenant.js';
+import type { CrdDefinition } from '../../api/crds.js';
+import { VERSION } from '../../api/tenant.js';
 import type { Logger } from '../logger.js';
 import { CONTENT_TYPE, isNotFound, type KubeApi } from './api.js';
 import { apiPath } from './paths.js';
@@ -12,45 +12,55 @@ import { StartupError } from '../startup-error.js';
 export class CrdMissingError extends StartupError {}
 
 /**
- * Makes sure the Tenant CRD is served. With install, applies it (server-side apply, so an upgrade
- * updates the schema); without, a missing CRD is a clear start-up error.
+ * Makes sure each CRD is served, in order. With install, applies it (server-side apply, so an
+ * upgrade updates the schema); without, a missing CRD is a clear start-up error.
  */
-export async function ensureCrd(api: KubeApi, install: boolean, logger: Logger): Promise<void> {
-  const path = apiPath({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    name: CRD_NAME,
-  });
+export async function ensureCrds(
+  api: KubeApi,
+  crds: readonly CrdDefinition[],
+  install: boolean,
+  logger: Logger,
+): Promise<void> {
+  for (const crd of crds) await ensureCrd(api, crd, install, logger);
+}
+
+async function ensureCrd(
+  api: KubeApi,
+  definition: CrdDefinition,
+  install: boolean,
+  logger: Logger,
+): Promise<void> {
+  const { name } = definition;
+  const path = apiPath({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name });
   if (install) {
     await api.request({
       method: 'PATCH',
       path,
       query: { fieldManager: 'landlord', force: true },
       contentType: CONTENT_TYPE.apply,
-      body: TENANT_CRD,
+      body: definition.crd,
       verb: 'apply',
     });
-    logger.info('applied the Tenant CRD', { crd: CRD_NAME });
+    logger.info('applied the CRD', { crd: name });
   }
   try {
-    await waitEstablished(api, path);
+    await waitEstablished(api, path, name);
   } catch (err) {
     if (!isNotFound(err)) throw err;
     throw new CrdMissingError(
-      `the CustomResourceDefinition ${CRD_NAME} is not installed: run \`kubectl apply -f crds/\` (or start with LANDLORD_INSTALL_CRD=true)`,
+      `the CustomResourceDefinition ${name} is not installed: run \`kubectl apply -f crds/\` (or start with LANDLORD_INSTALL_CRD=true)`,
     );
   }
 }
 
-async function waitEstablished(api: KubeApi, path: string): Promise<void> {
+async function waitEstablished(api: KubeApi, path: string, name: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const crd = await api.request<V1CustomResourceDefinition>({ method: 'GET', path });
     const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     const served = crd.spec.versions.some((v) => v.name === VERSION && v.served);
-    if (!served)
-      throw new CrdMissingError(`the CustomResourceDefinition ${CRD_NAME} does not serve ${VERSION}`);
+    if (!served) throw new CrdMissingError(`the CustomResourceDefinition ${name} does not serve ${VERSION}`);
     if (established === true) return;
-    if (attempt > 100) throw new Error(`the CustomResourceDefinition ${CRD_NAME} never became Established`);
+    if (attempt > 100) throw new Error(`the CustomResourceDefinition ${name} never became Established`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,0 +1,196 @@
+// The TenantClass CustomResourceDefinition, defined once here like the Tenant's (api/crd.ts);
+// crds/tenantclasses.landlord.dev.yaml is this object rendered, and a golden test keeps the two
+// identical. The schema follows TenantClassSpec field by field: what the API server can check (enums,
+// integer bounds, one subject per RoleBinding) it checks at `kubectl apply`, so a class the operator
+// could not read never gets stored. ResourceQuota and LimitRange specs are kept as written: the API
+// server validates them when the operator applies them.
+import type { Schema } from './crd.js';
+import { GROUP, VERSION } from './tenant.js';
+import {
+  CLASS_CRD_NAME,
+  CLASS_KIND,
+  CLASS_PLURAL,
+  DEFAULT_CLASS_ANNOTATION,
+  POD_SECURITY_LEVELS,
+  resolvedClass,
+} from './tenantclass.js';
+
+/**
+ * What a class leaves out, from the one place defaults live. The two the printer columns show are
+ * also schema defaults, so `kubectl get tc` never shows an empty Mode or Pod Security.
+ */
+const DEFAULTS = resolvedClass('', 0);
+
+const stringMap = (description: string): Schema => ({
+  type: 'object',
+  description,
+  additionalProperties: { type: 'string' },
+});
+
+/** An object the API server validates in its own type when the operator applies it. */
+const passThrough = (description: string): Schema => ({
+  type: 'object',
+  description,
+  'x-kubernetes-preserve-unknown-fields': true,
+});
+
+const count = (description: string, maximum: number): Schema => ({
+  type: 'integer',
+  format: 'int32',
+  minimum: 0,
+  maximum,
+  description,
+});
+
+const namespaceSchema: Schema = {
+  type: 'object',
+  default: {},
+  properties: {
+    mode: {
+      type: 'string',
+      enum: ['PerTenant', 'Shared'],
+      default: DEFAULTS.mode,
+      description:
+        'PerTenant: the operator makes each tenant a namespace of its own; Shared: children go where their manifests say, in namespaces the operator may manage. Default: PerTenant.',
+    },
+    nameTemplate: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 63,
+      description:
+        "PerTenant: the tenant's namespace; {name} is replaced with the tenant's name. Default: {name}.",
+    },
+    labels: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
+    annotations: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
+  },
+};
+
+const roleBindingSchema: Schema = {
+  type: 'object',
+  required: ['clusterRole'],
+  properties: {
+    clusterRole: { type: 'string', minLength: 1, maxLength: 253, description: 'The ClusterRole bound.' },
+    group: { type: 'string', minLength: 1, maxLength: 253, description: '{name} is replaced.' },
+    user: { type: 'string', minLength: 1, maxLength: 253, description: '{name} is replaced.' },
+  },
+  'x-kubernetes-validations': [
+    { rule: 'has(self.group) != has(self.user)', message: 'exactly one of group and user must be set' },
+  ],
+};
+
+const limitsSchema: Schema = {
+  type: 'object',
+  properties: {
+    maxReplicas: count("The most replicas a tenant's Deployment may ask for. Default: 50.", 10_000),
+    maxConfigMaps: count('The most ConfigMaps a tenant may have. Default: 50.', 1_000),
+    maxRowBytes: count(
+      "spec.deployment and spec.configMaps together, as JSON bytes. Default: 409600 (DynamoDB's item limit).",
+      1_048_576,
+    ),
+    allowedPriorityClasses: {
+      type: 'array',
+      description: 'The priorityClassNames a pod template may use; none by default.',
+      maxItems: 64,
+      items: { type: 'string', minLength: 1, maxLength: 253 },
+    },
+  },
+};
+
+const specSchema: Schema = {
+  type: 'object',
+  default: {},
+  description: 'The policy for the tenants of this class; every field is optional and has a default.',
+  properties: {
+    namespace: namespaceSchema,
+    podSecurity: {
+      type: 'string',
+      enum: [...POD_SECURITY_LEVELS],
+      default: DEFAULTS.podSecurity,
+      description: 'The Pod Security Standard every pod template must meet. Default: baseline.',
+    },
+    resourceQuota: passThrough('A ResourceQuotaSpec for the tenant namespace (PerTenant only).'),
+    limitRange: passThrough('A LimitRangeSpec for the tenant namespace (PerTenant only).'),
+    networkIsolation: {
+      type: 'string',
+      enum: ['Isolated', 'None'],
+      description:
+        'Isolated: ingress only from the same namespace and from allowIngressFrom (PerTenant). Default: Isolated.',
+    },
+    allowIngressFrom: passThrough('A namespace label selector allowed in when Isolated.'),
+    nodePool: {
+      type: 'object',
+      description: 'Forced onto every pod template; a row may not widen it.',
+      properties: {
+        nodeSelector: stringMap('Node labels every pod must select.'),
+        tolerations: {
+          type: 'array',
+          items: passThrough('A toleration, as in a pod spec.'),
+        },
+      },
+    },
+    serviceAccount: {
+      type: 'object',
+      properties: {
+        automountToken: {
+          type: 'boolean',
+          description: "Whether pods mount their ServiceAccount's token. Default: false.",
+        },
+      },
+    },
+    rbac: {
+      type: 'array',
+      description: 'RoleBindings in the tenant namespace (PerTenant): one group or user per ClusterRole.',
+      maxItems: 64,
+      items: roleBindingSchema,
+    },
+    limits: limitsSchema,
+  },
+};
+
+export const TENANT_CLASS_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: CLASS_CRD_NAME, labels: { 'app.kubernetes.io/name': 'landlord' } },
+  spec: {
+    group: GROUP,
+    scope: 'Cluster',
+    names: {
+      plural: CLASS_PLURAL,
+      singular: 'tenantclass',
+      kind: CLASS_KIND,
+      listKind: `${CLASS_KIND}List`,
+      shortNames: ['tc'],
+    },
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        additionalPrinterColumns: [
+          { name: 'Mode', type: 'string', jsonPath: '.spec.namespace.mode' },
+          { name: 'Pod Security', type: 'string', jsonPath: '.spec.podSecurity' },
+          {
+            name: 'Default',
+            type: 'string',
+            // kubectl's JSONPath: the dots inside the annotation's key are escaped.
+            jsonPath: `.metadata.annotations.${DEFAULT_CLASS_ANNOTATION.replaceAll('.', '\\.')}`,
+          },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            description:
+              'A TenantClass: the platform policy for the tenants whose row names it (or, annotated landlord.dev/is-default-class: "true", for rows that name none).',
+            properties: {
+              apiVersion: { type: 'string' },
+              kind: { type: 'string' },
+              metadata: { type: 'object' },
+              spec: specSchema,
+            },
+          },
+        },
+      },
+    ],
+  },
+} as const satisfies Schema;
