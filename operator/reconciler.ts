@@ -35,6 +35,8 @@ interface Attempt {
   children: ChildRef[];
   converged?: Converged;
   error?: ReconcileError;
+  /** PerTenant: the tenant's namespace, once its children were applied there. */
+  namespace?: string;
 }
 
 export class Reconciler {
@@ -80,7 +82,8 @@ export class Reconciler {
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children);
       this.announce(tenant, converged);
-      return { state, paused: false, children: wanted.children.map((d) => d.ref), converged };
+      const children = wanted.children.map((d) => d.ref);
+      return { state, paused: false, children, converged, namespace: wanted.namespace };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
       return { state, paused: false, children: running(), error };
@@ -117,6 +120,9 @@ export class Reconciler {
       deployment: this.deployment(attempt),
       state: attempt.state,
       paused: attempt.paused,
+      // Until a reconcile places the children elsewhere, they stay where the last one did.
+      namespace:
+        attempt.error === undefined && !attempt.paused ? attempt.namespace : tenant.status?.namespace,
       ...childNames(attempt.children),
     });
     const failure = newFailure(tenant, status);

@@ -19,6 +19,7 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
     current.replicaSummary === next.replicaSummary &&
     current.deployment === next.deployment &&
     current.state === next.state &&
+    current.namespace === next.namespace &&
     isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
   );
 }
