@@ -178,6 +178,12 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
       check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev',
     },
     { component: 'operator', check: 'create clusterroles.rbac.authorization.k8s.io' },
+    // PerTenant: it makes namespaces but never deletes one (the garbage collector does), and may
+    // bind only the ClusterRoles classes are allowed to name (docs/isolation.md).
+    { component: 'operator', check: 'delete namespaces' },
+    { component: 'operator', check: 'bind clusterroles.rbac.authorization.k8s.io/cluster-admin' },
+    { component: 'operator', check: 'bind clusterroles.rbac.authorization.k8s.io/admin' },
+    { component: 'operator', check: 'create clusterrolebindings.rbac.authorization.k8s.io' },
     { component: 'sync', check: 'create deployments.apps -n default' },
     { component: 'sync', check: 'create configmaps -n default' },
     { component: 'sync', check: `get secrets -n ${SYSTEM}` },
@@ -198,6 +204,19 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
   ];
   it.each(denied)('$component may not: $check', async ({ component, check }) => {
     expect(await canI(USERS[component]!, check.split(' '))).toBe(false);
+  });
+
+  // What PerTenant classes need, and no more than that (config/rbac/operator.yaml).
+  const allowed = [
+    'create namespaces',
+    'patch resourcequotas -n any-tenant',
+    'delete rolebindings.rbac.authorization.k8s.io -n any-tenant',
+    'create networkpolicies.networking.k8s.io -n any-tenant',
+    'bind clusterroles.rbac.authorization.k8s.io/edit',
+    'bind clusterroles.rbac.authorization.k8s.io/view',
+  ];
+  it.each(allowed)('the operator may: %s', async (check) => {
+    expect(await canI(operatorUser, check.split(' '))).toBe(true);
   });
 });
 
