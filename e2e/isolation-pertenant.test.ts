@@ -13,7 +13,7 @@ import { CLASS_PLURAL, DEFAULT_CLASS_ANNOTATION, type TenantClassSpec } from '..
 import { waitUntil } from '../harness/wait.js';
 import { gone } from './support/deploy.js';
 import { clients, uniqueName } from './support/env.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI } from './support/service-account.js';
 import { createTable, putRow, startSync, updateRow, verbatimRow } from './support/sync.js';
 import {
@@ -144,6 +144,19 @@ describe("a PerTenant tenant's namespace", () => {
     await core.readNamespacedConfigMap({ name: `${tenantA}-config-0`, namespace: tenantA });
     const inDefault = apps.readNamespacedDeployment({ name: `${tenantA}-app`, namespace: 'default' });
     expect(await gone(inDefault)).toBe(true);
+  });
+
+  it('costs no write once converged: whole resync passes apply nothing', async () => {
+    const applies = async (): Promise<number> =>
+      metricValue(await operator.metrics(), 'landlord_api_requests_total', { verb: 'apply' });
+    const before = await applies();
+    const seen = operator.logs.length;
+    // Two passes: the first may have begun before `before` was read.
+    const passes = (): number => operator.logs.slice(seen).filter((l) => l.msg === 'resync complete').length;
+    await waitUntil('two resync passes', () => Promise.resolve(passes() >= 2 || undefined), {
+      timeoutMs: 60_000,
+    });
+    expect(await applies()).toBe(before);
   });
 
   it('is enforced by the API server itself: a pod mounting a host path, created directly, is rejected', async () => {
