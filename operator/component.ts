@@ -1,9 +1,10 @@
-// The operator's wiring: on every replica, watch Tenants and their children into caches; on the
-// Lease holder, run a keyed work queue of reconciles. Watch events only name the Tenant to look at;
+// The operator's wiring: on every replica, watch Tenants, TenantClasses and the children into
+// caches; on the Lease holder, run a keyed work queue of reconciles. Watch events only name the Tenant to look at;
 // a periodic resync repairs whatever a lost event missed.
 import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
 import { findCondition } from '../api/conditions.js';
 import { CRDS } from '../api/crds.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
@@ -17,6 +18,13 @@ import { Reconciler } from './reconciler.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
 import { InformerOperator, type WatchSpec } from './watcher.js';
+import {
+  classChange,
+  classMark,
+  spreadDelays,
+  tenantsOfClass,
+  type ClassMark,
+} from './tenancy/class-changes.js';
 
 /** Namespaces to watch children in: the allowed list when only a list is configured, else all. */
 class OperatorComponent implements Component {
@@ -26,6 +34,8 @@ class OperatorComponent implements Component {
   private observed: ObservedState | undefined;
   private queue: WorkQueue | undefined;
   private readonly generations = new Map<string, number | undefined>();
+  /** What each TenantClass looked like to Tenants when last seen: one entry per class. */
+  private readonly classMarks = new Map<string, ClassMark>();
 
   constructor(private readonly settings: OperatorSettings) {}
 
@@ -45,6 +55,7 @@ class OperatorComponent implements Component {
         onEvent: (e) => this.onTenantEvent(e),
         onRecovered: () => this.afterOutage(ctx),
       },
+      { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND, onEvent: (e) => this.onClassEvent(ctx, e) },
       ...scopes.map((ns) => child('Deployment', ns)),
       ...scopes.map((ns) => child('ConfigMap', ns)),
       // A PerTenant namespace is made when its Tenant comes: these are watched cluster-wide.
@@ -156,6 +167,33 @@ class OperatorComponent implements Component {
         if (other !== name && applied?.reason === REFUSAL_REASON.labelConflict) this.queue.add(other);
       }
     }
+  }
+
+  /**
+   * A TenantClass appeared, changed or went: the Tenants it concerns are reconciled again, spread
+   * out at the configured rate. Each starts afresh (a new input must not wait out an old backoff).
+   */
+  private onClassEvent(ctx: ComponentContext, event: ResourceEvent): void {
+    const tc = event.object as TenantClass;
+    const name = tc.metadata.name ?? '';
+    const deleted = event.type === ResourceEventType.Deleted;
+    const after = deleted ? undefined : classMark(tc);
+    const change = classChange(name, this.classMarks.get(name), after);
+    if (after === undefined) this.classMarks.delete(name);
+    else this.classMarks.set(name, after);
+    const queue = this.queue;
+    if (change === undefined || queue === undefined) return;
+    const tenants = tenantsOfClass(this.observed?.tenants() ?? [], change);
+    ctx.logger.info('TenantClass changed; reconciling its tenants', {
+      tenantClass: name,
+      deleted,
+      defaultsChanged: change.defaultsChanged,
+      tenants: tenants.length,
+    });
+    spreadDelays(tenants.length, this.settings.classRolloutPerSecond).forEach((delay, i) => {
+      queue.forget(tenants[i]!);
+      queue.addAfter(tenants[i]!, delay);
+    });
   }
 
   private onChildEvent(kind: ChildKind, event: ResourceEvent): void {

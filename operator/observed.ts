@@ -1,11 +1,13 @@
-// What the operator sees of the cluster, from its watch caches: Tenants, and the children that
-// carry a Tenant's label (Deployments, ConfigMaps and, for PerTenant classes, the tenant's Namespace
-// and what the operator puts in it), indexed by Tenant so a reconcile never scans them all.
+// What the operator sees of the cluster, from its watch caches: Tenants, TenantClasses, and the
+// children that carry a Tenant's label (Deployments, ConfigMaps and, for PerTenant classes, the
+// tenant's Namespace and what the operator puts in it), indexed by Tenant so a reconcile never
+// scans them all.
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version: a reconcile that follows at once (its own apply's child event) must not
 // take the old status for the current one, write it again and announce a transition twice.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
@@ -14,6 +16,7 @@ import { NeighbourIndex } from './neighbour-index.js';
 import type { InformerOperator } from './watcher.js';
 
 const TENANTS = pluralOf(API_VERSION, KIND);
+const CLASSES = pluralOf(CLASS_API_VERSION, CLASS_KIND);
 
 export class ObservedState {
   private readonly index = new ChildIndex();
@@ -45,6 +48,11 @@ export class ObservedState {
 
   tenants(): readonly Tenant[] {
     return (this.watcher.informer(TENANTS)?.list() ?? []) as readonly Tenant[];
+  }
+
+  /** Every TenantClass, as the watch last saw it. */
+  tenantClasses(): readonly TenantClass[] {
+    return (this.watcher.informer(CLASSES)?.list() ?? []) as readonly TenantClass[];
   }
 
   /**

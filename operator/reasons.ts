@@ -26,9 +26,17 @@ export const REASON = {
   archived: 'Archived',
   /** Ready=False, Applied=Unknown: a person paused the Tenant; the operator leaves its children alone. */
   paused: 'Paused',
+  /** Applied=False: the TenantClass the row names, or the one the Tenant was given, does not exist. */
+  classNotFound: 'ClassNotFound',
+  /** Applied=False: the row names no class and more than one TenantClass is annotated as the default. */
+  ambiguousDefaultClass: 'AmbiguousDefaultClass',
 } as const;
 
-export type AppliedFailureReason = RefusalReason | typeof REASON.conflict | typeof REASON.applyFailed;
+/** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
+export type ClassFailureReason = typeof REASON.classNotFound | typeof REASON.ambiguousDefaultClass;
+
+export type AppliedFailureReason =
+  RefusalReason | ClassFailureReason | typeof REASON.conflict | typeof REASON.applyFailed;
 
 export const EVENT = {
   created: 'Created',

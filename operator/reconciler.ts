@@ -16,6 +16,7 @@ import type { PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
 import { childNames, computeStatus } from './status.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
+import { resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
 export interface ReconcilerDeps {
@@ -23,6 +24,7 @@ export interface ReconcilerDeps {
   converger: Converger;
   statusWriter: StatusWriter;
   events: EventRecorder;
+  /** The operator's policy; its tenantClass is the built-in class, used when no class is the default. */
   policy: PolicyConfig;
   logger: Logger;
 }
@@ -37,6 +39,8 @@ interface Attempt {
   error?: ReconcileError;
   /** PerTenant: the tenant's namespace, once its children were applied there. */
   namespace?: string;
+  /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
+  className?: string;
 }
 
 export class Reconciler {
@@ -68,16 +72,34 @@ export class Reconciler {
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
-    return { state: stateOf(tenant), paused: true, children };
+    return { state: stateOf(tenant), paused: true, children, className: tenant.status?.class };
   }
 
+  /**
+   * The Tenant's class first: without one (ClassNotFound, AmbiguousDefaultClass) nothing is
+   * applied or pruned, as for a policy refusal, and status.class keeps what it said.
+   */
   private async applySpec(tenant: Tenant): Promise<Attempt> {
-    const running = (): ChildRef[] => this.deps.observed.childrenOf(tenant.metadata.name!);
-    const wanted = wantedChildren(tenant, this.deps.policy, this.deps.observed.neighbours);
+    const resolved = resolveClass(tenant, this.deps.observed.tenantClasses(), this.deps.policy.tenantClass);
+    if (!resolved.ok) {
+      const error = stall(resolved.refusal.reason, resolved.refusal.message);
+      const children = this.running(tenant);
+      return { state: stateOf(tenant), paused: false, children, error, className: tenant.status?.class };
+    }
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy };
+    return { ...(await this.converge(tenant, policy)), className: resolved.policy.name };
+  }
+
+  private running(tenant: Tenant): ChildRef[] {
+    return this.deps.observed.childrenOf(tenant.metadata.name!);
+  }
+
+  private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
+    const wanted = wantedChildren(tenant, policy, this.deps.observed.neighbours);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);
-      return { state, paused: false, children: running(), error };
+      return { state, paused: false, children: this.running(tenant), error };
     }
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children);
@@ -86,7 +108,7 @@ export class Reconciler {
       return { state, paused: false, children, converged, namespace: wanted.namespace };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
-      return { state, paused: false, children: running(), error };
+      return { state, paused: false, children: this.running(tenant), error };
     }
   }
 
@@ -123,6 +145,7 @@ export class Reconciler {
       // Until a reconcile places the children elsewhere, they stay where the last one did.
       namespace:
         attempt.error === undefined && !attempt.paused ? attempt.namespace : tenant.status?.namespace,
+      className: attempt.className,
       ...childNames(attempt.children),
     });
     const failure = newFailure(tenant, status);

@@ -33,6 +33,13 @@ export const OPERATOR_SETTINGS = {
     default: 'baseline',
     schema: { type: 'string', enum: ['privileged', 'baseline', 'restricted'] },
   },
+  classRolloutPerSecond: {
+    env: 'LANDLORD_OPERATOR_CLASS_ROLLOUT_PER_SECOND',
+    description:
+      'How many Tenants a TenantClass change reaches per second: its Tenants are reconciled spread out, not in one burst.',
+    default: '50',
+    schema: { type: 'integer', minimum: 1, maximum: 10000 },
+  },
   ...queueSettings('OPERATOR', { resync: 'reconciled', failing: 'a failing Tenant', retryBaseMs: 500 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -41,6 +48,7 @@ export interface OperatorSettings extends CommonSettings {
   allowedNamespaces: string;
   allowedNamespacePattern: string;
   podSecurity: PodSecurityLevel;
+  classRolloutPerSecond: number;
   resyncSeconds: number;
   retryBaseMs: number;
   retryMaxSeconds: number;
@@ -100,6 +108,7 @@ export function policyConfig(settings: PolicySettings): PolicyConfig {
     allowedNamespaces: namespaceList(settings),
     allowedNamespacePattern: namespacePattern(settings),
     operatorNamespace: settings.namespace,
+    // The built-in class; a Tenant's own TenantClass replaces it in each reconcile.
     tenantClass: builtInClass(settings.podSecurity),
   };
 }

@@ -39,6 +39,8 @@ export interface StatusInput {
   paused: boolean;
   /** PerTenant: the tenant's own namespace, where every child was placed. */
   namespace?: string;
+  /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
+  className?: string;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -245,6 +247,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
     ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
+    ...(input.className === undefined ? {} : { class: input.className }),
   };
 }
 

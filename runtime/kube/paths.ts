@@ -1,6 +1,7 @@
 // API paths for the few kinds landlord touches. A fixed table rather than discovery: landlord
 // only ever manages these kinds, and a fixed table costs no requests.
 import { GROUP, PLURAL, VERSION } from '../../api/tenant.js';
+import { CLASS_KIND, CLASS_PLURAL } from '../../api/tenantclass.js';
 
 interface KindInfo {
   prefix: string;
@@ -33,6 +34,11 @@ const KINDS: Record<string, KindInfo> = {
     namespaced: true,
   },
   [`${GROUP}/${VERSION}/Tenant`]: { prefix: `/apis/${GROUP}/${VERSION}`, plural: PLURAL, namespaced: false },
+  [`${GROUP}/${VERSION}/${CLASS_KIND}`]: {
+    prefix: `/apis/${GROUP}/${VERSION}`,
+    plural: CLASS_PLURAL,
+    namespaced: false,
+  },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {
     prefix: '/apis/apiextensions.k8s.io/v1',
     plural: 'customresourcedefinitions',
