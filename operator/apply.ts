@@ -5,7 +5,16 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import {
+  childKey,
+  describeRef,
+  errorText,
+  TENANCY_KINDS,
+  WORKLOAD_KINDS,
+  type ChildChange,
+  type ChildKind,
+  type ChildRef,
+} from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { retryable, stall } from './reconcile-error.js';
@@ -16,6 +25,13 @@ interface Normalized {
   hash: string;
   manifest: unknown;
 }
+
+/** The order of applying, by kind; every kind is in one wave. */
+export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
+  ['Namespace'],
+  TENANCY_KINDS.filter((kind) => kind !== 'Namespace'),
+  WORKLOAD_KINDS,
+];
 
 interface Outcome {
   object: KubernetesObject;
@@ -41,8 +57,9 @@ export class Applier {
   constructor(private readonly api: KubeApi) {}
 
   /**
-   * Applies every child that is absent or differs from its desired manifest: the cluster-scoped ones
-   * (a PerTenant tenant's Namespace) first, then the rest at once, since they live in it.
+   * Applies every child that is absent or differs from its desired manifest, wave by wave (each at
+   * once): a PerTenant tenant's Namespace, then what fences it in, then the Deployment and
+   * ConfigMaps. A pod created before the quota or the LimitRange would escape them.
    */
   async applyDrifted(
     tenant: string,
@@ -51,10 +68,10 @@ export class Applier {
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
     const outcomes: Outcome[] = [];
-    for (const clusterScoped of [true, false]) {
+    for (const wave of APPLY_WAVES) {
       await Promise.all(
         desired.map(async (child, i) => {
-          if ((child.ref.namespace === '') !== clusterScoped) return;
+          if (!wave.includes(child.ref.kind)) return;
           outcomes[i] = await this.applyIfDrifted(child, live[i], known);
         }),
       );
