@@ -3,6 +3,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { desiredChildren } from './desired.js';
@@ -29,6 +30,7 @@ function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildRe
   return {
     get: (ref) => Promise.resolve(byKey.get(childKey(ref))),
     labelledFor: () => [...objects.map(refOf), ...labelled],
+    tenantClasses: () => [],
   };
 }
 
@@ -38,6 +40,27 @@ const summary = async (t: Tenant, children: ChildReader): Promise<unknown> => {
 };
 
 describe('planChildren', () => {
+  it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
+    const t = tenant();
+    t.spec!.class = 'standard';
+    const standard: TenantClass = {
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      metadata: { name: 'standard' },
+      spec: { namespace: { mode: 'PerTenant' } },
+    };
+    const children = { ...reader([]), tenantClasses: () => [standard] };
+    expect(await summary(t, children)).toEqual([
+      'created Namespace acme',
+      'created ServiceAccount acme/landlord-tenant',
+      'created NetworkPolicy acme/landlord-isolation',
+      'created Deployment acme/web',
+      'created ConfigMap acme/settings',
+      'created ConfigMap acme/extra',
+    ]);
+    expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
+  });
+
   it('creates every child of a new Tenant', async () => {
     const t = tenant();
     expect(await summary(t, reader([]))).toEqual(

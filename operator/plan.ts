@@ -3,18 +3,22 @@
 // without applying.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isPaused, type Tenant } from '../api/tenant.js';
+import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
 import { wantedChildren } from './lifecycle.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
 import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
+import { resolveClass } from './tenancy/resolve-class.js';
 
 /** The children as they exist, read however the caller can (a listing, a GET). */
 export interface ChildReader {
   get(ref: ChildRef): Promise<KubernetesObject | undefined>;
   /** The children labelled for this Tenant: the ones the operator would consider pruning. */
   labelledFor(tenant: string): ChildRef[];
+  /** The TenantClasses there are: each Tenant is planned under its own, as a reconcile resolves it. */
+  tenantClasses(): readonly TenantClass[];
 }
 
 export type ChildrenPlan =
@@ -33,7 +37,9 @@ export async function planChildren(
   children: ChildReader,
 ): Promise<ChildrenPlan> {
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
-  const asked = wantedChildren(tenant, policy);
+  const resolved = resolveClass(tenant, children.tenantClasses(), policy.tenantClass);
+  if (!resolved.ok) return { kind: 'refused', ...resolved.refusal };
+  const asked = wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
   const desired = asked.children;
   const live = await Promise.all(desired.map((child) => children.get(child.ref)));

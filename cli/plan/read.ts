@@ -4,6 +4,7 @@
 // Reads only: the API client it is given refuses any other method before it reaches the network.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import {
   CHILD_API_VERSION,
   childKey,
@@ -71,6 +72,7 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
 export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
+  private classes: readonly TenantClass[] = [];
 
   private constructor(private readonly api: KubeApi) {}
 
@@ -82,6 +84,9 @@ export class ListedChildren implements ChildReader {
       // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
       ...TENANCY_KINDS.map((kind) => ({ kind, scopes: [undefined] })),
     ];
+    const classPath = apiPath({ apiVersion: CLASS_API_VERSION, kind: CLASS_KIND });
+    const classes = { path: classPath, apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
+    children.classes = (await listAll<TenantClass>(api, classes)).items;
     for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
         const apiVersion = CHILD_API_VERSION[kind];
@@ -91,6 +96,10 @@ export class ListedChildren implements ChildReader {
       }
     }
     return children;
+  }
+
+  tenantClasses(): readonly TenantClass[] {
+    return this.classes;
   }
 
   labelledFor(tenant: string): ChildRef[] {
