@@ -30,7 +30,6 @@ function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildRe
   return {
     get: (ref) => Promise.resolve(byKey.get(childKey(ref))),
     labelledFor: () => [...objects.map(refOf), ...labelled],
-    tenantClasses: () => [],
   };
 }
 
@@ -49,7 +48,7 @@ describe('planChildren', () => {
       metadata: { name: 'standard' },
       spec: { namespace: { mode: 'PerTenant' } },
     };
-    const children = { ...reader([]), tenantClasses: () => [standard] };
+    const children = { ...reader([]), classes: [standard] };
     expect(await summary(t, children)).toEqual([
       'created Namespace acme',
       'created ServiceAccount acme/landlord-tenant',
@@ -152,5 +151,27 @@ describe('planChildren', () => {
       kind: 'refused',
       reason: expect.any(String) as unknown,
     });
+  });
+});
+
+describe('planChildren: the TenantClass', () => {
+  const small: TenantClass = {
+    apiVersion: CLASS_API_VERSION,
+    kind: CLASS_KIND,
+    metadata: { name: 'small', generation: 1 },
+    spec: { namespace: { mode: 'Shared' }, limits: { maxReplicas: 1 } },
+  };
+
+  it('refuses a Tenant whose class does not exist, as a reconcile would', async () => {
+    const t = tenant();
+    t.spec!.class = 'small';
+    expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
+  });
+
+  it("judges the Tenant by its class's limits", async () => {
+    const t = tenant();
+    t.spec!.class = 'small';
+    const children = { ...reader([]), classes: [small] };
+    expect(await summary(t, children)).toMatchObject({ kind: 'refused', reason: 'LimitExceeded' });
   });
 });

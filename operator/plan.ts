@@ -1,11 +1,12 @@
 // What the operator would do to one Tenant's children now, for `landlord plan`: the same pause
-// check, policy, state, desired manifests, ownership rule and drift check a reconcile uses, asked
+// check, class resolution, policy, state, desired manifests, ownership rule and drift check a reconcile uses, asked
 // without applying.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isPaused, type Tenant } from '../api/tenant.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
+import type { DesiredChild } from './desired.js';
 import { wantedChildren } from './lifecycle.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -17,8 +18,8 @@ export interface ChildReader {
   get(ref: ChildRef): Promise<KubernetesObject | undefined>;
   /** The children labelled for this Tenant: the ones the operator would consider pruning. */
   labelledFor(tenant: string): ChildRef[];
-  /** The TenantClasses there are: each Tenant is planned under its own, as a reconcile resolves it. */
-  tenantClasses(): readonly TenantClass[];
+  /** The TenantClasses, to resolve the Tenant's class as a reconcile does; absent: none exist. */
+  classes?: readonly TenantClass[];
 }
 
 export type ChildrenPlan =
@@ -31,15 +32,24 @@ export type ChildrenPlan =
   /** A person paused the Tenant: the operator leaves its children as they are. */
   | { kind: 'paused'; message: string };
 
+/** The Tenant's class, then what it asks for under it: a reconcile's first two steps. */
+function askedChildren(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  classes: readonly TenantClass[],
+): { ok: true; children: DesiredChild[] } | { ok: false; refusal: { reason: string; message: string } } {
+  const resolved = resolveClass(tenant, classes, policy.tenantClass);
+  if (!resolved.ok) return resolved;
+  return wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
+}
+
 export async function planChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   children: ChildReader,
 ): Promise<ChildrenPlan> {
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
-  const resolved = resolveClass(tenant, children.tenantClasses(), policy.tenantClass);
-  if (!resolved.ok) return { kind: 'refused', ...resolved.refusal };
-  const asked = wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
+  const asked = askedChildren(tenant, policy, children.classes ?? []);
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
   const desired = asked.children;
   const live = await Promise.all(desired.map((child) => children.get(child.ref)));

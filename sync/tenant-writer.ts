@@ -22,14 +22,16 @@ import type { OwnedStatus } from './status.js';
 const tenantObjectPath = (name: string): string => apiPath({ apiVersion: API_VERSION, kind: KIND, name });
 
 /**
- * The spec sync applies for a row: configMaps always a list, so the Tenant never lacks one, and the
- * state always said, as the CRD's default would say it.
+ * The spec sync applies for a row: configMaps always a list, so the Tenant never lacks one, the
+ * state always said, as the CRD's default would say it, and the class when the row names one (an
+ * apply without it removes the one sync set before, so the Tenant goes back to the default).
  */
 export function appliedSpec(spec: TenantSpec): TenantSpec {
   return {
     deployment: spec.deployment,
     configMaps: spec.configMaps ?? [],
     state: spec.state ?? DEFAULT_STATE,
+    ...(spec.class === undefined ? {} : { class: spec.class }),
   };
 }
 

@@ -67,12 +67,12 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
 
 /**
  * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
- * tenant), and a GET for any other one a plan asks about, as the operator's converger does.
+ * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's converger does.
  */
 export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
-  private classes: readonly TenantClass[] = [];
+  classes: readonly TenantClass[] = [];
 
   private constructor(private readonly api: KubeApi) {}
 
@@ -84,9 +84,6 @@ export class ListedChildren implements ChildReader {
       // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
       ...TENANCY_KINDS.map((kind) => ({ kind, scopes: [undefined] })),
     ];
-    const classPath = apiPath({ apiVersion: CLASS_API_VERSION, kind: CLASS_KIND });
-    const classes = { path: classPath, apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
-    children.classes = (await listAll<TenantClass>(api, classes)).items;
     for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
         const apiVersion = CHILD_API_VERSION[kind];
@@ -95,11 +92,9 @@ export class ListedChildren implements ChildReader {
         for (const object of list.items) children.add(kind, object);
       }
     }
+    const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
+    children.classes = (await listAll<TenantClass>(api, { ...classes, path: apiPath(classes) })).items;
     return children;
-  }
-
-  tenantClasses(): readonly TenantClass[] {
-    return this.classes;
   }
 
   labelledFor(tenant: string): ChildRef[] {

@@ -8,13 +8,14 @@ import type { Item } from './table-source.js';
 
 /** Only the row's contract attributes: anything else on the row is ignored, so it need not travel. */
 export const ROW_PROJECTION = {
-  ProjectionExpression: '#name, #spec, #customizations, #deleted, #state, #cluster',
+  ProjectionExpression: '#name, #spec, #customizations, #deleted, #state, #class, #cluster',
   ExpressionAttributeNames: {
     '#name': 'name',
     '#spec': 'spec',
     '#customizations': 'customizations',
     '#deleted': 'deleted',
     '#state': 'state',
+    '#class': 'class',
     '#cluster': 'cluster',
   },
 } as const;

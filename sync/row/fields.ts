@@ -1,7 +1,12 @@
-// The row's scalar attributes: `name` (the hash key), `deleted`, `state` and `cluster`.
+// The row's scalar attributes: `name` (the hash key), `deleted`, `state`, `class` and `cluster`.
 import { DEFAULT_STATE, TENANT_STATES, isTenantState, type TenantState } from '../../api/tenant.js';
 import { describeAttribute, readAttribute } from './attribute.js';
-import { DNS1123_LABEL_RULE, isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
+import {
+  DNS1123_LABEL_RULE,
+  DNS1123_SUBDOMAIN_RULE,
+  isDns1123Label,
+  isDns1123Subdomain,
+} from '../../util/names.js';
 import { fail, ok } from './step.js';
 import type { StepResult } from './step.js';
 import { quote } from './text.js';
@@ -77,6 +82,23 @@ export function readCluster(value: unknown): StepResult<string | undefined> {
   }
   if (!isClusterName(attribute.value)) {
     return fail(`cluster: ${quote(attribute.value)} is not ${CLUSTER_RULE}`);
+  }
+  return ok(attribute.value);
+}
+
+/**
+ * The TenantClass whose policy applies: an S naming a class, which becomes the Tenant's spec.class.
+ * Absent or NULL: none, and the default class applies. Whether such a class exists is the
+ * operator's question (ClassNotFound); a value no class could be named is refused here.
+ */
+export function readClass(value: unknown): StepResult<string | undefined> {
+  if (saysNothing(value)) return ok(undefined);
+  const attribute = readAttribute(value);
+  if (attribute?.tag !== 'S') {
+    return fail(`class: must be a string (S), got ${describeAttribute(attribute)}`);
+  }
+  if (!isDns1123Subdomain(attribute.value)) {
+    return fail(`class: ${quote(attribute.value)} is not a TenantClass name (${DNS1123_SUBDOMAIN_RULE})`);
   }
   return ok(attribute.value);
 }

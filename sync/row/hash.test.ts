@@ -133,6 +133,12 @@ describe('rowHash', () => {
     expect(rowHash({ ...spec, state: 'active' })).toBe(rowHash(spec));
   });
 
+  it('changes with the class a row names, and not for a row that names none', () => {
+    expect(rowHash({ ...spec, class: 'gold' })).not.toBe(rowHash(spec));
+    expect(rowHash({ ...spec, class: 'gold' })).not.toBe(rowHash({ ...spec, class: 'silver' }));
+    expect(rowHash({ ...spec, class: undefined })).toBe(rowHash(spec));
+  });
+
   it.each(['suspended', 'archived', 'purged'] as const)('changes with state %s', (state) => {
     expect(rowHash({ ...spec, state })).not.toBe(rowHash(spec));
   });

@@ -7,12 +7,15 @@ export { canonicalJson };
 
 /**
  * sha256 (hex, first 32 digits) of the canonical JSON of `{ deployment, configMaps }`, plus `state`
- * when it is not active. An active row hashes as rows did before states existed, so upgrading sync
- * rewrites no Tenant; any other state changes the hash, so sync applies it.
+ * when it is not active and `class` when the row names one. A row that says neither hashes as rows
+ * did before states and classes existed, so upgrading sync rewrites no Tenant; anything else
+ * changes the hash, so sync applies it.
  */
 export function rowHash(spec: TenantSpec): string {
   // An absent list and an empty one mean the same: no ConfigMaps.
-  const content = { deployment: spec.deployment, configMaps: spec.configMaps ?? [] };
+  const content: Record<string, unknown> = { deployment: spec.deployment, configMaps: spec.configMaps ?? [] };
   const state = spec.state ?? DEFAULT_STATE;
-  return contentHash(state === DEFAULT_STATE ? content : { ...content, state });
+  if (state !== DEFAULT_STATE) content.state = state;
+  if (spec.class !== undefined) content.class = spec.class;
+  return contentHash(content);
 }

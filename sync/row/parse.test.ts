@@ -216,6 +216,49 @@ describe('parseRow: state', () => {
   });
 });
 
+describe('parseRow: class', () => {
+  const classOf = (result: ParsedRow): string | undefined =>
+    result.kind === 'tenant' ? result.spec.class : undefined;
+  const hashOf = (result: ParsedRow): string | undefined =>
+    result.kind === 'tenant' ? result.hash : undefined;
+
+  it('reads the class the row names into spec.class, and hashes it, so a class change is applied', () => {
+    const gold = parseRow(row({ class: { S: 'gold' } }));
+    expect(classOf(gold)).toBe('gold');
+    expect(classOf(parseRow(row({ class: { S: 'team.gold-2' } })))).toBe('team.gold-2');
+    const hashes = new Set(
+      [gold, parseRow(row({ class: { S: 'silver' } })), parseRow(without('class'))].map(hashOf),
+    );
+    expect(hashes.size).toBe(3);
+  });
+
+  it.each<[string, Item]>([
+    ['absent', without('class')],
+    ['NULL', row({ class: { NULL: true } })],
+  ])('reads class %s as none, with the hash of a row from before classes', (_case, item) => {
+    const result = parseRow(item);
+    expect(result.kind === 'tenant' && 'class' in result.spec).toBe(false);
+    expect(result).toEqual(parseRow(exampleItem()));
+  });
+
+  it.each<[string, Item, string]>([
+    ['an N', row({ class: { N: '1' } }), 'class: must be a string (S), got N 1'],
+    ['a BOOL', row({ class: { BOOL: true } }), 'class: must be a string (S), got BOOL true'],
+    ['upper case', row({ class: { S: 'Gold' } }), 'class: "Gold" is not a TenantClass name'],
+    ['empty', row({ class: { S: '' } }), 'class: "" is not a TenantClass name'],
+    ['with a slash', row({ class: { S: 'a/b' } }), 'class: "a/b" is not a TenantClass name'],
+  ])('refuses a class that is %s, saying why', (_case, item, message) => {
+    const result = parseRow(item);
+    expect(result).toMatchObject({ kind: 'invalid', name: 'tenant-1', problem: { attribute: 'class' } });
+    expect(problemOf(result)?.message).toContain(message);
+  });
+
+  it('keeps a long class short in its message', () => {
+    const message = problemOf(parseRow(row({ class: { S: 'x'.repeat(5_000) } })))?.message ?? '';
+    expect(message.length).toBeLessThan(300);
+  });
+});
+
 describe('parseRow: cluster', () => {
   it('hashes a row the same whatever its cluster: the cluster places the Tenant, it is not its content', () => {
     const plain = parseRow(exampleItem());

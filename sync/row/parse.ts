@@ -3,7 +3,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TenantSpec, TenantState } from '../../api/tenant.js';
 import { isRecord } from './attribute.js';
-import { readCluster, readDeleted, readName, readState } from './fields.js';
+import { readClass, readCluster, readDeleted, readName, readState } from './fields.js';
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
 import { readCustomizations, readSpec } from './manifests.js';
@@ -49,13 +49,22 @@ function parseItem(item: unknown): ParsedRow {
   if (!state.ok) {
     return invalid(name.value, 'state', state.message);
   }
+  const tenantClass = readClass(attributeOf(item, 'class'));
+  if (!tenantClass.ok) {
+    return invalid(name.value, 'class', tenantClass.message);
+  }
   // Which sync mirrors the row is placement's business (placement.ts), not the Tenant's content:
   // checked here only so that a cluster nobody can read is refused where the row lands.
   const cluster = readCluster(attributeOf(item, 'cluster'));
   if (!cluster.ok) {
     return invalid(name.value, 'cluster', cluster.message);
   }
-  return tenant(name.value, { deployment: spec.value, configMaps: configMaps.value, state: state.value });
+  return tenant(name.value, {
+    deployment: spec.value,
+    configMaps: configMaps.value,
+    state: state.value,
+    tenantClass: tenantClass.value,
+  });
 }
 
 function typeName(value: unknown): string {
@@ -74,11 +83,17 @@ interface RowContent {
   deployment: JsonObject;
   configMaps: JsonObject[];
   state: TenantState;
+  tenantClass: string | undefined;
 }
 
-function tenant(name: string, { deployment, configMaps, state }: RowContent): ParsedRow {
+function tenant(name: string, { deployment, configMaps, state, tenantClass }: RowContent): ParsedRow {
   // Typed as manifests, but checked only as JSON objects here: the operator validates them.
-  const spec: TenantSpec = { deployment, configMaps, state };
+  const spec: TenantSpec = {
+    deployment,
+    configMaps,
+    state,
+    ...(tenantClass === undefined ? {} : { class: tenantClass }),
+  };
   return { kind: 'tenant', name, spec, hash: rowHash(spec) };
 }
 

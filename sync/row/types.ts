@@ -3,7 +3,7 @@ import type { TenantSpec } from '../../api/tenant.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
 export type RowProblemAttribute =
-  'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'cluster' | 'item';
+  'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'class' | 'cluster' | 'item';
 
 export interface RowProblem {
   attribute: RowProblemAttribute;
