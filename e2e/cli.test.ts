@@ -112,7 +112,12 @@ describe("landlord's command line", () => {
   it.each([
     ['an unknown command', ['operate'], /^landlord: unknown command 'operate' \(Did you mean operator\?\)$/],
     ['an unknown option', ['operator', '--dry-run'], /^landlord: unknown option '--dry-run'$/],
-    ['an extra argument', ['crd', 'tenants'], /^landlord: too many arguments for 'crd'/],
+    ['an extra argument', ['crd', 'tenants.landlord.dev', 'x'], /^landlord: too many arguments for 'crd'/],
+    [
+      'a CRD that does not exist',
+      ['crd', 'tenants'],
+      /^landlord: no CRD named tenants; one of: tenants\.landlord\.dev, tenantclasses\.landlord\.dev$/,
+    ],
   ])('refuses %s with one line and exit 2, before running anything', async (_, args, error) => {
     const result = await landlord(args);
     expect(result).toMatchObject({ code: 2, stdout: '' });

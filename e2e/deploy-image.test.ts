@@ -157,9 +157,10 @@ describe('the files the image holds, run as the image runs them', () => {
     });
   });
 
-  it('`landlord crd` prints the CRD that config/crd installs', async () => {
+  it('`landlord crd` prints the CRDs that config/crd installs', async () => {
     const crd = await runImage(image, ['crd']);
-    expect(crd).toMatchObject({ code: 0, stdout: repoFile('crds/tenants.landlord.dev.yaml') });
+    const files = ['crds/tenants.landlord.dev.yaml', 'crds/tenantclasses.landlord.dev.yaml'];
+    expect(crd).toMatchObject({ code: 0, stdout: files.map((f) => repoFile(f)).join('---\n') });
   });
 
   it('refuses a missing setting with one line naming it', async () => {

@@ -51,6 +51,7 @@ describe('unchanged', () => {
     ['another list of ConfigMaps', (i) => (i.configMaps = [])],
     ['another state reached', (i) => (i.state = 'suspended')],
     ['a pause', (i) => (i.paused = true)],
+    ['another TenantClass', (i) => (i.className = 'gold')],
   ])('is false for %s', (_case, tweak) => {
     const tenant = written();
     const copy = structuredClone(tenant);
