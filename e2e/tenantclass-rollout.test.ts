@@ -1,0 +1,169 @@
+// A TenantClass edit reaches every Tenant of the class, and costs a write only where a Tenant's
+// objects change (issue 12): 200 PerTenant Tenants of one class and 20 of another; raising the
+// first class's quota rewrites 200 ResourceQuotas and nothing else: no Namespace, ServiceAccount,
+// NetworkPolicy, Deployment or ConfigMap, and nothing at all of the other class's 20.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
+import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
+import { waitUntil } from '../harness/wait.js';
+import { clients, uniqueName } from './support/env.js';
+import { kubectl } from './support/kubectl.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { createTenant, deleteTenantsLabelled, tenantManifest } from './support/tenants.js';
+
+const { core, custom } = clients();
+const id = uniqueName('rollout');
+const EDITED = `${id}-edited`;
+const OTHER = `${id}-other`;
+const EDITED_TENANTS = 200;
+const OTHER_TENANTS = 20;
+const FILE_LABEL = 'e2e.landlord.dev/file';
+const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
+/** Resources the operator writes for a PerTenant tenant, besides its status and Events. */
+const OBJECT_RESOURCES = [
+  'namespaces',
+  'serviceaccounts',
+  'resourcequotas',
+  'limitranges',
+  'networkpolicies',
+  'rolebindings',
+  'deployments',
+  'configmaps',
+];
+let operator: LandlordProcess;
+
+const classSpec = (pods: string): TenantClassSpec => ({
+  namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
+  resourceQuota: { hard: { pods } },
+});
+
+function tenantOf(name: string, className: string): Tenant {
+  const tenant = tenantManifest(name, 'default', 1);
+  tenant.metadata.labels = { [FILE_LABEL]: id };
+  tenant.spec = { ...tenant.spec, class: className };
+  return tenant;
+}
+
+const names = (prefix: string, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
+
+async function createAll(tenants: readonly Tenant[]): Promise<void> {
+  for (let i = 0; i < tenants.length; i += 20) {
+    await Promise.all(tenants.slice(i, i + 20).map((t) => createTenant(custom, t)));
+  }
+}
+
+async function readyCount(): Promise<number> {
+  const list = (await custom.listClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'tenants',
+    labelSelector: `${FILE_LABEL}=${id}`,
+  })) as { items: Tenant[] };
+  return list.items.filter((t) =>
+    t.status?.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True'),
+  ).length;
+}
+
+/** The operator's writes by resource, from its own request metrics. */
+async function writesByResource(): Promise<Record<string, number>> {
+  const text = await operator.metrics();
+  const writes: Record<string, number> = {};
+  for (const resource of [...OBJECT_RESOURCES, 'tenants/status', 'events']) {
+    writes[resource] = ['apply', 'create', 'update', 'patch', 'delete']
+      .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb, resource }))
+      .reduce((a, b) => a + b, 0);
+  }
+  return writes;
+}
+
+/** The pods limit of every quota in the edited class's namespaces. */
+async function quotaPods(): Promise<string[]> {
+  const quotas = await core.listResourceQuotaForAllNamespaces({
+    fieldSelector: 'metadata.name=landlord-quota',
+  });
+  return quotas.items
+    .filter((q) => q.metadata?.namespace?.startsWith(`${EDITED}-`) === true)
+    .map((q) => q.spec?.hard?.pods ?? '');
+}
+
+beforeAll(async () => {
+  for (const [name, spec] of [
+    [EDITED, classSpec('4')],
+    [OTHER, classSpec('4')],
+  ] as const) {
+    await custom.createClusterCustomObject({
+      ...classes,
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'TenantClass', metadata: { name }, spec },
+    });
+  }
+  operator = startLandlord('operator', componentEnv({ LANDLORD_LOG_LEVEL: 'info' }));
+  await operator.ready();
+  await createAll([
+    ...names(EDITED, EDITED_TENANTS).map((n) => tenantOf(n, EDITED)),
+    ...names(OTHER, OTHER_TENANTS).map((n) => tenantOf(n, OTHER)),
+  ]);
+  await waitUntil(
+    `${EDITED_TENANTS + OTHER_TENANTS} PerTenant Tenants Ready`,
+    async () => (await readyCount()) === EDITED_TENANTS + OTHER_TENANTS,
+    { timeoutMs: 600_000, intervalMs: 2_000 },
+  );
+});
+
+afterAll(async () => {
+  expect(await operator.stop()).toBe(0);
+  await deleteTenantsLabelled(custom, `${FILE_LABEL}=${id}`);
+  for (const name of [EDITED, OTHER]) await custom.deleteClusterCustomObject({ ...classes, name });
+});
+
+describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () => {
+  it('rewrites their quotas, one write each, and nothing else of theirs or of another class', async () => {
+    const before = await writesByResource();
+    const began = Date.now();
+    await kubectl(
+      'patch',
+      'tenantclass',
+      EDITED,
+      '--type',
+      'merge',
+      '-p',
+      '{"spec":{"resourceQuota":{"hard":{"pods":"5"}}}}',
+    );
+    await waitUntil(
+      `every quota of ${EDITED} at 5 pods`,
+      async () => {
+        const pods = await quotaPods();
+        return pods.length === EDITED_TENANTS && pods.every((p) => p === '5');
+      },
+      { timeoutMs: 300_000, intervalMs: 1_000 },
+    );
+    // The last reconciles may still be writing status and Events: read once the counts hold still.
+    let last = '';
+    const after = await waitUntil(
+      "the operator's writes to hold still",
+      async () => {
+        const now = await writesByResource();
+        const same = JSON.stringify(now) === last;
+        last = JSON.stringify(now);
+        return same ? now : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 3_000 },
+    );
+    const delta = Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - before[r]!]));
+    console.log(
+      `tenantclass-rollout: ${EDITED_TENANTS} quotas rewritten in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
+    );
+    expect(delta.resourcequotas).toBe(EDITED_TENANTS);
+    for (const resource of OBJECT_RESOURCES.filter((r) => r !== 'resourcequotas')) {
+      expect(delta[resource], resource).toBe(0);
+    }
+    // The other class's quotas were not touched: still the 4 pods they were made with.
+    const others = await core.listResourceQuotaForAllNamespaces({
+      fieldSelector: 'metadata.name=landlord-quota',
+    });
+    const otherPods = others.items
+      .filter((q) => q.metadata?.namespace?.startsWith(`${OTHER}-`) === true)
+      .map((q) => q.spec?.hard?.pods);
+    expect(otherPods).toEqual(Array.from({ length: OTHER_TENANTS }, () => '4'));
+  });
+});
