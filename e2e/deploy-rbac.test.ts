@@ -4,9 +4,10 @@
 // alone, with Deployment and ConfigMap rights in its allowed namespace only, as docs/deploying.md
 // describes.
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION } from '../api/tenant.js';
+import { CONDITION, GROUP, VERSION } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, CLASS_PLURAL } from '../api/tenantclass.js';
 import {
   countPartition,
   createDataTable,
@@ -54,6 +55,7 @@ async function eventsAbout(name: string, component: string): Promise<number> {
 describe('each component under its own ServiceAccount (config/rbac)', () => {
   const ns = uniqueName('deploy');
   const tenants: string[] = [];
+  const classNames: string[] = [];
   let operator: LandlordProcess | undefined;
   let sync: LandlordProcess | undefined;
   let purger: LandlordProcess | undefined;
@@ -73,6 +75,8 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     await kubectl('delete', '-f', config('purger/rbac.yaml'), '--ignore-not-found');
     for (const name of tenants) await deleteTenant(custom, name).catch(() => undefined);
     expect(await operator?.stop()).toBe(0);
+    for (const name of classNames)
+      await custom.deleteClusterCustomObject({ group: GROUP, version: VERSION, plural: CLASS_PLURAL, name });
     await core.deleteNamespace({ name: ns });
   });
 
@@ -163,6 +167,52 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     expect(await forbidden(purger)).toBe(0);
   });
 
+  // Last of the operator's cases: the refused RoleBinding counts as forbidden requests.
+  it("makes a PerTenant tenant's namespace with its own rights, and RBAC's escalation check holds the classes to bindable roles", async () => {
+    const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
+    const makeClass = (name: string, clusterRole: string): Promise<unknown> =>
+      custom.createClusterCustomObject({
+        ...classes,
+        body: {
+          apiVersion: CLASS_API_VERSION,
+          kind: CLASS_KIND,
+          metadata: { name },
+          spec: { namespace: { mode: 'PerTenant' }, rbac: [{ group: '{name}-devs', clusterRole }] },
+        },
+      });
+    const [editors, admins] = [uniqueName('rbac-edit'), uniqueName('rbac-admin')];
+    classNames.push(editors, admins);
+    await makeClass(editors, 'edit');
+    await makeClass(admins, 'cluster-admin');
+    const [good, greedy] = [uniqueName('rbac-pt'), uniqueName('rbac-greedy')];
+    tenants.push(good, greedy);
+    const before = await forbidden(operator!);
+    await createTenant(custom, {
+      ...tenantManifest(good, 'default', 1),
+      spec: { ...tenantManifest(good, 'default', 1).spec, class: editors },
+    });
+    await waitForCondition(custom, good, { type: CONDITION.ready, status: 'True' }, 90_000);
+    await apps.readNamespacedDeployment({ name: `${good}-app`, namespace: good });
+    expect(await forbidden(operator!)).toBe(before);
+    await createTenant(custom, {
+      ...tenantManifest(greedy, 'default', 1),
+      spec: { ...tenantManifest(greedy, 'default', 1).spec, class: admins },
+    });
+    const refused = await waitForCondition(
+      custom,
+      greedy,
+      { type: CONDITION.applied, status: 'False', reason: 'ApplyFailed' },
+      90_000,
+    );
+    const message = refused.status?.conditions?.find((c) => c.type === CONDITION.applied)?.message ?? '';
+    expect(message).toContain('RoleBinding');
+    expect(message).toContain('forbidden');
+    const bindings = await kc
+      .makeApiClient(RbacAuthorizationV1Api)
+      .listNamespacedRoleBinding({ namespace: greedy });
+    expect(bindings.items).toEqual([]);
+  });
+
   // Least privilege: nothing beyond each component's own objects (`kubectl auth can-i` arguments).
   const denied = [
     { component: 'operator', check: 'create secrets -n default' },
@@ -178,6 +228,12 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
       check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev',
     },
     { component: 'operator', check: 'create clusterroles.rbac.authorization.k8s.io' },
+    // PerTenant: it makes namespaces but never deletes one (the garbage collector does), and may
+    // bind only the ClusterRoles classes are allowed to name (docs/isolation.md).
+    { component: 'operator', check: 'delete namespaces' },
+    { component: 'operator', check: 'bind clusterroles.rbac.authorization.k8s.io/cluster-admin' },
+    { component: 'operator', check: 'bind clusterroles.rbac.authorization.k8s.io/admin' },
+    { component: 'operator', check: 'create clusterrolebindings.rbac.authorization.k8s.io' },
     { component: 'sync', check: 'create deployments.apps -n default' },
     { component: 'sync', check: 'create configmaps -n default' },
     { component: 'sync', check: `get secrets -n ${SYSTEM}` },
@@ -198,6 +254,19 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
   ];
   it.each(denied)('$component may not: $check', async ({ component, check }) => {
     expect(await canI(USERS[component]!, check.split(' '))).toBe(false);
+  });
+
+  // What PerTenant classes need, and no more than that (config/rbac/operator.yaml).
+  const allowed = [
+    'create namespaces',
+    'patch resourcequotas -n any-tenant',
+    'delete rolebindings.rbac.authorization.k8s.io -n any-tenant',
+    'create networkpolicies.networking.k8s.io -n any-tenant',
+    'bind clusterroles.rbac.authorization.k8s.io/edit',
+    'bind clusterroles.rbac.authorization.k8s.io/view',
+  ];
+  it.each(allowed)('the operator may: %s', async (check) => {
+    expect(await canI(operatorUser, check.split(' '))).toBe(true);
   });
 });
 

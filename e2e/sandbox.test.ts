@@ -76,6 +76,30 @@ describe('npm start (the sandbox)', () => {
       async () => (await condition(kubeconfig, 'tenant-3', 'Synced')) === 'False/InvalidRecord',
       { timeoutMs: 60_000 },
     );
+    // Under the default class standard: the seed-format row runs in a namespace of its own.
+    expect(output).toContain('kubectl get resourcequota,networkpolicy,rolebinding -n tenant-1');
+    const fenced = await kubectl(
+      kubeconfig,
+      'get',
+      'resourcequota,networkpolicy,rolebinding',
+      '-n',
+      'tenant-1',
+      '-o',
+      'name',
+    );
+    expect(
+      fenced
+        .split('\n')
+        .filter((line) => line !== '')
+        .sort(),
+    ).toEqual([
+      'networkpolicy.networking.k8s.io/landlord-isolation',
+      'resourcequota/landlord-quota',
+      expect.stringMatching(/^rolebinding\.rbac\.authorization\.k8s\.io\/landlord-edit-[0-9a-f]{10}$/),
+    ]);
+    expect(
+      await kubectl(kubeconfig, 'get', 'deploy', 'tenant-1-app', '-n', 'tenant-1', '-o', 'name'),
+    ).toContain('tenant-1-app');
     const table = await kubectl(kubeconfig, 'get', 'tenants');
     expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+STATE\s+AGE/);
   });

@@ -13,7 +13,16 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import {
+  childKey,
+  describeRef,
+  errorText,
+  TENANCY_KINDS,
+  WORKLOAD_KINDS,
+  type ChildChange,
+  type ChildKind,
+  type ChildRef,
+} from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { retryable, stall } from './reconcile-error.js';
@@ -39,6 +48,18 @@ interface Normalized {
   manifest: unknown;
 }
 
+/** The order of applying, by kind; every kind is in one wave. */
+export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
+  ['Namespace'],
+  TENANCY_KINDS.filter((kind) => kind !== 'Namespace'),
+  WORKLOAD_KINDS,
+];
+
+interface Outcome {
+  object: KubernetesObject;
+  change?: ChildChange;
+}
+
 export interface Applied {
   /** Each desired child's freshest copy, in the spec's order: the apply response, or the live object. */
   objects: KubernetesObject[];
@@ -58,9 +79,11 @@ export class Applier {
   constructor(private readonly api: KubeApi) {}
 
   /**
-   * Applies, at once, every child that is absent from the cache or differs from its desired
-   * manifest. `cached` is what the cache holds (already checked as this Tenant's); a child whose
-   * apply finds an object the cache did not show is handed to `claim`, then applied if still needed.
+   * Applies every child that is absent from the cache or differs from its desired manifest, wave
+   * by wave (each at once): a PerTenant tenant's Namespace, then what fences it in, then the
+   * Deployment and ConfigMaps (a pod created before the quota or the LimitRange would escape them).
+   * `cached` is what the cache holds (already checked as this Tenant's); a child whose apply finds
+   * an object the cache did not show is handed to `claim`, then applied if still needed.
    */
   async applyDrifted(
     tenant: string,
@@ -69,29 +92,43 @@ export class Applier {
     claim: ClaimUnseen,
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
-    const outcomes = await Promise.all(
-      desired.map(async (child, i) => {
-        try {
-          return await this.applyIfDrifted(child, cached[i], known);
-        } catch (err) {
-          if (!(err instanceof Occupied)) throw err;
-        }
-        return this.applyIfDrifted(child, await claim(child.ref), known).catch((err: unknown) => {
-          throw err instanceof Occupied ? retryable(REASON.applyFailed, `${err.message}; retrying`) : err;
-        });
-      }),
-    );
+    const outcomes: Outcome[] = [];
+    for (const wave of APPLY_WAVES) {
+      await Promise.all(
+        desired.map(async (child, i) => {
+          if (!wave.includes(child.ref.kind)) return;
+          outcomes[i] = await this.applyOrClaim(child, cached[i], known, claim);
+        }),
+      );
+    }
     return {
       objects: outcomes.map((o) => o.object),
       changes: outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change])),
     };
   }
 
+  /** Applies the child; when the apply finds an object the cache did not show, claims it first. */
+  private async applyOrClaim(
+    child: DesiredChild,
+    current: KubernetesObject | undefined,
+    known: Map<string, Normalized>,
+    claim: ClaimUnseen,
+  ): Promise<Outcome> {
+    try {
+      return await this.applyIfDrifted(child, current, known);
+    } catch (err) {
+      if (!(err instanceof Occupied)) throw err;
+    }
+    return this.applyIfDrifted(child, await claim(child.ref), known).catch((err: unknown) => {
+      throw err instanceof Occupied ? retryable(REASON.applyFailed, `${err.message}; retrying`) : err;
+    });
+  }
+
   private async applyIfDrifted(
     child: DesiredChild,
     current: KubernetesObject | undefined,
     known: Map<string, Normalized>,
-  ): Promise<{ object: KubernetesObject; change?: ChildChange }> {
+  ): Promise<Outcome> {
     if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
       return { object: current };
     const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };

@@ -1,14 +1,39 @@
 // How the operator names a Tenant's child: enough to build its API path (runtime/kube/paths.ts),
 // key it in caches and locks, and describe it to people in Events, logs and conditions.
 
-export type ChildKind = 'Deployment' | 'ConfigMap';
+/** What a row asks for: the only two kinds its manifests may name. */
+export type WorkloadKind = 'Deployment' | 'ConfigMap';
+/** What a PerTenant class adds: the tenant's namespace and the objects that fence it in. */
+export type TenancyKind =
+  'Namespace' | 'ServiceAccount' | 'ResourceQuota' | 'LimitRange' | 'NetworkPolicy' | 'RoleBinding';
+export type ChildKind = WorkloadKind | TenancyKind;
 
-/** The only two kinds a Tenant may have, each at the one version landlord applies. */
-export const CHILD_API_VERSION: Record<ChildKind, string> = { Deployment: 'apps/v1', ConfigMap: 'v1' };
+export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'ConfigMap'];
+export const TENANCY_KINDS: readonly TenancyKind[] = [
+  'Namespace',
+  'ServiceAccount',
+  'ResourceQuota',
+  'LimitRange',
+  'NetworkPolicy',
+  'RoleBinding',
+];
+
+/** Each kind at the one version landlord applies. */
+export const CHILD_API_VERSION: Record<ChildKind, string> = {
+  Deployment: 'apps/v1',
+  ConfigMap: 'v1',
+  Namespace: 'v1',
+  ServiceAccount: 'v1',
+  ResourceQuota: 'v1',
+  LimitRange: 'v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  RoleBinding: 'rbac.authorization.k8s.io/v1',
+};
 
 export interface ChildRef {
   apiVersion: string;
   kind: ChildKind;
+  /** '' for the one cluster-scoped child, a PerTenant tenant's Namespace. */
   namespace: string;
   name: string;
 }
@@ -22,8 +47,9 @@ export const childRef = (kind: ChildKind, namespace: string, name: string): Chil
 
 export const childKey = (ref: ChildRef): string => `${ref.kind}/${ref.namespace}/${ref.name}`;
 
-/** "Deployment team-a/web", as Events, logs and condition messages name a child. */
-export const describeRef = (ref: ChildRef): string => `${ref.kind} ${ref.namespace}/${ref.name}`;
+/** "Deployment team-a/web" (or "Namespace team-a"), as Events, logs and condition messages name a child. */
+export const describeRef = (ref: ChildRef): string =>
+  ref.namespace === '' ? `${ref.kind} ${ref.name}` : `${ref.kind} ${ref.namespace}/${ref.name}`;
 
 /** What converging did to one child, for the log lines and Events that announce it. */
 export interface ChildChange {

@@ -9,7 +9,7 @@ import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tena
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
-import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
+import { CHILD_API_VERSION, TENANCY_KINDS, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { stateOf } from './lifecycle.js';
 import { ObservedState } from './observed.js';
@@ -58,6 +58,8 @@ class OperatorComponent implements Component {
       { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND, onEvent: (e) => this.onClassEvent(ctx, e) },
       ...scopes.map((ns) => child('Deployment', ns)),
       ...scopes.map((ns) => child('ConfigMap', ns)),
+      // A PerTenant namespace is made when its Tenant comes: these are watched cluster-wide.
+      ...TENANCY_KINDS.map((kind) => child(kind, undefined)),
     ];
     this.watcher = new InformerOperator(ctx.api, specs, ctx.logger);
     this.observed = new ObservedState(this.watcher, scopes);

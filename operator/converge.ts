@@ -1,17 +1,18 @@
 // Making a Tenant's children match its spec, in order: look each child up in the cache, check the
-// Tenant may own it, apply those that drifted or are not there, delete owned children the spec no
-// longer names. A child is read from the API only when its apply finds an object the cache does
-// not show (apply.ts): a new Tenant's children cost one request each, not a read and a write.
+// Tenant may own it and the namespace it goes in, apply those that drifted or are not there, delete
+// owned children the spec no longer names. A child is read from the API only when its apply finds
+// an object the cache does not show (apply.ts): a new Tenant's children cost one request each, not
+// a read and a write.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { Applier } from './apply.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
-import { ownership } from './ownership.js';
+import { namespaceClaim, ownership } from './ownership.js';
 import { ChildPruner } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
@@ -50,6 +51,7 @@ export class Converger {
   private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
     const cached = desired.map((child) => this.observed.child(child.ref));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, cached[i]));
+    this.assertNamespacesFree(tenant, desired);
     const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, cached, (ref) =>
       this.claimUnseen(tenant, ref),
     );
@@ -83,6 +85,21 @@ export class Converger {
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw retryable(REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * A PerTenant namespace holds one tenant: a child of another Tenant (a Shared row naming that
+   * namespace) is refused there, as an object someone else owns would be.
+   */
+  private assertNamespacesFree(tenant: Tenant, desired: readonly DesiredChild[]): void {
+    const namespaces = new Set(desired.map((d) => d.ref.namespace).filter((ns) => ns !== ''));
+    for (const namespace of namespaces) {
+      const ref = childRef('Namespace', '', namespace);
+      const problem = namespaceClaim(tenant, this.observed.child(ref));
+      if (problem === undefined) continue;
+      this.observed.refusedOverChild(ref, tenant.metadata.name!);
+      throw stall(REASON.conflict, problem);
     }
   }
 

@@ -1,7 +1,7 @@
 // The children a Tenant asks for, as the operator will apply them: the manifest as written, plus
 // the ownership landlord adds (controller ownerReference, labels) and a hash of the whole, so a
 // later reconcile can tell "the spec changed" from "someone edited the child".
-import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
+import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
 import { contentHash } from '../util/canonical-json.js';
 import { LABEL, MANAGED_BY, tenantOwnerReference, type Tenant } from '../api/tenant.js';
 import type { DesiredChildren } from './policy/index.js';
@@ -12,33 +12,33 @@ export const SPEC_HASH_ANNOTATION = 'landlord.dev/spec-hash';
 export interface DesiredChild {
   /** Also names the apiVersion and kind of the apply request. */
   ref: ChildRef;
-  manifest: V1Deployment | V1ConfigMap;
+  manifest: KubernetesObject;
   hash: string;
 }
 
-function withOwnership<T extends V1Deployment | V1ConfigMap>(
-  manifest: T,
-  tenant: Tenant,
-  kind: ChildKind,
-): DesiredChild {
+/**
+ * The manifest with the Tenant as its controller, landlord's labels (which win over the
+ * manifest's) and the hash of the result. A Namespace (cluster-scoped) has no metadata.namespace.
+ */
+export function withOwnership(manifest: KubernetesObject, tenant: Tenant, kind: ChildKind): DesiredChild {
   const labels = {
     ...manifest.metadata?.labels,
     [LABEL.tenant]: tenant.metadata.name!,
     [LABEL.managedBy]: MANAGED_BY.operator,
   };
-  const owned = {
+  const owned: KubernetesObject = {
     ...manifest,
     metadata: { ...manifest.metadata, labels, ownerReferences: [tenantOwnerReference(tenant)] },
-  } as T;
+  };
   const hash = contentHash(owned);
   owned.metadata!.annotations = { ...owned.metadata!.annotations, [SPEC_HASH_ANNOTATION]: hash };
-  const ref = childRef(kind, owned.metadata!.namespace!, owned.metadata!.name!);
+  const ref = childRef(kind, owned.metadata!.namespace ?? '', owned.metadata!.name!);
   return { ref, manifest: owned, hash };
 }
 
 export function desiredChildren(tenant: Tenant, children: DesiredChildren): DesiredChild[] {
   return [
     withOwnership(children.deployment, tenant, 'Deployment'),
-    ...children.configMaps.map((cm) => withOwnership(cm, tenant, 'ConfigMap')),
+    ...children.configMaps.map((cm: V1ConfigMap) => withOwnership(cm, tenant, 'ConfigMap')),
   ];
 }

@@ -4,6 +4,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
+import { tenancyFor } from './tenancy/namespace-objects.js';
 import {
   evaluateTenant,
   NO_NEIGHBOURS,
@@ -14,8 +15,11 @@ import {
 } from './policy/index.js';
 
 export type Wanted =
-  /** The children to apply (with landlord's ownership); none for a state that keeps none. */
-  | { ok: true; state: TenantState; children: DesiredChild[] }
+  /**
+   * The children to apply (with landlord's ownership); none for a state that keeps none. In a
+   * PerTenant class, first the tenant's namespace and what fences it in, kept in every state.
+   */
+  | { ok: true; state: TenantState; children: DesiredChild[]; namespace: string | undefined }
   /** The policy refuses the spec: nothing changes, whatever the state. */
   | { ok: false; state: TenantState; refusal: Refusal };
 
@@ -42,11 +46,14 @@ export function wantedChildren(
   neighbours: Neighbours = NO_NEIGHBOURS,
 ): Wanted {
   const state = stateOf(tenant);
-  if (!keepsChildren(state)) return { ok: true, state, children: [] };
+  const tenancy = tenancyFor(tenant, policy);
+  if (!tenancy.ok) return { ok: false, state, refusal: tenancy.refusal };
+  const { namespace, objects } = tenancy;
+  if (!keepsChildren(state)) return { ok: true, state, children: objects, namespace };
   const verdict = evaluateTenant(tenant, policy, neighbours);
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
   const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
-  return { ok: true, state, children: desiredChildren(tenant, children) };
+  return { ok: true, state, children: [...objects, ...desiredChildren(tenant, children)], namespace };
 }
 
 /**

@@ -15,6 +15,15 @@ function tenant(name: string, namespace = 'team-a', state?: string): Tenant {
 }
 
 describe('NeighbourIndex', () => {
+  it('leaves out a PerTenant Tenant: its Deployment is in its own namespace, not where its manifest says', () => {
+    const index = new NeighbourIndex();
+    const perTenant = tenant('acme');
+    perTenant.status = { namespace: 'acme' };
+    index.tenantChanged(perTenant);
+    expect(index.inNamespace('team-a')).toEqual([]);
+    expect(index.namespace('acme')).toBeUndefined();
+  });
+
   it("indexes a Tenant's Deployment under its namespace", () => {
     const index = new NeighbourIndex();
     index.tenantChanged(tenant('acme'));

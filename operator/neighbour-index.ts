@@ -24,11 +24,16 @@ export class NeighbourIndex implements Neighbours {
     return this.namespaceOf.get(tenant);
   }
 
-  /** A Tenant that keeps no children (archived, purged, going) holds no labels. */
+  /**
+   * A Tenant that keeps no children (archived, purged, going) holds no labels; nor, in a shared
+   * namespace, does a PerTenant one (its status names its own namespace), whose Deployment is in
+   * that namespace whatever its manifest says.
+   */
   tenantChanged(tenant: Tenant): void {
     const name = tenant.metadata.name ?? '';
     this.tenantGone(name);
     if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(stateOf(tenant))) return;
+    if (tenant.status?.namespace !== undefined) return;
     const self = { tenant: name, createdAt: createdAt(tenant.metadata.creationTimestamp) };
     const made = neighbourOf(self, tenant.spec?.deployment);
     if (made === undefined) return;

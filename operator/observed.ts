@@ -1,5 +1,7 @@
-// What the operator sees of the cluster, from its watch caches: Tenants, TenantClasses, and the Deployments and
-// ConfigMaps that carry a Tenant's label, indexed by Tenant so a reconcile never scans them all.
+// What the operator sees of the cluster, from its watch caches: Tenants, TenantClasses, and the
+// children that carry a Tenant's label (Deployments, ConfigMaps and, for PerTenant classes, the
+// tenant's Namespace and what the operator puts in it), indexed by Tenant so a reconcile never
+// scans them all.
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version: a reconcile that follows at once (its own apply's child event) must not
 // take the old status for the current one, write it again and announce a transition twice.
@@ -11,7 +13,7 @@ import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantcl
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
+import { childKey, childRef, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
 import type { InformerOperator } from './watcher.js';
 
@@ -63,9 +65,14 @@ export class ObservedState {
     return (this.watcher.informer(CLASSES)?.list() ?? []) as readonly TenantClass[];
   }
 
-  /** The child as last seen, or undefined when it is not in the cache (absent, or not labelled). */
-  child<T extends V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
-    const scope = this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
+  /**
+   * The child as last seen, or undefined when it is not in the cache (absent, or not labelled).
+   * Only Deployments and ConfigMaps may be watched per namespace; the tenancy kinds are watched
+   * cluster-wide, since a PerTenant namespace is made when its Tenant comes.
+   */
+  child<T extends KubernetesObject = V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
+    const workload = WORKLOAD_KINDS.some((kind) => kind === ref.kind);
+    const scope = workload && this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
     const informer = this.watcher.informer(pluralOf(ref.apiVersion, ref.kind), scope);
     const cached = informer?.get(ref.name, ref.namespace) as T | undefined;
     const key = childKey(ref);

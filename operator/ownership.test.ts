@@ -2,7 +2,7 @@ import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node
 import { describe, expect, it } from 'vitest';
 import { statusTenant } from '../testing/operator-status.js';
 import { childRef } from './child-ref.js';
-import { ownership, type Ownership } from './ownership.js';
+import { namespaceClaim, ownership, type Ownership } from './ownership.js';
 
 const REF = childRef('ConfigMap', 'team-a', 'settings');
 
@@ -70,5 +70,41 @@ describe('ownership', () => {
     ],
   ])('decides on %s', (_case, tweak, expected) => {
     expect(ownership(statusTenant(), REF, live(tweak))).toEqual(expected);
+  });
+});
+
+describe('namespaceClaim', () => {
+  const namespace = (owner?: Partial<V1OwnerReference>): KubernetesObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: 'team-a',
+      ...(owner === undefined
+        ? {}
+        : {
+            ownerReferences: [
+              {
+                apiVersion: 'landlord.dev/v1alpha1',
+                kind: 'Tenant',
+                name: 'other',
+                uid: 'uid-other',
+                controller: true,
+                ...owner,
+              },
+            ],
+          }),
+    },
+  });
+
+  it("refuses another Tenant's own namespace, naming that Tenant", () => {
+    expect(namespaceClaim(statusTenant(), namespace())).toBeUndefined();
+    expect(namespaceClaim(statusTenant(), namespace({}))).toContain('the namespace of Tenant other');
+  });
+
+  it('leaves alone a namespace that is no Tenant’s, this one’s, or not known', () => {
+    const tenant = statusTenant();
+    expect(namespaceClaim(tenant, undefined)).toBeUndefined();
+    expect(namespaceClaim(tenant, namespace({ kind: 'Deployment' }))).toBeUndefined();
+    expect(namespaceClaim(tenant, namespace({ uid: tenant.metadata.uid }))).toBeUndefined();
   });
 });

@@ -45,3 +45,14 @@ export function ownership(tenant: Tenant, ref: ChildRef, live: KubernetesObject 
     message: `${describeRef(ref)} already exists and ${holder}; rename the child or remove the other owner's claim`,
   };
 }
+
+/**
+ * Why the Tenant's children may not go into this namespace: it is another Tenant's own (PerTenant).
+ * Undefined when the namespace is not a Tenant's, or is this one's.
+ */
+export function namespaceClaim(tenant: Tenant, namespace: KubernetesObject | undefined): string | undefined {
+  const owner = namespace === undefined ? undefined : controllerOf(namespace);
+  if (owner?.kind !== KIND || owner.uid === tenant.metadata.uid) return undefined;
+  const name = namespace?.metadata?.name ?? '';
+  return `namespace ${name} is the namespace of Tenant ${owner.name}, which no other tenant's children may enter; use another namespace`;
+}

@@ -39,6 +39,27 @@ const summary = async (t: Tenant, children: ChildReader): Promise<unknown> => {
 };
 
 describe('planChildren', () => {
+  it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
+    const t = tenant();
+    t.spec!.class = 'standard';
+    const standard: TenantClass = {
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      metadata: { name: 'standard' },
+      spec: { namespace: { mode: 'PerTenant' } },
+    };
+    const children = { ...reader([]), classes: [standard] };
+    expect(await summary(t, children)).toEqual([
+      'created Namespace acme',
+      'created ServiceAccount acme/landlord-tenant',
+      'created NetworkPolicy acme/landlord-isolation',
+      'created Deployment acme/web',
+      'created ConfigMap acme/settings',
+      'created ConfigMap acme/extra',
+    ]);
+    expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
+  });
+
   it('creates every child of a new Tenant', async () => {
     const t = tenant();
     expect(await summary(t, reader([]))).toEqual(

@@ -1,5 +1,7 @@
 // Deleting the children a Tenant owns but its spec no longer names. Only children this Tenant is
-// the controller of: a child merely labelled for it may belong to someone else.
+// the controller of: a child merely labelled for it may belong to someone else. A Namespace is never
+// pruned: a class change (another name template, a move to Shared) must not delete whatever the
+// tenant keeps there; the namespace goes with its Tenant, by the garbage collector.
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
@@ -21,6 +23,7 @@ export class ChildPruner {
     const stale = this.observed.childrenOf(tenant.metadata.name!).filter((ref) => !wanted.has(childKey(ref)));
     const pruned: ChildChange[] = [];
     for (const ref of stale) {
+      if (ref.kind === 'Namespace') continue;
       if (!controlledBy(tenant, this.observed.child(ref))) continue;
       await this.delete(ref, tenant.metadata.uid!);
       pruned.push({ action: 'pruned', ref });

@@ -38,6 +38,8 @@ interface Attempt {
   children: ChildRef[];
   converged?: Converged;
   error?: ReconcileError;
+  /** PerTenant: the tenant's namespace, once its children were applied there. */
+  namespace?: string;
   /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
   className?: string;
 }
@@ -109,7 +111,8 @@ export class Reconciler {
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children);
       this.announce(tenant, converged);
-      return { state, paused: false, children: wanted.children.map((d) => d.ref), converged };
+      const children = wanted.children.map((d) => d.ref);
+      return { state, paused: false, children, converged, namespace: wanted.namespace };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
       return { state, paused: false, children: this.running(tenant), error };
@@ -147,6 +150,9 @@ export class Reconciler {
       deployment: this.deployment(attempt),
       state: attempt.state,
       paused: attempt.paused,
+      // Until a reconcile places the children elsewhere, they stay where the last one did.
+      namespace:
+        attempt.error === undefined && !attempt.paused ? attempt.namespace : tenant.status?.namespace,
       className: attempt.className,
       ...childNames(attempt.children),
     });

@@ -8,18 +8,24 @@ import { apiPath } from '../runtime/kube/paths.js';
 import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
 
+/** The operator's single-valued status fields, compared as they are. */
+const SCALAR_FIELDS = [
+  'observedGeneration',
+  'replicas',
+  'readyReplicas',
+  'replicaSummary',
+  'deployment',
+  'state',
+  'namespace',
+  'class',
+] as const satisfies readonly (keyof OperatorStatus)[];
+
 /** True when the Tenant already says everything the operator would write. */
 export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
   const current = tenant.status ?? {};
   return (
     sameConditions(current.conditions, next.conditions, OPERATOR_CONDITIONS) &&
-    current.observedGeneration === next.observedGeneration &&
-    current.replicas === next.replicas &&
-    current.readyReplicas === next.readyReplicas &&
-    current.replicaSummary === next.replicaSummary &&
-    current.deployment === next.deployment &&
-    current.state === next.state &&
-    current.class === next.class &&
+    SCALAR_FIELDS.every((field) => current[field] === next[field]) &&
     isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
   );
 }

@@ -46,6 +46,15 @@ describe('computeStatus', () => {
     });
   });
 
+  it("reports a PerTenant tenant's namespace, and says so in Applied", () => {
+    const status = computeStatus({ ...statusInput(), namespace: 'team-a' });
+    expect(status.namespace).toBe('team-a');
+    expect(status.conditions?.find((c) => c.type === 'Applied')?.message).toBe(
+      "Deployment team-a/web and 1 ConfigMap match generation 3, placed in the tenant's own namespace team-a whatever their manifests say",
+    );
+    expect(computeStatus(statusInput())).not.toHaveProperty('namespace');
+  });
+
   it.each<[string, (input: StatusInput) => void, Expected]>([
     [
       'applied',

@@ -37,6 +37,8 @@ export interface StatusInput {
   state: TenantState;
   /** A person paused the Tenant: nothing was applied or pruned. */
   paused: boolean;
+  /** PerTenant: the tenant's own namespace, where every child was placed. */
+  namespace?: string;
   /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
   className?: string;
 }
@@ -80,7 +82,11 @@ function applied(input: StatusInput): ConditionInput {
     return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
   }
   const count = input.configMaps.length;
-  const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}`;
+  const where =
+    input.namespace === undefined
+      ? ''
+      : `, placed in the tenant's own namespace ${input.namespace} whatever their manifests say`;
+  const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}${where}`;
   return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
 }
 
@@ -240,6 +246,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     ...(input.deploymentName === undefined ? {} : { deployment: input.deploymentName }),
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
+    ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
     ...(input.className === undefined ? {} : { class: input.className }),
   };
 }

@@ -1,6 +1,7 @@
 // `npm start`: everything landlord needs, on this machine. A real control plane (as in the tests),
 // dynalite as the DynamoDB, sync, operator and purger as child processes, seeded with example rows
-// and a data table holding a few items per tenant. Prints how to look at it with kubectl and how to
+// under the default TenantClass `standard` (a namespace per tenant) and a data table holding a few
+// items per tenant. Prints how to look at it with kubectl and how to
 // edit rows; Ctrl-C stops everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -77,6 +78,26 @@ function startComponent(
   return child;
 }
 
+/** The default TenantClass `standard`, as config/default installs it: every example row is PerTenant. */
+async function installDefaultClass(kubeconfig: string): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const file = join(repoRoot, 'config', 'classes', 'standard.yaml');
+  // The TenantClass CRD was just installed: retried until it is served.
+  await waitUntil(
+    'the default TenantClass to be installed',
+    () =>
+      new Promise<boolean>((resolve) => {
+        execFile(
+          'kubectl',
+          ['apply', '--server-side', '-f', file],
+          { env: { ...process.env, KUBECONFIG: kubeconfig } },
+          (err) => resolve(err === null),
+        );
+      }),
+    { timeoutMs: 30_000, intervalMs: 500 },
+  );
+}
+
 async function tenantReady(kubeconfig: string): Promise<boolean> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
@@ -97,7 +118,9 @@ landlord sandbox is running. In another terminal:
   kubectl get tenants                       # READY, REASON, REPLICAS, SYNCED, STATE
   kubectl describe tenant tenant-1          # conditions and Events
   kubectl describe tenant tenant-3          # a refused row: Synced=False, InvalidRecord
-  kubectl get deploy,cm,pods -n default     # what the operator made
+  kubectl get tenantclass standard -o yaml  # the default class: a namespace per tenant
+  kubectl get deploy,cm,pods -n tenant-1    # what the operator made, in the tenant's own namespace
+  kubectl get resourcequota,networkpolicy,rolebinding -n tenant-1   # its quota, isolation and editors
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 
@@ -124,6 +147,7 @@ export async function runSandbox(): Promise<void> {
   );
   const cluster = await Cluster.start({ dynamodb: 'none', installTenantCrd: true, log: say });
   say(`  control plane up (${elapsed(started)})`);
+  await installDefaultClass(cluster.adminKubeconfig);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {

@@ -77,6 +77,11 @@ export type ConfigTweaks = Partial<Omit<PolicyConfig, 'tenantClass'>> & {
   tenantClass?: Partial<ClassPolicy>;
 };
 
+/** A PerTenant class's mode and namespace part, the tenant's namespace made from `nameTemplate`. */
+export function perTenant(nameTemplate = '{name}'): Partial<ClassPolicy> {
+  return { mode: 'PerTenant', namespace: { mode: 'PerTenant', nameTemplate, labels: {}, annotations: {} } };
+}
+
 export function testConfig(overrides: ConfigTweaks = {}): PolicyConfig {
   const { podSecurity, tenantClass, ...rest } = overrides;
   return {

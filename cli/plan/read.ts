@@ -2,13 +2,15 @@
 // resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
 // another's shows as a conflict), and the children labelled for a tenant.
 // Reads only: the API client it is given refuses any other method before it reaches the network.
-import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import {
   CHILD_API_VERSION,
   childKey,
   childRef,
+  TENANCY_KINDS,
+  WORKLOAD_KINDS,
   type ChildKind,
   type ChildRef,
 } from '../../operator/child-ref.js';
@@ -77,7 +79,12 @@ export class ListedChildren implements ChildReader {
   /** `scopes`: the namespaces the operator watches (undefined: the whole cluster). */
   static async read(api: KubeApi, scopes: readonly (string | undefined)[]): Promise<ListedChildren> {
     const children = new ListedChildren(api);
-    for (const kind of ['Deployment', 'ConfigMap'] as const) {
+    const kinds = [
+      ...WORKLOAD_KINDS.map((kind) => ({ kind, scopes })),
+      // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
+      ...TENANCY_KINDS.map((kind) => ({ kind, scopes: [undefined] })),
+    ];
+    for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
         const apiVersion = CHILD_API_VERSION[kind];
         const path = apiPath({ apiVersion, kind, namespace });

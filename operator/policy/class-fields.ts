@@ -1,15 +1,25 @@
 // The fields the class sets on every pod template, whatever the row says: the ServiceAccount token
 // automount and the node pool's nodeSelector and tolerations. The checks have already refused a row
-// that contradicts them, so setting them never overrides what a row asked for on purpose.
+// that contradicts them, so setting them never overrides what a row asked for on purpose. In a
+// PerTenant namespace the pods also run as the tenant's own ServiceAccount, whatever the row names:
+// there a name can only mean an account in the tenant's namespace, and forcing it keeps rows in the
+// Shared format (which may name "default") working instead of refusing them.
 import type { V1Deployment, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import type { ClassPolicy } from './class.js';
+
+/** PerTenant: the ServiceAccount landlord makes in the tenant's namespace for its pods. */
+export const TENANT_SERVICE_ACCOUNT = 'landlord-tenant';
 
 /** The Deployment with the class's fields set; `deployment` is a copy the caller owns. */
 export function withClassFields(deployment: V1Deployment, tenantClass: ClassPolicy): V1Deployment {
   const spec = deployment.spec?.template.spec;
   if (spec === undefined) return deployment;
   spec.automountServiceAccountToken = tenantClass.serviceAccount.automountToken;
+  if (tenantClass.mode === 'PerTenant') {
+    spec.serviceAccountName = TENANT_SERVICE_ACCOUNT;
+    delete spec.serviceAccount;
+  }
   const pool = tenantClass.nodePool;
   // An empty pool adds nothing, so a template that never had these fields keeps not having them.
   if (Object.keys(pool.nodeSelector).length > 0)

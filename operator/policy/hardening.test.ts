@@ -9,6 +9,7 @@ import {
   containerOf,
   deploymentOf,
   podSpecOf,
+  perTenant,
   testConfig,
   validTenant,
   type ConfigTweaks,
@@ -241,7 +242,7 @@ describe('ReferenceNotAllowed, in a shared namespace', () => {
     podSpecOf(tenant).volumes?.push({ name: 's', secret: { secretName: 'db' } });
     podSpecOf(tenant).imagePullSecrets = [{ name: 'registry' }];
     containerOf(tenant).envFrom = [{ configMapRef: { name: 'made-by-hand' } }];
-    expect(evaluateTenant(tenant, testConfig({ tenantClass: { mode: 'PerTenant' } })).ok).toBe(true);
+    expect(evaluateTenant(tenant, testConfig({ tenantClass: perTenant('team-a') })).ok).toBe(true);
   });
 });
 

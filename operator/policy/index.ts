@@ -11,11 +11,12 @@ import { checkKinds } from './kinds.js';
 import { checkConfigMapCount, checkReplicas, checkRowSize } from './limits.js';
 import { checkMetadata } from './metadata.js';
 import { checkNamespaces } from './namespaces.js';
-import { checkLabelConflicts, createdAt, NO_NEIGHBOURS, type Neighbours } from './neighbours.js';
+import { checkLabelConflicts, createdAt, NO_NEIGHBOURS, type Neighbours, type Self } from './neighbours.js';
 import { checkPodRules } from './pod-rules.js';
 import { checkPodSecurity } from './pod-security.js';
 import { refusal, type Refusal } from './refusals.js';
 import { checkConfigMapList, checkShapes } from './shape.js';
+import { placeChildren } from './tenant-namespace.js';
 
 export {
   DEFAULT_POD_SECURITY,
@@ -28,6 +29,7 @@ export {
 } from './config.js';
 export { NO_NEIGHBOURS, createdAt, neighbourOf, type Neighbour, type Neighbours } from './neighbours.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
+export { TENANT_SERVICE_ACCOUNT } from './class-fields.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 export { REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
@@ -59,13 +61,14 @@ export function evaluateTenant(
   if (early !== undefined) return refused(early);
   const shaped = checkShapes(deploymentChild(spec.deployment), configMapChildren(spec.configMaps));
   if (!shaped.ok) return shaped;
-  const { children } = shaped;
   const self = {
     tenant: tenant.metadata.name ?? '',
     createdAt: createdAt(tenant.metadata.creationTimestamp),
   };
-  const problem =
-    checkChildren(children, config) ?? checkLabelConflicts(self, children.deployment, neighbours);
+  const placed = placeChildren(shaped.children, self.tenant, config);
+  if (!placed.ok) return placed;
+  const { children } = placed;
+  const problem = checkChildren(children, config) ?? checkNeighbours(self, children, config, neighbours);
   return problem === undefined
     ? { ok: true, children: copyOf(children, config.tenantClass) }
     : refused(problem);
@@ -82,16 +85,32 @@ function checkRow(spec: JsonRecord, limits: ClassLimits): Refusal | undefined {
   );
 }
 
+/**
+ * The namespace allow-list is for Shared mode: in PerTenant the children are already in the
+ * tenant's own namespace (tenant-namespace.ts), whose name has its own check.
+ */
 function checkChildren(children: ValidChildren, config: PolicyConfig): Refusal | undefined {
   const { tenantClass } = config;
+  const shared = tenantClass.mode === 'Shared';
   return (
-    checkNamespaces(children, config) ??
+    (shared ? checkNamespaces(children, config) : undefined) ??
     checkMetadata(children) ??
     checkDuplicates(children) ??
     checkReplicas(children.deployment, tenantClass.limits) ??
     checkPodRules(children, tenantClass) ??
     checkPodSecurity(children.deployment, tenantClass.podSecurity)
   );
+}
+
+/** Only a shared namespace has neighbours: a PerTenant namespace holds one tenant's pods. */
+function checkNeighbours(
+  self: Self,
+  children: ValidChildren,
+  config: PolicyConfig,
+  neighbours: Neighbours,
+): Refusal | undefined {
+  if (config.tenantClass.mode !== 'Shared') return undefined;
+  return checkLabelConflicts(self, children.deployment, neighbours);
 }
 
 /** The spec as untrusted JSON: the Tenant came from the API server, the manifests from a table row. */

@@ -9,6 +9,7 @@ import {
   podContextOf,
   podSpecOf,
   setField,
+  perTenant,
   testConfig,
   validTenant,
 } from '../../testing/policy.js';
@@ -28,7 +29,7 @@ function evaluate(tweak: (tenant: Tenant) => void, podSecurity: PodSecurityLevel
   const tenant = validTenant();
   tweak(tenant);
   // PerTenant: the Shared-mode rule on references (Secrets, PVCs) would otherwise hide what these check.
-  return evaluateTenant(tenant, testConfig({ podSecurity, tenantClass: { mode: 'PerTenant' } }));
+  return evaluateTenant(tenant, testConfig({ podSecurity, tenantClass: perTenant('team-a') }));
 }
 
 function expectRefused(

@@ -79,6 +79,13 @@ export const refusal = {
       `${at.child}: ${at.path}: namespace ${namespace} ${why}; ${allowed}`,
     ),
 
+  /** PerTenant: the namespace the class's template makes for this tenant may not be its own. */
+  tenantNamespaceNotAllowed: (namespace: string, from: string, why: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.namespaceNotAllowed,
+      `the tenant's namespace ${namespace} (${from}) ${why}; rename the row or change the class's namespace.nameTemplate`,
+    ),
+
   forbiddenMetadata: (at: Place, problem: string, fix: string): Refusal =>
     refuse(REFUSAL_REASON.forbiddenMetadata, `${at.child}: ${at.path}: ${problem}; ${fix}`),
 

@@ -12,6 +12,21 @@ interface KindInfo {
 const KINDS: Record<string, KindInfo> = {
   'apps/v1/Deployment': { prefix: '/apis/apps/v1', plural: 'deployments', namespaced: true },
   'v1/ConfigMap': { prefix: '/api/v1', plural: 'configmaps', namespaced: true },
+  // A PerTenant tenant's namespace and what the operator puts in it besides the children.
+  'v1/Namespace': { prefix: '/api/v1', plural: 'namespaces', namespaced: false },
+  'v1/ServiceAccount': { prefix: '/api/v1', plural: 'serviceaccounts', namespaced: true },
+  'v1/ResourceQuota': { prefix: '/api/v1', plural: 'resourcequotas', namespaced: true },
+  'v1/LimitRange': { prefix: '/api/v1', plural: 'limitranges', namespaced: true },
+  'networking.k8s.io/v1/NetworkPolicy': {
+    prefix: '/apis/networking.k8s.io/v1',
+    plural: 'networkpolicies',
+    namespaced: true,
+  },
+  'rbac.authorization.k8s.io/v1/RoleBinding': {
+    prefix: '/apis/rbac.authorization.k8s.io/v1',
+    plural: 'rolebindings',
+    namespaced: true,
+  },
   'v1/Event': { prefix: '/api/v1', plural: 'events', namespaced: true },
   'coordination.k8s.io/v1/Lease': {
     prefix: '/apis/coordination.k8s.io/v1',

@@ -1,0 +1,358 @@
+// PerTenant classes against the real control plane: a tenant gets a namespace of its own, labelled
+// for Pod Security admission (the API server itself rejects a violating pod), with a quota the real
+// quota controller enforces, LimitRange defaults on its pods, an isolating NetworkPolicy and
+// RoleBindings that `kubectl auth can-i` honours; the namespace goes with the row. The README's
+// verbatim seed row (namespace "default") under the default class runs in namespace tenant-1. A row
+// named after a system namespace or an existing one is refused, and nothing there is touched. What a
+// hostile row names (a Secret, another ServiceAccount) is harmless there. One operator and one sync
+// for the file; its classes and Tenants are deleted in afterAll.
+import { NetworkingV1Api, type V1Deployment, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
+import { CLASS_PLURAL, DEFAULT_CLASS_ANNOTATION, type TenantClassSpec } from '../api/tenantclass.js';
+import { waitUntil } from '../harness/wait.js';
+import { gone } from './support/deploy.js';
+import { clients, uniqueName } from './support/env.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { canI } from './support/service-account.js';
+import { createTable, putRow, startSync, updateRow, verbatimRow } from './support/sync.js';
+import {
+  condition,
+  createTenant,
+  deleteTenant,
+  readTenant,
+  setSpec,
+  tenantManifest,
+  waitForCondition,
+} from './support/tenants.js';
+
+const { core, apps, custom, kc } = clients();
+const id = uniqueName('pt');
+const perTenant = `${id}-class`;
+const defaultClass = `${id}-default`;
+const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
+let operator: LandlordProcess;
+let sync: LandlordProcess | undefined;
+
+const QUOTA = { hard: { pods: '3', 'requests.cpu': '1', 'requests.memory': '1Gi' } };
+const LIMITS = {
+  limits: [
+    {
+      type: 'Container',
+      default: { cpu: '200m', memory: '128Mi' },
+      defaultRequest: { cpu: '100m', memory: '64Mi' },
+    },
+  ],
+};
+
+const CLASS: TenantClassSpec = {
+  namespace: { mode: 'PerTenant', nameTemplate: '{name}', labels: { 'example.com/tenant': '{name}' } },
+  podSecurity: 'baseline',
+  resourceQuota: QUOTA,
+  limitRange: LIMITS,
+  networkIsolation: 'Isolated',
+  allowIngressFrom: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
+  rbac: [{ group: '{name}-devs', clusterRole: 'edit' }],
+};
+
+async function createClass(name: string, spec: TenantClassSpec, isDefault = false): Promise<void> {
+  const annotations = isDefault ? { [DEFAULT_CLASS_ANNOTATION]: 'true' } : {};
+  await custom.createClusterCustomObject({
+    ...classes,
+    body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'TenantClass', metadata: { name, annotations }, spec },
+  });
+}
+
+/** A Tenant of a class (the PerTenant one), its children in `namespace` (as the seed format has them). */
+function tenantOf(name: string, className = perTenant, namespace = 'default'): Tenant {
+  const tenant = tenantManifest(name, namespace, 1);
+  tenant.spec = { ...tenant.spec, class: className };
+  return tenant;
+}
+
+const readNamespace = (name: string): Promise<V1Namespace | undefined> =>
+  core.readNamespace({ name }).catch(() => undefined);
+
+const ready = (name: string): Promise<Tenant> =>
+  waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' }, 120_000);
+
+const refused = (name: string, reason: string): Promise<Tenant> =>
+  waitForCondition(custom, name, { type: CONDITION.applied, status: 'False', reason }, 90_000);
+
+async function podsIn(namespace: string, count: number): Promise<V1Pod[]> {
+  return waitUntil(
+    `${count} pods in ${namespace}`,
+    async () => {
+      const pods = (await core.listNamespacedPod({ namespace })).items;
+      return pods.length >= count ? pods : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
+const tenantA = `${id}-a`;
+
+beforeAll(async () => {
+  await createClass(perTenant, CLASS);
+  operator = startLandlord(
+    'operator',
+    componentEnv({ LANDLORD_LOG_LEVEL: 'info', LANDLORD_OPERATOR_RESYNC_SECONDS: '10' }),
+  );
+  await operator.ready();
+  await createTenant(custom, tenantOf(tenantA));
+  await ready(tenantA);
+});
+
+afterAll(async () => {
+  await sync?.stop();
+  expect(await operator.stop()).toBe(0);
+  const names = [
+    tenantA,
+    `${id}-quota`,
+    `${id}-hostile`,
+    'default',
+    'kube-system',
+    `${id}-taken`,
+    'tenant-1',
+  ];
+  await Promise.all(names.map((name) => deleteTenant(custom, name).catch(() => undefined)));
+  for (const name of [perTenant, defaultClass])
+    await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
+  await core.deleteNamespace({ name: `${id}-taken` }).catch(() => undefined);
+});
+
+describe("a PerTenant tenant's namespace", () => {
+  it('is its own, owned by the Tenant, with the class labels and the Pod Security labels', async () => {
+    const tenant = await readTenant(custom, tenantA);
+    expect(tenant.status?.namespace).toBe(tenantA);
+    expect(condition(tenant, CONDITION.applied)?.message).toContain(`own namespace ${tenantA}`);
+    const ns = (await readNamespace(tenantA))!;
+    expect(ns.metadata?.labels).toMatchObject({
+      'pod-security.kubernetes.io/enforce': 'baseline',
+      'pod-security.kubernetes.io/audit': 'baseline',
+      'pod-security.kubernetes.io/warn': 'baseline',
+      'example.com/tenant': tenantA,
+    });
+    expect(ns.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Tenant', name: tenantA, uid: tenant.metadata.uid, controller: true }),
+    ]);
+  });
+
+  it('holds the children, moved there from "default", running as the tenant\'s ServiceAccount', async () => {
+    const deployment = await apps.readNamespacedDeployment({ name: `${tenantA}-app`, namespace: tenantA });
+    expect(deployment.spec?.template.spec?.serviceAccountName).toBe('landlord-tenant');
+    await core.readNamespacedConfigMap({ name: `${tenantA}-config-0`, namespace: tenantA });
+    const inDefault = apps.readNamespacedDeployment({ name: `${tenantA}-app`, namespace: 'default' });
+    expect(await gone(inDefault)).toBe(true);
+  });
+
+  it('costs no write once converged: whole resync passes apply nothing', async () => {
+    const applies = async (): Promise<number> =>
+      metricValue(await operator.metrics(), 'landlord_api_requests_total', { verb: 'apply' });
+    const before = await applies();
+    const seen = operator.logs.length;
+    // Two passes: the first may have begun before `before` was read.
+    const passes = (): number => operator.logs.slice(seen).filter((l) => l.msg === 'resync complete').length;
+    await waitUntil('two resync passes', () => Promise.resolve(passes() >= 2 || undefined), {
+      timeoutMs: 60_000,
+    });
+    expect(await applies()).toBe(before);
+  });
+
+  it('is enforced by the API server itself: a pod mounting a host path, created directly, is rejected', async () => {
+    // (Not `privileged: true`: the test API server refuses that for every namespace, before Pod Security.)
+    const pod: V1Pod = {
+      metadata: { name: 'host-path' },
+      spec: {
+        containers: [{ name: 'c', image: 'busybox' }],
+        volumes: [{ name: 'host', hostPath: { path: '/etc' } }],
+      },
+    };
+    const error = await core.createNamespacedPod({ namespace: tenantA, body: pod }).then(
+      () => undefined,
+      (err: { code?: number; body?: unknown }) => err,
+    );
+    expect(error?.code).toBe(403);
+    const { message } = JSON.parse(String(error?.body)) as { message: string };
+    expect(message).toContain('violates PodSecurity "baseline:latest": hostPath volumes');
+  });
+
+  it('gives pods the LimitRange defaults', async () => {
+    const [pod] = await podsIn(tenantA, 1);
+    expect(pod!.spec?.containers[0]?.resources).toEqual({
+      requests: { cpu: '100m', memory: '64Mi' },
+      limits: { cpu: '200m', memory: '128Mi' },
+    });
+  });
+
+  it('isolates ingress to its own namespace and the allowed one', async () => {
+    const policy = await kc
+      .makeApiClient(NetworkingV1Api)
+      .readNamespacedNetworkPolicy({ name: 'landlord-isolation', namespace: tenantA });
+    expect(policy.spec?.policyTypes).toEqual(['Ingress']);
+    expect(policy.spec?.ingress?.map((rule) => rule._from)).toEqual([
+      [{ podSelector: {} }],
+      [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+    ]);
+  });
+
+  it("binds the class's group to edit in the namespace and nowhere else", async () => {
+    const asDev = (ns: string, group: string): Promise<boolean> =>
+      canI('someone', [`--as-group=${group}`, 'create', 'deployments.apps', '-n', ns]);
+    expect(await asDev(tenantA, `${tenantA}-devs`)).toBe(true);
+    expect(await asDev('default', `${tenantA}-devs`)).toBe(false);
+    expect(await asDev(tenantA, 'other-devs')).toBe(false);
+  });
+});
+
+describe('the quota, enforced by the real quota controller', () => {
+  const name = `${id}-quota`;
+
+  it('stops the pods past it, and the Tenant is Degraded with the quota message', async () => {
+    const tenant = tenantOf(name);
+    tenant.spec!.deployment!.spec!.replicas = 5;
+    await createTenant(custom, tenant);
+    const degraded = await waitForCondition(
+      custom,
+      name,
+      { type: CONDITION.degraded, status: 'True', reason: 'ReplicaFailure' },
+      120_000,
+    );
+    expect(condition(degraded, CONDITION.degraded)?.message).toContain('exceeded quota: landlord-quota');
+    const pods = (await core.listNamespacedPod({ namespace: name })).items;
+    expect(pods.length).toBe(3);
+  });
+});
+
+describe('namespaces that are not the tenant’s to have', () => {
+  it.each(['default', 'kube-system'])('a row named %s is refused with NamespaceNotAllowed', async (name) => {
+    const before = (await readNamespace(name))!;
+    await createTenant(custom, tenantOf(name));
+    const tenant = await refused(name, 'NamespaceNotAllowed');
+    expect(condition(tenant, CONDITION.applied)?.message).toContain('system namespace');
+    const after = (await readNamespace(name))!;
+    expect(after.metadata?.labels).toEqual(before.metadata?.labels);
+    expect(after.metadata?.ownerReferences).toBeUndefined();
+    await deleteTenant(custom, name);
+  });
+
+  it('a row named after an existing namespace gets Conflict: nothing adopted, labelled or deleted', async () => {
+    const name = `${id}-taken`;
+    await core.createNamespace({ body: { metadata: { name, labels: { owner: 'someone-else' } } } });
+    await core.createNamespacedConfigMap({ namespace: name, body: { metadata: { name: 'theirs' } } });
+    await createTenant(custom, tenantOf(name));
+    const tenant = await refused(name, 'Conflict');
+    expect(condition(tenant, CONDITION.applied)?.message).toContain(`Namespace ${name} already exists`);
+    const ns = (await readNamespace(name))!;
+    expect(ns.metadata?.labels).toEqual({ owner: 'someone-else', 'kubernetes.io/metadata.name': name });
+    expect(ns.metadata?.ownerReferences).toBeUndefined();
+    await deleteTenant(custom, name);
+    await waitUntil(`Tenant ${name} gone`, () => gone(readTenant(custom, name)), { timeoutMs: 30_000 });
+    expect(ns.metadata?.deletionTimestamp).toBeUndefined();
+    await core.readNamespacedConfigMap({ name: 'theirs', namespace: name });
+    expect((await readNamespace(name))?.status?.phase).toBe('Active');
+  });
+});
+
+describe('what a hostile row names is harmless in its own namespace', () => {
+  const name = `${id}-hostile`;
+
+  it("names a Secret that is not in its namespace, and another ServiceAccount, which is forced to the tenant's", async () => {
+    await core.createNamespacedSecret({
+      namespace: tenantA,
+      body: { metadata: { name: 'db' }, stringData: { password: 'hunter2' } },
+    });
+    const tenant = tenantOf(name);
+    const pod = tenant.spec!.deployment!.spec!.template.spec!;
+    pod.serviceAccountName = 'landlord-operator';
+    pod.volumes = [{ name: 's', secret: { secretName: 'db' } }];
+    await createTenant(custom, tenant);
+    await waitForCondition(custom, name, { type: CONDITION.applied, status: 'True' }, 90_000);
+    const deployment: V1Deployment = await apps.readNamespacedDeployment({
+      name: `${name}-app`,
+      namespace: name,
+    });
+    expect(deployment.spec?.template.spec?.serviceAccountName).toBe('landlord-tenant');
+    // The Secret the pod names can only be looked up in its own namespace, where there is none.
+    expect(await gone(core.readNamespacedSecret({ name: 'db', namespace: name }))).toBe(true);
+    expect(
+      await gone(core.readNamespacedServiceAccount({ name: 'landlord-operator', namespace: name })),
+    ).toBe(true);
+  });
+});
+
+describe('the README row under the default class', () => {
+  const table = `${id}-table`;
+
+  it('runs in namespace tenant-1, and the whole namespace goes when the row is deleted', async () => {
+    await createClass(defaultClass, CLASS, true);
+    await createTable(table);
+    await putRow(table, verbatimRow('tenant-1'));
+    sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
+    const tenant = await ready('tenant-1');
+    expect(tenant.status?.namespace).toBe('tenant-1');
+    expect(tenant.status?.deployment).toBe('tenant-1/tenant-1-app');
+    expect(tenant.status?.configMaps).toEqual(['tenant-1/tenant-1-config']);
+    await updateRow(table, 'tenant-1', { deleted: true });
+    await waitUntil('namespace tenant-1 gone', () => gone(core.readNamespace({ name: 'tenant-1' })), {
+      timeoutMs: 180_000,
+    });
+    // At once, not only in afterAll: while a default class exists, this file's operator would give it
+    // to any Tenant under the built-in class, and such a Tenant keeps it (status.class).
+    await custom.deleteClusterCustomObject({ ...classes, name: defaultClass });
+  });
+});
+
+describe('Shared and PerTenant side by side', () => {
+  const sharedClass = `${id}-shared`;
+  const sharedNs = `${id}-shared-ns`;
+  const mover = `${id}-move`;
+
+  beforeAll(async () => {
+    await createClass(sharedClass, { namespace: { mode: 'Shared' } });
+    await core.createNamespace({ body: { metadata: { name: sharedNs } } });
+  });
+
+  afterAll(async () => {
+    for (const name of [mover, `${id}-intruder`]) await deleteTenant(custom, name).catch(() => undefined);
+    await custom.deleteClusterCustomObject({ ...classes, name: sharedClass }).catch(() => undefined);
+    await core.deleteNamespace({ name: sharedNs }).catch(() => undefined);
+  });
+
+  it("refuses a Shared row naming another tenant's namespace (Conflict)", async () => {
+    const name = `${id}-intruder`;
+    await createTenant(custom, tenantOf(name, sharedClass, tenantA));
+    const tenant = await refused(name, 'Conflict');
+    expect(condition(tenant, CONDITION.applied)?.message).toContain(`the namespace of Tenant ${tenantA}`);
+    expect(await gone(apps.readNamespacedDeployment({ name: `${name}-app`, namespace: tenantA }))).toBe(true);
+  });
+
+  it('moves a tenant from Shared to PerTenant: new children first, then the old ones pruned', async () => {
+    const tenant = tenantOf(mover, sharedClass, sharedNs);
+    await createTenant(custom, tenant);
+    await ready(mover);
+    await setSpec(custom, mover, { ...tenant.spec, class: perTenant });
+    await waitUntil(
+      `Tenant ${mover} in its own namespace`,
+      async () => (await readTenant(custom, mover)).status?.namespace === mover || undefined,
+      { timeoutMs: 90_000 },
+    );
+    await ready(mover);
+    await apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: mover });
+    expect(await gone(apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: sharedNs }))).toBe(
+      true,
+    );
+    expect(await gone(core.readNamespacedConfigMap({ name: `${mover}-config-0`, namespace: sharedNs }))).toBe(
+      true,
+    );
+  });
+});
+
+describe('deleting the Tenant', () => {
+  it('deletes its namespace and everything in it, by the garbage collector', async () => {
+    await deleteTenant(custom, tenantA);
+    await waitUntil(`namespace ${tenantA} gone`, () => gone(core.readNamespace({ name: tenantA })), {
+      timeoutMs: 180_000,
+    });
+  });
+});

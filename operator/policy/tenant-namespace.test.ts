@@ -1,0 +1,98 @@
+// PerTenant: the children go into the tenant's namespace whatever the manifest says, the Shared-only
+// checks step aside, and the pods run as the tenant's own ServiceAccount.
+import { describe, expect, it } from 'vitest';
+import { deploymentOf, perTenant, podSpecOf, testConfig, validTenant } from '../../testing/policy.js';
+import { wantedChildren } from '../lifecycle.js';
+import { evaluateTenant, TENANT_SERVICE_ACCOUNT } from './index.js';
+
+const PER_TENANT = testConfig({ tenantClass: perTenant() });
+
+function accepted(tenant = validTenant()) {
+  const result = evaluateTenant(tenant, PER_TENANT);
+  if (!result.ok) throw new Error(`refused: ${result.refusal.message}`);
+  return result.children;
+}
+
+describe('PerTenant placement', () => {
+  it("puts every child in the tenant's namespace, whatever its manifest names", () => {
+    const tenant = validTenant();
+    deploymentOf(tenant).metadata!.namespace = 'default';
+    const children = accepted(tenant);
+    expect(children.deployment.metadata?.namespace).toBe('acme');
+    expect(children.configMaps.map((c) => c.metadata?.namespace)).toEqual(['acme', 'acme']);
+    // The Tenant it read is left as it was.
+    expect(deploymentOf(tenant).metadata?.namespace).toBe('default');
+  });
+
+  it('leaves the Shared allow-list aside: a row naming kube-system still lands in its own namespace', () => {
+    const tenant = validTenant();
+    deploymentOf(tenant).metadata!.namespace = 'kube-system';
+    expect(evaluateTenant(tenant, testConfig()).ok).toBe(false);
+    expect(accepted(tenant).deployment.metadata?.namespace).toBe('acme');
+  });
+
+  it("runs the pods as the tenant's ServiceAccount, whatever the row names", () => {
+    const tenant = validTenant();
+    podSpecOf(tenant).serviceAccountName = 'landlord-operator';
+    podSpecOf(tenant).serviceAccount = 'landlord-operator';
+    const spec = accepted(tenant).deployment.spec?.template.spec;
+    expect(spec?.serviceAccountName).toBe(TENANT_SERVICE_ACCOUNT);
+    expect(spec).not.toHaveProperty('serviceAccount');
+  });
+
+  it('refuses a tenant whose namespace would be a system one', () => {
+    const tenant = validTenant();
+    tenant.metadata.name = 'kube-system';
+    const result = evaluateTenant(tenant, PER_TENANT);
+    expect(result.ok ? 'accepted' : result.refusal.reason).toBe('NamespaceNotAllowed');
+  });
+
+  it('refuses two ConfigMaps that the move gives the same namespace and name', () => {
+    const tenant = validTenant();
+    const [first] = tenant.spec!.configMaps!;
+    tenant.spec!.configMaps!.push({ ...first!, metadata: { ...first!.metadata, namespace: 'team-b' } });
+    const result = evaluateTenant(tenant, PER_TENANT);
+    expect(result.ok ? 'accepted' : result.refusal.reason).toBe('DuplicateChild');
+  });
+});
+
+describe('wantedChildren under a PerTenant class', () => {
+  const tenant = () => {
+    const t = validTenant();
+    t.metadata.uid = 'uid-acme';
+    return t;
+  };
+
+  it('asks for the namespace and its objects before the children', () => {
+    const wanted = wantedChildren(tenant(), PER_TENANT);
+    expect(wanted.ok && wanted.namespace).toBe('acme');
+    const kinds = wanted.ok ? wanted.children.map((c) => c.ref.kind) : [];
+    expect(kinds).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'NetworkPolicy',
+      'Deployment',
+      'ConfigMap',
+      'ConfigMap',
+    ]);
+  });
+
+  it('keeps the namespace and its objects when archived, and only the children go', () => {
+    const t = tenant();
+    t.spec!.state = 'archived';
+    const wanted = wantedChildren(t, PER_TENANT);
+    expect(wanted.ok ? wanted.children.map((c) => c.ref.kind) : []).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'NetworkPolicy',
+    ]);
+  });
+
+  it('refuses an archived tenant whose namespace is not allowed, so nothing is pruned', () => {
+    const t = tenant();
+    t.metadata.name = 'default';
+    t.spec!.state = 'archived';
+    const wanted = wantedChildren(t, PER_TENANT);
+    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceNotAllowed');
+  });
+});
