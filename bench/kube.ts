@@ -23,9 +23,16 @@ export async function watchTenants(api: KubeApi): Promise<Informer<Tenant>> {
   return informer;
 }
 
-export async function watchDeployments(api: KubeApi): Promise<Informer<V1Deployment>> {
+/** The bench namespace's Deployments; every namespace's with `namespace` undefined (PerTenant). */
+export async function watchDeployments(
+  api: KubeApi,
+  namespace: string | undefined = BENCH_NAMESPACE,
+): Promise<Informer<V1Deployment>> {
   const informer = new Informer<V1Deployment>(api, {
-    path: `/apis/apps/v1/namespaces/${BENCH_NAMESPACE}/deployments`,
+    path:
+      namespace === undefined
+        ? '/apis/apps/v1/deployments'
+        : `/apis/apps/v1/namespaces/${namespace}/deployments`,
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     logger,
