@@ -18,7 +18,7 @@ import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
 import { runRest } from './scenarios/rest.js';
-import { extraWritesTable } from './tenancy-table.js';
+import { perTenantTables } from './tenancy-table.js';
 import type { Tenancy } from './tenancy.js';
 
 function print(line: string): void {
@@ -169,12 +169,8 @@ function printTables(report: BenchReport): void {
     console.log(`\n${resultsTable(report.results)}\n`);
     console.log(`${requestsTable(report.results)}\n`);
   }
-  if (report.pertenant !== undefined && report.pertenant.length > 0) {
-    console.log(`\nPerTenant (default class standard):\n${resultsTable(report.pertenant)}\n`);
-    console.log(`${requestsTable(report.pertenant)}\n`);
-    const extra = extraWritesTable(report.results, report.pertenant);
-    if (extra !== '') console.log(`${extra}\n`);
-  }
+  const perTenant = perTenantTables(report);
+  if (perTenant !== '') console.log(`\n${perTenant}\n`);
   if (report.purge !== undefined && !('error' in report.purge))
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))

@@ -3,8 +3,8 @@
 // client) and for its baseline, and the difference. The extra writes are the namespace and the
 // objects in it, and what the cluster's controllers do for a new namespace.
 import { fixed, renderTable, type Column } from './measure/table.js';
-import type { SizeResult } from './report.js';
-import { requestRows } from './requests-table.js';
+import { resultsTable, type BenchReport, type SizeResult } from './report.js';
+import { requestRows, requestsTable } from './requests-table.js';
 
 const WRITE_VERBS = ['POST', 'PUT', 'PATCH', 'APPLY', 'DELETE'];
 
@@ -54,4 +54,16 @@ export function extraWritesTable(shared: readonly SizeResult[], perTenant: reado
       return [`N = ${p.n}, PerTenant over Shared\n${renderTable(extraWriteRows(s, p), COLUMNS)}`];
     })
     .join('\n\n');
+}
+
+/** The PerTenant run's tables: results, requests per tenant, extra writes over Shared; empty when it did not run. */
+export function perTenantTables(report: BenchReport): string {
+  const perTenant = report.pertenant ?? [];
+  if (perTenant.length === 0) return '';
+  const extra = extraWritesTable(report.results, perTenant);
+  return [
+    `PerTenant (default class standard):\n${resultsTable(perTenant)}`,
+    requestsTable(perTenant),
+    ...(extra === '' ? [] : [extra]),
+  ].join('\n\n');
 }

@@ -102,7 +102,7 @@ export async function runBaseline(
   const bench = await freshCluster(ctx.log);
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const children = tenancy === 'shared' ? sharedChildren(bench) : perTenantChildren(bench);
-  const deployments = await watchDeployments(bench.api, tenancy === 'shared' ? BENCH_NAMESPACE : undefined);
+  const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   try {
     const before = await requestCounts(bench.access);
     const cpuBefore = childCpuTimes();
