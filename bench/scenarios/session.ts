@@ -55,7 +55,8 @@ export class Session {
   private spawn(name: ComponentName, label: string, extra: Record<string, string>): ComponentProcess {
     return new ComponentProcess({
       name,
-      label: `${label}-${this.n}`,
+      // A PerTenant run shares the results directory with the Shared one: its logs are named apart.
+      label: `${this.tenancy === 'pertenant' ? 'pertenant-' : ''}${label}-${this.n}`,
       env: landlordEnv(this.bench, TABLE, this.ctx, { ...tenancyEnv(this.tenancy), ...extra }),
       logDir: this.ctx.runDir,
       tenants: this.n,
