@@ -25,13 +25,13 @@ export interface BenchOptions {
   nodeOptions: string | undefined;
   /** Node.js flags before the script, as the image's ENTRYPOINT has them (V8 flags NODE_OPTIONS refuses). */
   nodeFlags: string[];
-  /** Which scenarios run: landlord (with its baseline, per size), the purge engine, many clusters, memory at rest. */
+  /** Which scenarios run: landlord (with its baseline, per size), the same PerTenant, the purge engine, many clusters, memory at rest. */
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
 }
 
-export const SCENARIOS = ['landlord', 'purge', 'multicluster', 'rest'] as const;
+export const SCENARIOS = ['landlord', 'pertenant', 'purge', 'multicluster', 'rest'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000, 10_000, 20_000];
@@ -59,7 +59,7 @@ function scenarioList(text: string): Scenario[] {
 /** --multicluster alone; else the list asked for; else all (--quick: all but the three clusters). */
 function scenariosOf(flags: Flags, quick: boolean): Scenario[] {
   if (flags.multicluster) return ['multicluster'];
-  return flags.scenarios ?? (quick ? ['landlord', 'purge', 'rest'] : [...SCENARIOS]);
+  return flags.scenarios ?? (quick ? ['landlord', 'pertenant', 'purge', 'rest'] : [...SCENARIOS]);
 }
 
 function positiveInt(text: string): number {
@@ -93,7 +93,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      'what to run: landlord (sync + operator against the baseline, per size), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, purge, rest)',
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(

@@ -23,9 +23,12 @@ export async function watchTenants(api: KubeApi): Promise<Informer<Tenant>> {
   return informer;
 }
 
-export async function watchDeployments(api: KubeApi): Promise<Informer<V1Deployment>> {
+/** The bench namespace's Deployments, or every namespace's (PerTenant: one namespace per tenant). */
+export async function watchDeployments(api: KubeApi, allNamespaces = false): Promise<Informer<V1Deployment>> {
   const informer = new Informer<V1Deployment>(api, {
-    path: `/apis/apps/v1/namespaces/${BENCH_NAMESPACE}/deployments`,
+    path: allNamespaces
+      ? '/apis/apps/v1/deployments'
+      : `/apis/apps/v1/namespaces/${BENCH_NAMESPACE}/deployments`,
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     logger,

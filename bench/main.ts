@@ -18,6 +18,8 @@ import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
 import { runRest } from './scenarios/rest.js';
+import { perTenantTables } from './tenancy-table.js';
+import type { Tenancy } from './tenancy.js';
 
 function print(line: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
@@ -39,23 +41,25 @@ function context(options: BenchOptions, runDir: string): RunContext {
   };
 }
 
-async function runSize(n: number, ctx: RunContext): Promise<SizeResult> {
+/** The landlord scenario at one size, Shared or under the PerTenant default class, each against its baseline. */
+async function runSize(n: number, ctx: RunContext, tenancy: Tenancy = 'shared'): Promise<SizeResult> {
   const result: SizeResult = { n };
+  const tag = tenancy === 'shared' ? `[N=${n}]` : `[N=${n} PerTenant]`;
   try {
     if (ctx.options.baseline) {
-      print(`[N=${n}] baseline: fresh cluster, ${n} Tenants + Deployments + ConfigMaps via client-node`);
-      result.baseline = await runBaseline(n, ctx);
-      print(`[N=${n}] baseline: ${result.baseline.seconds} s`);
+      print(`${tag} baseline: fresh cluster, ${n} tenants' objects via client-node`);
+      result.baseline = await runBaseline(n, ctx, tenancy);
+      print(`${tag} baseline: ${result.baseline.seconds} s`);
     }
-    print(`[N=${n}] landlord: fresh cluster, ${n} rows, sync + operator`);
+    print(`${tag} landlord: fresh cluster, ${n} rows, sync + operator`);
     result.landlord = {};
-    await runLandlord(n, ctx, result.landlord);
+    await runLandlord(n, ctx, result.landlord, { tenancy, edits: tenancy === 'shared' });
     if (result.baseline !== undefined && result.landlord.cold !== undefined) {
       result.ratio = Math.round((result.landlord.cold.seconds / result.baseline.seconds) * 100) / 100;
     }
   } catch (err) {
     result.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    print(`[N=${n}] failed: ${result.error}`);
+    print(`${tag} failed: ${result.error}`);
   }
   return result;
 }
@@ -109,12 +113,15 @@ async function main(args: readonly string[]): Promise<number> {
   const failed = [report.purge, report.multicluster, report.rest].some(
     (r) => r !== undefined && 'error' in r,
   );
-  return report.results.some((r) => r.error !== undefined) || failed ? 1 : 0;
+  const sizes = [...report.results, ...(report.pertenant ?? [])];
+  return sizes.some((r) => r.error !== undefined) || failed ? 1 : 0;
 }
 
 /** What this run will do, in words: "N = 100, 1000, purge". */
 function planned(options: BenchOptions): string {
   const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
+  if (options.scenarios.includes('pertenant'))
+    parts.push(`PerTenant (default class standard) at N = ${options.sizes.join(', ')}`);
   if (options.scenarios.includes('purge')) parts.push('purge');
   if (options.scenarios.includes('multicluster'))
     parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
@@ -122,16 +129,27 @@ function planned(options: BenchOptions): string {
   return parts.join(', ');
 }
 
+/** Every size in one tenancy mode, each result saved as it comes. */
+async function runSizes(
+  ctx: RunContext,
+  tenancy: Tenancy,
+  into: SizeResult[],
+  saved: () => Promise<void>,
+): Promise<void> {
+  for (const n of ctx.options.sizes) {
+    if (stopping) break;
+    into.push(await runSize(n, ctx, tenancy));
+    await saved();
+  }
+}
+
 /** The chosen scenarios, saving the report after each step so that a late failure keeps the rest. */
 async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string): Promise<void> {
   const { options } = ctx;
-  if (options.scenarios.includes('landlord')) {
-    for (const n of options.sizes) {
-      if (stopping) break;
-      report.results.push(await runSize(n, ctx));
-      await save(report, options.outDir, stamp);
-    }
-  }
+  const saved = (): Promise<void> => save(report, options.outDir, stamp);
+  if (options.scenarios.includes('landlord')) await runSizes(ctx, 'shared', report.results, saved);
+  if (options.scenarios.includes('pertenant'))
+    await runSizes(ctx, 'pertenant', (report.pertenant = []), saved);
   if (options.scenarios.includes('purge') && !stopping) {
     report.purge = await runPurge(ctx);
     await save(report, options.outDir, stamp);
@@ -151,6 +169,8 @@ function printTables(report: BenchReport): void {
     console.log(`\n${resultsTable(report.results)}\n`);
     console.log(`${requestsTable(report.results)}\n`);
   }
+  const perTenant = perTenantTables(report);
+  if (perTenant !== '') console.log(`\n${perTenant}\n`);
   if (report.purge !== undefined && !('error' in report.purge))
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))

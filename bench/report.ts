@@ -27,6 +27,8 @@ export interface BenchReport {
   machine: MachineInfo;
   runDir: string;
   results: SizeResult[];
+  /** The landlord scenario under the PerTenant default class, per size, when it ran. */
+  pertenant?: SizeResult[];
   /** The purge scenario (not per size), when it ran. */
   purge?: PurgeBenchResult | { error: string };
   /** Three clusters fed from one table, when it ran. */
@@ -58,14 +60,19 @@ export const REQUIRED_METRICS = [
   'landlord.syncRestart.writes',
 ] as const;
 
+/** A PerTenant size runs no edits: edit latency is measured in the Shared run. */
+export const REQUIRED_PERTENANT_METRICS: readonly string[] = REQUIRED_METRICS.filter(
+  (path) => !path.startsWith('landlord.edits.'),
+);
+
 export function metricAt(result: unknown, path: string): unknown {
   return path
     .split('.')
     .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result);
 }
 
-export function missingMetrics(result: SizeResult): string[] {
-  return REQUIRED_METRICS.filter((path) => {
+export function missingMetrics(result: SizeResult, required: readonly string[] = REQUIRED_METRICS): string[] {
+  return required.filter((path) => {
     const value = metricAt(result, path);
     return typeof value !== 'number' || Number.isNaN(value);
   });

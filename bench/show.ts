@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { repoRoot } from '../harness/paths.js';
 import { resultsTable, type BenchReport } from './report.js';
 import { requestsTable } from './requests-table.js';
+import { perTenantTables } from './tenancy-table.js';
 
 const file = process.argv[2] ?? join(repoRoot, 'bench', 'results', 'latest.json');
 const report = JSON.parse(await readFile(file, 'utf8')) as BenchReport;
 console.log(resultsTable(report.results));
 console.log(`\n${requestsTable(report.results)}`);
+const perTenant = perTenantTables(report);
+if (perTenant !== '') console.log(`\n${perTenant}`);
 const { machine } = report;
 const load = machine.loadAverage.join(' ');
 console.log(`\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}`);

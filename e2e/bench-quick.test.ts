@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { missingMetrics, type BenchReport } from '../bench/report.js';
+import { missingMetrics, REQUIRED_PERTENANT_METRICS, type BenchReport } from '../bench/report.js';
 import type { RestResult } from '../bench/scenarios/rest.js';
 import { repoRoot } from '../harness/paths.js';
 
@@ -30,7 +30,7 @@ function runBench(args: string[]): Promise<{ code: number | string; output: stri
 
 describe('npm run bench -- --quick', () => {
   it(
-    'completes and writes JSON with every metric for N=50 and memory at rest',
+    'completes and writes JSON with every metric for N=50 (Shared and PerTenant) and memory at rest',
     { timeout: 900_000 },
     async () => {
       outDir = await mkdtemp(join(tmpdir(), 'landlord-bench-'));
@@ -50,6 +50,11 @@ describe('npm run bench -- --quick', () => {
       const [result] = report.results;
       expect(result?.error, output).toBeUndefined();
       expect(missingMetrics(result!)).toEqual([]);
+      // The same under the PerTenant default class, against its own baseline (no edits).
+      expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
+      const perTenant = report.pertenant![0]!;
+      expect(perTenant.error, output).toBeUndefined();
+      expect(missingMetrics(perTenant, REQUIRED_PERTENANT_METRICS)).toEqual([]);
       // Memory at rest: a figure per component beside the goal (never judged here).
       const rest = report.rest;
       expect(rest === undefined || 'error' in rest ? rest : undefined, output).toBeUndefined();

@@ -18,8 +18,22 @@ const WRITE_VERBS = new Set([
 ]);
 const READ_VERBS = new Set(['GET', 'LIST', 'WATCH', 'WATCHLIST']);
 
-/** The resources landlord reads and writes; everything else in a window is another client's. */
-export const LANDLORD_RESOURCES = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
+/**
+ * The resources landlord reads and writes; everything else in a window is another client's. The
+ * second line is what a PerTenant class adds (its namespace and the objects in it, the classes).
+ */
+export const LANDLORD_RESOURCES = [
+  ...['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'],
+  ...[
+    'tenantclasses',
+    'namespaces',
+    'serviceaccounts',
+    'resourcequotas',
+    'limitranges',
+    'networkpolicies',
+    'rolebindings',
+  ],
+];
 
 /** The API server's counters at one moment. */
 export interface RequestCounts {

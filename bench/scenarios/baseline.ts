@@ -1,8 +1,17 @@
 // The limit: the same Tenants, Deployments and ConfigMaps created directly with
 // @kubernetes/client-node, at the operator's concurrency, with no landlord at all. Per tenant:
 // create the Tenant, then its Deployment and ConfigMap (owned by it, as landlord makes them) at
-// once. Timed from the first request until every Deployment is available on the kwok node.
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1OwnerReference } from '@kubernetes/client-node';
+// once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
+// NetworkPolicy and RoleBinding at once, then the Deployment and ConfigMap in that namespace, in
+// the operator's waves. Timed from the first request until every Deployment is available on the
+// kwok node.
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubernetesObject,
+  type V1OwnerReference,
+} from '@kubernetes/client-node';
 import {
   API_VERSION,
   GROUP,
@@ -13,6 +22,7 @@ import {
   tenantOwnerReference,
   type Tenant,
 } from '../../api/tenant.js';
+import { apiPath } from '../../runtime/kube/paths.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
@@ -20,6 +30,8 @@ import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
+import { perTenantWaves, standardPolicy, type Tenancy } from '../tenancy.js';
+import type { BenchCluster } from '../cluster.js';
 
 export interface BaselineResult {
   seconds: number;
@@ -45,12 +57,52 @@ function owned<
   return object;
 }
 
-export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineResult> {
-  const bench = await freshCluster(ctx.log);
-  const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
+/** Creates one Tenant's children, the Tenant itself already created. */
+type CreateChildren = (tenant: Tenant) => Promise<void>;
+
+function sharedChildren(bench: BenchCluster): CreateChildren {
   const apps = bench.kubeConfig.makeApiClient(AppsV1Api);
   const core = bench.kubeConfig.makeApiClient(CoreV1Api);
-  const deployments = await watchDeployments(bench.api);
+  return async (tenant) => {
+    const name = tenant.metadata.name!;
+    await Promise.all([
+      apps.createNamespacedDeployment({ namespace: BENCH_NAMESPACE, body: owned(deployment(name), tenant) }),
+      core.createNamespacedConfigMap({ namespace: BENCH_NAMESPACE, body: owned(configMap(name), tenant) }),
+    ]);
+  };
+}
+
+/**
+ * One POST per object, with the HTTP client landlord uses: client-node's typed models spell a
+ * LimitRange's `default` and a NetworkPolicy's `from` as `_default` and `_from`, and would silently
+ * drop them from a manifest written as the API has it.
+ */
+function perTenantChildren(bench: BenchCluster): CreateChildren {
+  const policy = standardPolicy();
+  const create = (object: KubernetesObject): Promise<unknown> =>
+    bench.api.request({
+      method: 'POST',
+      path: apiPath({
+        apiVersion: object.apiVersion!,
+        kind: object.kind!,
+        namespace: object.metadata?.namespace,
+      }),
+      body: object,
+    });
+  return async (tenant) => {
+    for (const wave of perTenantWaves(tenant, policy)) await Promise.all(wave.map(create));
+  };
+}
+
+export async function runBaseline(
+  n: number,
+  ctx: RunContext,
+  tenancy: Tenancy = 'shared',
+): Promise<BaselineResult> {
+  const bench = await freshCluster(ctx.log);
+  const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
+  const children = tenancy === 'shared' ? sharedChildren(bench) : perTenantChildren(bench);
+  const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   try {
     const before = await requestCounts(bench.access);
     const cpuBefore = childCpuTimes();
@@ -69,17 +121,11 @@ export async function runBaseline(n: number, ctx: RunContext): Promise<BaselineR
         plural: PLURAL,
         body,
       })) as Tenant;
-      await Promise.all([
-        apps.createNamespacedDeployment({
-          namespace: BENCH_NAMESPACE,
-          body: owned(deployment(name), tenant),
-        }),
-        core.createNamespacedConfigMap({ namespace: BENCH_NAMESPACE, body: owned(configMap(name), tenant) }),
-      ]);
+      await children(tenant);
     });
     const created = performance.now();
     const done = await waitForCount(() => deployments.list().filter(deploymentAvailable).length, {
-      what: `[N=${n}] baseline: Deployments available`,
+      what: `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}] baseline: Deployments available`,
       target: n,
       timeoutMs: ctx.timeoutMs(n),
       since: started,

@@ -15,6 +15,7 @@ import {
   type RecoveryResult,
   type SyncRestartResult,
 } from './recovery.js';
+import type { Tenancy } from '../tenancy.js';
 import { Session } from './session.js';
 import { measureSteady, type SteadyResult } from './steady.js';
 
@@ -33,11 +34,24 @@ export interface LandlordResult {
   loadAverage: { afterCold: number[]; atEnd: number[] };
 }
 
+export interface LandlordRun {
+  tenancy: Tenancy;
+  /** Edit latency is a Shared measure: a PerTenant run stops after the steady state. */
+  edits: boolean;
+}
+
+const SHARED: LandlordRun = { tenancy: 'shared', edits: true };
+
 /** Fills `out` as each measurement completes, so that a failure late in the run keeps the rest. */
-export async function runLandlord(n: number, ctx: RunContext, out: Partial<LandlordResult>): Promise<void> {
+export async function runLandlord(
+  n: number,
+  ctx: RunContext,
+  out: Partial<LandlordResult>,
+  run: LandlordRun = SHARED,
+): Promise<void> {
   const bench = await freshCluster(ctx.log);
   out.clusterStartSeconds = Math.round(bench.startSeconds * 10) / 10;
-  const session = new Session(bench, n, ctx);
+  const session = new Session(bench, n, ctx, run.tenancy);
   try {
     await session.seed();
     out.cold = await measureCold(session);
@@ -47,13 +61,8 @@ export async function runLandlord(n: number, ctx: RunContext, out: Partial<Landl
     out.syncRestart = await measureSyncRestart(session);
     ctx.print(`[N=${n}] landlord: measuring the steady state`);
     out.steady = await measureSteady(session);
-    // Edits follow the stream with sync's default resync again, as deployed: a scan holds up the stream.
-    await session.stopSync('sync-resync');
-    await session.startSync('sync-stream').waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
-    const stream = await measureEdits(session, 'stream');
-    await switchToPolling(session);
-    out.edits = { stream, poll: await measureEdits(session, 'poll') };
-    await session.stopSync('sync-poll');
+    if (run.edits) out.edits = await editLatency(session);
+    else await session.stopSync('sync-resync');
     await session.stopOperator('operator-restarted');
     out.loadAverage = { afterCold, atEnd: ctx.loadAverage() };
   } finally {
@@ -61,6 +70,19 @@ export async function runLandlord(n: number, ctx: RunContext, out: Partial<Landl
     out.memory = memoryOf(session);
     await stopCluster(bench.cluster);
   }
+}
+
+/** Edits follow the stream with sync's default resync again, as deployed: a scan holds up the stream. */
+async function editLatency(session: Session): Promise<LandlordResult['edits']> {
+  await session.stopSync('sync-resync');
+  await session
+    .startSync('sync-stream')
+    .waitForLog((l) => l.msg === 'scan complete', session.ctx.timeoutMs(session.n));
+  const stream = await measureEdits(session, 'stream');
+  await switchToPolling(session);
+  const poll = await measureEdits(session, 'poll');
+  await session.stopSync('sync-poll');
+  return { stream, poll };
 }
 
 function memoryOf(session: Session): LandlordResult['memory'] {

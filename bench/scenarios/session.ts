@@ -14,6 +14,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
+import { installClass, standardClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
 
 export const TABLE = 'landlord-bench';
@@ -32,13 +33,15 @@ export class Session {
     readonly bench: BenchCluster,
     readonly n: number,
     readonly ctx: RunContext,
+    readonly tenancy: Tenancy = 'shared',
   ) {
     this.dynamo = dynamoClient(bench.cluster.env);
     this.names = Array.from({ length: n }, (_, i) => tenantName(i));
   }
 
-  /** The table and its N rows, before any landlord process starts; not timed. */
+  /** The table and its N rows (and, PerTenant, the default class), before any landlord process starts; not timed. */
   async seed(): Promise<void> {
+    if (this.tenancy === 'pertenant') await installClass(this.bench.api, standardClass());
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names);
     this.tenants = await watchTenants(this.bench.api);
@@ -52,8 +55,9 @@ export class Session {
   private spawn(name: ComponentName, label: string, extra: Record<string, string>): ComponentProcess {
     return new ComponentProcess({
       name,
-      label: `${label}-${this.n}`,
-      env: landlordEnv(this.bench, TABLE, this.ctx, extra),
+      // A PerTenant run shares the results directory with the Shared one: its logs are named apart.
+      label: `${this.tenancy === 'pertenant' ? 'pertenant-' : ''}${label}-${this.n}`,
+      env: landlordEnv(this.bench, TABLE, this.ctx, { ...tenancyEnv(this.tenancy), ...extra }),
       logDir: this.ctx.runDir,
       tenants: this.n,
       nodeFlags: this.ctx.options.nodeFlags,

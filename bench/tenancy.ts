@@ -1,0 +1,74 @@
+// The benchmark's two tenancy modes. Shared: every tenant's children in the bench namespace, as
+// the landlord scenario has always run. PerTenant: the default class `standard` shipped in
+// config/classes (installed before sync and the operator start), so each tenant gets a namespace
+// of its own with a ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBinding; its baseline
+// creates those same objects with client-node, made by the operator's own pure functions, so both
+// sides write the same objects.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
+import { load } from 'js-yaml';
+import { GROUP, VERSION, type Tenant } from '../api/tenant.js';
+import { CLASS_PLURAL, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
+import { repoRoot } from '../harness/paths.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import { withOwnership } from '../operator/desired.js';
+import { withClassFields } from '../operator/policy/class-fields.js';
+import { tenantNamespace } from '../operator/tenancy/namespace-name.js';
+import { tenancyObjects } from '../operator/tenancy/namespace-objects.js';
+import { policyOf } from '../operator/tenancy/resolve-class.js';
+import { configMap, deployment } from './rows.js';
+
+export type Tenancy = 'shared' | 'pertenant';
+
+/** The namespace the operator runs in (landlordEnv's POD_NAMESPACE), never a tenant's. */
+const OPERATOR_NAMESPACE = 'landlord-system';
+
+/** config/classes/standard.yaml, the default class a deployment installs. */
+export function standardClass(): TenantClass {
+  const text = readFileSync(join(repoRoot, 'config', 'classes', 'standard.yaml'), 'utf8');
+  return load(text) as TenantClass;
+}
+
+/** Installs the default class before landlord starts (not timed). */
+export async function installClass(api: KubeApi, tc: TenantClass): Promise<void> {
+  await api.request({ method: 'POST', path: `/apis/${GROUP}/${VERSION}/${CLASS_PLURAL}`, body: tc });
+}
+
+/**
+ * What sync and the operator need beyond the Shared run: children go in namespaces made as
+ * tenants come, so the operator may not be limited to the bench namespace (empty: any namespace
+ * but the system ones and its own, watched cluster-wide).
+ */
+export const tenancyEnv = (tenancy: Tenancy): Record<string, string> =>
+  tenancy === 'pertenant' ? { LANDLORD_ALLOWED_NAMESPACES: '' } : {};
+
+/** The tenant's namespace under the class. */
+export function namespaceOf(tenant: string, policy: ClassPolicy): string {
+  const placed = tenantNamespace(tenant, policy, OPERATOR_NAMESPACE);
+  if (!placed.ok) throw new Error(`bench tenant ${tenant}: ${placed.refusal.message}`);
+  return placed.namespace;
+}
+
+/**
+ * What the operator applies for one tenant under the class, in its waves: the Namespace; the
+ * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings; the Deployment and ConfigMap.
+ */
+export function perTenantWaves(tenant: Tenant, policy: ClassPolicy): KubernetesObject[][] {
+  const name = tenant.metadata.name!;
+  const namespace = namespaceOf(name, policy);
+  const [ns, ...fences] = tenancyObjects(tenant, policy, namespace).map((d) => d.manifest);
+  const app = withClassFields(inNamespace(deployment(name), namespace), policy);
+  const children = [
+    withOwnership(app, tenant, 'Deployment'),
+    withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),
+  ];
+  return [[ns!], fences, children.map((d) => d.manifest)];
+}
+
+function inNamespace<T extends V1Deployment | V1ConfigMap>(object: T, namespace: string): T {
+  return { ...object, metadata: { ...object.metadata, namespace } };
+}
+
+/** The standard class as the operator resolves it. */
+export const standardPolicy = (): ClassPolicy => policyOf(standardClass());
