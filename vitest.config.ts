@@ -30,10 +30,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts', 'bench/**/*.test.ts'],
           globalSetup: ['harness/global-setup.ts'],
+          setupFiles: ['e2e/support/slot-release.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
           // The files mostly wait (on the API server, on resync timers), so they run side by side,
-          // one per control plane the global setup started; LANDLORD_E2E_WORKERS sets how many.
+          // each against a control plane it claims; LANDLORD_E2E_WORKERS sets how many.
           maxWorkers: e2eWorkers(),
           sequence: { groupOrder: 1 },
         },

@@ -1,6 +1,9 @@
 // Vitest global setup for the e2e project: one real control plane + moto per e2e worker, their
-// environments handed to every test file through provide/inject. A file uses the control plane of
-// the worker it runs in (e2e/support/env.ts), so files running at once never share one.
+// environments handed to every test file through provide/inject. A file claims a control plane no
+// running file holds (harness/e2e-slots.ts), so files running at once never share one.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureBinaries } from './binaries.js';
 import { Cluster } from './cluster.js';
@@ -10,8 +13,10 @@ import { ensureMoto } from './moto.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Index i serves the worker whose VITEST_POOL_ID is i + 1. */
+    /** One per control plane; a file uses the one whose slot it claims (e2e-slots.ts). */
     e2eEnvs: Record<string, string>[];
+    /** Where the slots' lock files live. */
+    e2eSlotDir: string;
   }
 }
 
@@ -62,6 +67,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(
     `e2e: ${count} control plane(s) and moto up in ${seconds}s (${started.map((s) => s.cluster.runDir).join(', ')})`,
   );
+  project.provide('e2eSlotDir', await mkdtemp(join(tmpdir(), 'landlord-e2e-slots-')));
   project.provide(
     'e2eEnvs',
     started.map(({ cluster, control }) => ({ ...cluster.env, LANDLORD_E2E_CONTROL: control.url })),

@@ -2,10 +2,10 @@
 //
 // Ports come from below the kernel's ephemeral range (32768 and up on Linux), so an outgoing
 // connection can never take a port between the moment it is picked and the moment its server
-// binds it. e2e files run in parallel vitest workers, each against its own control plane, so each
-// worker picks from its own band (VITEST_POOL_ID; the main process, which starts the shared
-// control planes, is band 0): two workers never race for one port, and within a process a port
-// is never handed out twice.
+// binds it. e2e files run side by side, each against the control plane whose slot it claimed
+// (harness/e2e-slots.ts sets LANDLORD_PORT_BAND to it; the main process, which starts the shared
+// control planes, is band 0): two files never race for one port, and within a process a port is
+// never handed out twice.
 import { createServer } from 'node:net';
 
 const FIRST_PORT = 12_000;
@@ -16,8 +16,8 @@ const ATTEMPTS = 200;
 const handedOut = new Set<number>();
 
 function band(): number {
-  const poolId = Number(process.env.VITEST_POOL_ID ?? 0);
-  return Number.isInteger(poolId) && poolId > 0 ? poolId % BANDS : 0;
+  const claimed = Number(process.env.LANDLORD_PORT_BAND ?? 0);
+  return Number.isInteger(claimed) && claimed > 0 ? claimed % BANDS : 0;
 }
 
 function canBind(port: number): Promise<boolean> {

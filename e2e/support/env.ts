@@ -8,16 +8,15 @@ import {
   KubernetesObjectApi,
 } from '@kubernetes/client-node';
 import { inject } from 'vitest';
+import { claimSlot } from '../../harness/e2e-slots.js';
 
-/** The environment of this worker's own control plane (harness/global-setup.ts starts one per worker). */
+/**
+ * The environment of this file's own control plane: the global setup starts several, and each
+ * file claims one that no running file holds (harness/e2e-slots.ts), released when the file ends.
+ */
 export function e2eEnv(): Record<string, string> {
   const envs = inject('e2eEnvs');
-  const slot = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
-  const env = envs[slot];
-  if (env === undefined) {
-    throw new Error(`no control plane for e2e worker ${slot + 1}: the global setup started ${envs.length}`);
-  }
-  return env;
+  return envs[claimSlot(inject('e2eSlotDir'), envs.length)]!;
 }
 
 export function envValue(key: string): string {
