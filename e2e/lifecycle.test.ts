@@ -9,7 +9,13 @@ import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  startLandlord,
+  type LandlordProcess,
+  OPERATOR_WRITE_RESOURCES,
+  writeRequests,
+} from './support/landlord.js';
 import {
   createTable,
   deleteSyncedTenants,
@@ -96,13 +102,7 @@ async function columns(name: string): Promise<Record<string, string>> {
 
 /** Write requests the operator made, from its own metrics. */
 async function operatorWrites(): Promise<number> {
-  const text = await operator.metrics();
-  const resources = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
-  return ['apply', 'create', 'update', 'patch', 'delete']
-    .flatMap((verb) =>
-      resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
-    )
-    .reduce((a, b) => a + b, 0);
+  return writeRequests(operator, OPERATOR_WRITE_RESOURCES);
 }
 
 /** Resolves after the operator logs a complete resync that started after this call. */

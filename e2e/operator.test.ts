@@ -8,7 +8,14 @@ import { CONDITION, type Tenant } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  metricValue,
+  startLandlord,
+  type LandlordProcess,
+  OPERATOR_WRITE_RESOURCES,
+  writeRequests,
+} from './support/landlord.js';
 import {
   condition,
   createTenant,
@@ -35,13 +42,7 @@ const ready = (name: string, timeoutMs?: number) =>
 
 /** Write requests the operator made for tenants, their children and Events, from its own metrics. */
 async function writes(): Promise<number> {
-  const text = await operator.metrics();
-  const resources = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
-  return ['apply', 'create', 'update', 'patch', 'delete']
-    .flatMap((verb) =>
-      resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
-    )
-    .reduce((a, b) => a + b, 0);
+  return writeRequests(operator, OPERATOR_WRITE_RESOURCES);
 }
 
 beforeAll(async () => {

@@ -18,7 +18,14 @@ import {
 } from '../api/tenantclass.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  metricValue,
+  startLandlord,
+  type LandlordProcess,
+  OPERATOR_WRITE_RESOURCES,
+  writeRequests,
+} from './support/landlord.js';
 import { waitUntil } from '../harness/wait.js';
 import {
   createTable,
@@ -79,13 +86,7 @@ async function underClass(tenant: string, name: string): Promise<Tenant> {
 
 /** Write requests the operator made, from its own metrics. */
 async function operatorWrites(): Promise<number> {
-  const text = await operator.metrics();
-  const resources = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
-  return ['apply', 'create', 'update', 'patch', 'delete']
-    .flatMap((verb) =>
-      resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
-    )
-    .reduce((a, b) => a + b, 0);
+  return writeRequests(operator, OPERATOR_WRITE_RESOURCES);
 }
 
 /** Reconciles the operator finished, whatever their result. */

@@ -128,3 +128,19 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return total;
 }
+
+const WRITE_VERBS = ['apply', 'create', 'update', 'patch', 'delete'] as const;
+
+/** The operator's own resources and Events: what a test of "no write" counts. */
+export const OPERATOR_WRITE_RESOURCES = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
+
+/** Write requests a component made to these resources, from its own request metrics. */
+export async function writeRequests(
+  component: LandlordProcess,
+  resources: readonly string[],
+): Promise<number> {
+  const text = await component.metrics();
+  return WRITE_VERBS.flatMap((verb) =>
+    resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
+  ).reduce((a, b) => a + b, 0);
+}

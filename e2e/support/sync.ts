@@ -9,7 +9,8 @@ import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient } from './dynamo.js';
 import { clients } from './env.js';
 import { deleteTenantsLabelled } from './tenants.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './landlord.js';
+
+import { componentEnv, startLandlord, writeRequests, type LandlordProcess } from './landlord.js';
 
 const dynamo = dynamoClient();
 const documents = DynamoDBDocumentClient.from(dynamo);
@@ -122,15 +123,8 @@ export async function eventsFor(name: string, reason?: string): Promise<CoreV1Ev
 }
 
 /** Writes sync made to Tenants (spec or status), from its own request metrics. */
-export async function tenantWrites(sync: LandlordProcess): Promise<number> {
-  const text = await sync.metrics();
-  return ['apply', 'create', 'update', 'patch', 'delete']
-    .flatMap((verb) =>
-      ['tenants', 'tenants/status'].map((resource) =>
-        metricValue(text, 'landlord_api_requests_total', { verb, resource }),
-      ),
-    )
-    .reduce((a, b) => a + b, 0);
+export function tenantWrites(sync: LandlordProcess): Promise<number> {
+  return writeRequests(sync, ['tenants', 'tenants/status']);
 }
 
 export function syncedCondition(tenant: Tenant | undefined): Condition | undefined {

@@ -1,6 +1,8 @@
 // What the operator is configured to allow. The config loader builds one of these; policy only reads it.
 import type { ClassPolicy } from './class.js';
 
+export * from './class.js';
+
 export {
   DEFAULT_POD_SECURITY,
   POD_SECURITY_LEVELS,
