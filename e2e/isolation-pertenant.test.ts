@@ -8,7 +8,7 @@
 // for the file; its classes and Tenants are deleted in afterAll.
 import { NetworkingV1Api, type V1Deployment, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, DEFAULT_CLASS_ANNOTATION, type TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
 import { gone } from './support/deploy.js';
@@ -314,7 +314,8 @@ describe('Shared and PerTenant side by side', () => {
   });
 
   afterAll(async () => {
-    for (const name of [mover, `${id}-intruder`]) await deleteTenant(custom, name).catch(() => undefined);
+    for (const name of [mover, `${id}-intruder`, `${id}-held`, `${id}-sharer`])
+      await deleteTenant(custom, name).catch(() => undefined);
     await custom.deleteClusterCustomObject({ ...classes, name: sharedClass }).catch(() => undefined);
     await core.deleteNamespace({ name: sharedNs }).catch(() => undefined);
   });
@@ -325,6 +326,24 @@ describe('Shared and PerTenant side by side', () => {
     const tenant = await refused(name, 'Conflict');
     expect(condition(tenant, CONDITION.applied)?.message).toContain(`the namespace of Tenant ${tenantA}`);
     expect(await gone(apps.readNamespacedDeployment({ name: `${name}-app`, namespace: tenantA }))).toBe(true);
+  });
+
+  // A paused PerTenant Tenant never gets a first status naming its namespace; the older of two, it
+  // would win a label conflict if it counted among the manifest namespace's tenants.
+  it("never counts a PerTenant tenant among the manifest namespace's, even before its first status", async () => {
+    const held = tenantOf(`${id}-held`, perTenant, sharedNs);
+    held.metadata.annotations = { [ANNOTATION.paused]: 'true' };
+    await createTenant(custom, held);
+    const paused = await waitForCondition(custom, held.metadata.name!, {
+      type: CONDITION.ready,
+      status: 'False',
+      reason: 'Paused',
+    });
+    expect(paused.status?.namespace).toBeUndefined();
+    const sharer = tenantOf(`${id}-sharer`, sharedClass, sharedNs);
+    sharer.spec!.deployment!.spec = structuredClone(held.spec!.deployment!.spec);
+    await createTenant(custom, sharer);
+    await ready(sharer.metadata.name!);
   });
 
   it('moves a tenant from Shared to PerTenant: new children first, then the old ones pruned', async () => {

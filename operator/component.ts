@@ -62,7 +62,7 @@ class OperatorComponent implements Component {
       ...TENANCY_KINDS.map((kind) => child(kind, undefined)),
     ];
     this.watcher = new InformerOperator(ctx.api, specs, ctx.logger);
-    this.observed = new ObservedState(this.watcher, scopes);
+    this.observed = new ObservedState(this.watcher, scopes, policyConfig(this.settings).tenantClass);
     await this.watcher.start();
   }
 
@@ -138,22 +138,30 @@ class OperatorComponent implements Component {
     const previous = this.generations.get(name);
     // A new spec must not wait out the backoff earned by the previous one.
     if (previous !== generation) this.queue?.forget(name);
-    this.generations.set(name, generation);
-    const before = this.observed?.neighbours.namespace(name);
     const deleted = event.type === ResourceEventType.Deleted;
+    const moved = this.trackTenant(tenant, deleted);
+    this.queue?.add(name);
+    const respecified = previous !== undefined && previous !== generation;
+    if (deleted || respecified || moved.from !== moved.to) this.wakeLabelConflicts(name, moved.from);
+  }
+
+  /** Keeps the caches current with the event; returns the namespace the Tenant held labels in, before and after. */
+  private trackTenant(tenant: Tenant, deleted: boolean): { from?: string; to?: string } {
+    const name = tenant.metadata.name!;
+    const from = this.observed?.neighbours.namespace(name);
     if (deleted) {
       this.generations.delete(name);
       this.observed?.tenantGone(name);
     } else {
+      this.generations.set(name, tenant.metadata.generation);
       this.observed?.tenantChanged(tenant);
     }
-    this.queue?.add(name);
-    if (deleted || (previous !== undefined && previous !== generation)) this.wakeLabelConflicts(name, before);
+    return { from, to: this.observed?.neighbours.namespace(name) };
   }
 
   /**
-   * A Tenant's spec changed or it went: those its labels held back in its namespace (before and
-   * after) may now be free. Only the ones refused with LabelConflict are looked at again, and only
+   * A Tenant's spec changed, it left the namespace (its class gave it one of its own) or it went:
+   * those its labels held back in its namespace (before and after) may now be free. Only the ones refused with LabelConflict are looked at again, and only
    * then (not on status writes or creations); the periodic resync catches anything else.
    */
   private wakeLabelConflicts(name: string, before: string | undefined): void {

@@ -24,6 +24,14 @@ describe('NeighbourIndex', () => {
     expect(index.namespace('acme')).toBeUndefined();
   });
 
+  it('leaves out a Tenant whose class gives it a namespace of its own before its status says so', () => {
+    const index = new NeighbourIndex((t) => t.metadata.name === 'acme');
+    index.tenantChanged(tenant('acme'));
+    index.tenantChanged(tenant('rival'));
+    expect(index.tenantsIn('team-a')).toEqual(['rival']);
+    expect(index.namespace('acme')).toBeUndefined();
+  });
+
   it("indexes a Tenant's Deployment under its namespace", () => {
     const index = new NeighbourIndex();
     index.tenantChanged(tenant('acme'));

@@ -5,7 +5,17 @@ import type { Tenant } from '../api/tenant.js';
 import { keepsChildren, stateOf } from './lifecycle.js';
 import { createdAt, neighbourOf, type Neighbour, type Neighbours } from './policy/index.js';
 
+/**
+ * Whether a Tenant's Deployment goes into a namespace of its own (PerTenant) rather than the one its
+ * manifest names. By default what its status says: the operator records the namespace it made.
+ */
+export type OwnNamespace = (tenant: Tenant) => boolean;
+
+const recordedOwnNamespace: OwnNamespace = (tenant) => tenant.status?.namespace !== undefined;
+
 export class NeighbourIndex implements Neighbours {
+  constructor(private readonly ownNamespace: OwnNamespace = recordedOwnNamespace) {}
+
   /** namespace → tenant name → its Deployment */
   private readonly byNamespace = new Map<string, Map<string, Neighbour>>();
   /** tenant name → the namespace it is indexed under */
@@ -26,14 +36,14 @@ export class NeighbourIndex implements Neighbours {
 
   /**
    * A Tenant that keeps no children (archived, purged, going) holds no labels; nor, in a shared
-   * namespace, does a PerTenant one (its status names its own namespace), whose Deployment is in
-   * that namespace whatever its manifest says.
+   * namespace, does a PerTenant one, whose Deployment is in its own namespace whatever its manifest
+   * says (asked of its class, so a new one is left out before its first status names the namespace).
    */
   tenantChanged(tenant: Tenant): void {
     const name = tenant.metadata.name ?? '';
     this.tenantGone(name);
     if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(stateOf(tenant))) return;
-    if (tenant.status?.namespace !== undefined) return;
+    if (this.ownNamespace(tenant)) return;
     const self = { tenant: name, createdAt: createdAt(tenant.metadata.creationTimestamp) };
     const made = neighbourOf(self, tenant.spec?.deployment);
     if (made === undefined) return;

@@ -9,12 +9,13 @@
 // the child's watch event does not apply it again.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
+import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import { childKey, childRef, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
+import { resolveClass } from './tenancy/resolve-class.js';
 import type { InformerOperator } from './watcher.js';
 
 const TENANTS = pluralOf(API_VERSION, KIND);
@@ -29,7 +30,7 @@ const APPLIED_TTL_MS = 60_000;
 export class ObservedState {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
-  readonly neighbours = new NeighbourIndex();
+  readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
   /** Tenants as the operator's status writes returned them, until the cache holds that version. */
   private readonly written = new Map<string, Tenant>();
   /** Children as the operator's applies returned them, until the cache holds that version. */
@@ -39,7 +40,20 @@ export class ObservedState {
     private readonly watcher: InformerOperator,
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     private readonly childNamespaces: readonly (string | undefined)[],
+    /** The class of a Tenant when no TenantClass is the default. */
+    private readonly builtInClass: ClassPolicy,
   ) {}
+
+  /**
+   * A Tenant under a PerTenant class has its own namespace. Its class decides, not its status, which
+   * names the namespace only after the first reconcile; a class that cannot be resolved yet (or
+   * whose watch has not listed) leaves it to the status.
+   */
+  private inOwnNamespace(tenant: Tenant): boolean {
+    const resolved = resolveClass(tenant, this.tenantClasses(), this.builtInClass);
+    if (resolved.ok) return resolved.policy.mode === 'PerTenant';
+    return tenant.status?.namespace !== undefined;
+  }
 
   tenant(name: string): Tenant | undefined {
     const cached = this.watcher.informer(TENANTS)?.get(name) as Tenant | undefined;
