@@ -1,6 +1,12 @@
 // landlord validate's verdicts, one row per case, in both ways a row is written: as the
 // DocumentClient takes it (manifests as JSON text or as objects) and as DynamoDB AttributeValues.
 import { describe, expect, it } from 'vitest';
+import {
+  CLASS_API_VERSION,
+  CLASS_KIND,
+  DEFAULT_CLASS_ANNOTATION,
+  type TenantClass,
+} from '../api/tenantclass.js';
 import { testConfig, validConfigMaps, validDeployment } from '../testing/policy.js';
 import { nativeForm } from '../testing/rows.js';
 import { EXIT, exitCode, validateRow, type PolicyConfig, type RowVerdict } from './validate.js';
@@ -265,5 +271,38 @@ describe('validateRow', () => {
     );
     expect(document).toMatchObject({ verdict: 'refused', condition: { reason: 'PodSecurityViolation' } });
     expect({ ...native, form: 'document' }).toEqual(document);
+  });
+});
+
+describe('validateRow under the platform classes', () => {
+  const tenancy: TenantClass = {
+    apiVersion: CLASS_API_VERSION,
+    kind: CLASS_KIND,
+    metadata: { name: 'standard', annotations: { [DEFAULT_CLASS_ANNOTATION]: 'true' } },
+    spec: { namespace: { mode: 'PerTenant', nameTemplate: 't-{name}' }, limits: { maxReplicas: 2 } },
+  };
+  const row = (extra: object = {}): object => ({ ...textRow('tenant-1', validDeployment()), ...extra });
+
+  it('judges a row that names no class under the default one: its namespace and the limits of that class', () => {
+    const verdict = validateRow(row(), POLICY, [tenancy]);
+    expect(verdict).toMatchObject({ verdict: 'valid', class: 'standard' });
+    const children = verdict.verdict === 'valid' ? verdict.children : [];
+    expect(children).toContainEqual({ kind: 'Namespace', namespace: undefined, name: 't-tenant-1' });
+    expect(children).toContainEqual({ kind: 'Deployment', namespace: 't-tenant-1', name: 'web' });
+    const many = textRow(
+      'tenant-1',
+      deployment((d) => (d.spec!.replicas = 3)),
+    );
+    expect(validateRow(many, POLICY, [tenancy])).toMatchObject({ verdict: 'refused' });
+    expect(validateRow(many, POLICY)).toMatchObject({ verdict: 'valid', class: 'built-in' });
+  });
+
+  it('refuses a row naming a class that is not in the file, as the operator would (ClassNotFound)', () => {
+    const verdict = validateRow(row({ class: 'gold' }), POLICY, [tenancy]);
+    expect(verdict).toMatchObject({
+      verdict: 'refused',
+      condition: { type: 'Applied', status: 'False', reason: 'ClassNotFound' },
+    });
+    expect(exitCode(verdict)).toBe(EXIT.refused);
   });
 });

@@ -7,7 +7,9 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { CONDITION, type TenantSpec, type TenantState } from '../api/tenant.js';
 import { wantedChildren } from '../operator/lifecycle.js';
+import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
+import { resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
 import { parseRow } from '../sync/row/index.js';
 import { SYNCED_REASON } from '../sync/reasons.js';
 import { appliedTenant } from './applied-tenant.js';
@@ -34,8 +36,18 @@ export interface RefusedCondition {
 }
 
 export type RowVerdict =
-  /** `children`: what the operator would keep in `state` (none when archived or purged). */
-  | { verdict: 'valid'; form: RowForm; name: string; state: TenantState; children: ChildSummary[] }
+  /**
+   * `children`: what the operator would keep in `state` (none when archived or purged), under the
+   * TenantClass `class` (`built-in` when no classes were given).
+   */
+  | {
+      verdict: 'valid';
+      form: RowForm;
+      name: string;
+      class: string;
+      state: TenantState;
+      children: ChildSummary[];
+    }
   | { verdict: 'deleted'; form: RowForm; name: string }
   /** `name` is undefined when the name itself is refused: sync then makes no Tenant of the row. */
   | { verdict: 'refused'; form: RowForm; name: string | undefined; condition: RefusedCondition }
@@ -54,8 +66,16 @@ export function exitCode(verdict: RowVerdict): number {
   }
 }
 
-/** Judges one row, parsed from JSON, as sync and then the operator would. */
-export function validateRow(row: unknown, policy: PolicyConfig): RowVerdict {
+/**
+ * Judges one row, parsed from JSON, as sync and then the operator would. With `classes` (the
+ * platform's TenantClasses) the row is judged under the class the operator would give it, else
+ * under the built-in one, as an install without TenantClasses would.
+ */
+export function validateRow(
+  row: unknown,
+  policy: PolicyConfig,
+  classes?: readonly TenantClass[],
+): RowVerdict {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { verdict: 'unreadable', message: 'a row must be a JSON object of attributes' };
   }
@@ -74,27 +94,40 @@ export function validateRow(row: unknown, policy: PolicyConfig): RowVerdict {
       return { verdict: 'refused', form, name: parsed.name, condition };
     }
     case 'tenant':
-      return judgeTenant(parsed.name, parsed.spec, form, policy);
+      return judgeTenant({ name: parsed.name, form }, parsed.spec, policy, classes);
   }
 }
 
-function judgeTenant(name: string, spec: TenantSpec, form: RowForm, policy: PolicyConfig): RowVerdict {
-  const result = wantedChildren(appliedTenant(name, spec), policy);
-  if (!result.ok) {
-    const { reason, message } = result.refusal;
-    return {
-      verdict: 'refused',
-      form,
-      name,
-      condition: refusedCondition(CONDITION.applied, reason, message),
-    };
-  }
+function judgeTenant(
+  row: { name: string; form: RowForm },
+  spec: TenantSpec,
+  policy: PolicyConfig,
+  classes: readonly TenantClass[] | undefined,
+): RowVerdict {
+  const { name, form } = row;
+  const tenant = appliedTenant(name, spec);
+  const resolved: ClassResolution =
+    classes === undefined
+      ? { ok: true, policy: policy.tenantClass }
+      : resolveClass(tenant, classes, policy.tenantClass);
+  if (!resolved.ok) return refused(row, resolved.refusal);
+  const result = wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
+  if (!result.ok) return refused(row, result.refusal);
   const children = result.children.map(({ ref }) => ({
     kind: ref.kind,
-    namespace: ref.namespace,
+    // A Namespace (PerTenant) is cluster-scoped: its ref's namespace is "".
+    namespace: ref.namespace === '' ? undefined : ref.namespace,
     name: ref.name,
   }));
-  return { verdict: 'valid', form, name, state: result.state, children };
+  return { verdict: 'valid', form, name, class: resolved.policy.name, state: result.state, children };
+}
+
+/** The operator's refusal (a class it cannot choose, or its policy's): the Applied condition. */
+function refused(
+  { name, form }: { name: string; form: RowForm },
+  { reason, message }: { reason: string; message: string },
+): RowVerdict {
+  return { verdict: 'refused', form, name, condition: refusedCondition(CONDITION.applied, reason, message) };
 }
 
 function refusedCondition(type: RefusedCondition['type'], reason: string, message: string): RefusedCondition {

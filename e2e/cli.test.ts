@@ -220,6 +220,23 @@ describe('landlord validate', () => {
     });
   });
 
+  it("judges the row under the platform's classes with --classes: the shipped default class gives it a namespace", async () => {
+    const classes = join(repoRoot, 'config', 'classes', 'standard.yaml');
+    const result = await landlord(['validate', '--classes', classes, file('valid.json')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+      'OK: tenant tenant-1 (class standard) would get:',
+      '  Namespace tenant-1',
+      '  ServiceAccount tenant-1/landlord-tenant',
+    ]);
+    expect(result.stdout).toContain('  Deployment tenant-1/tenant-1-app\n');
+    const notClasses = await landlord(['validate', '--classes', file('valid.json'), file('valid.json')]);
+    expect(notClasses.code).toBe(2);
+    expect(notClasses.stderr).toMatch(
+      /^landlord: .*valid\.json: document 1: expected apiVersion landlord\.dev\/v1alpha1, kind TenantClass; found undefined undefined\n$/,
+    );
+  });
+
   it("refuses a row sync would refuse, with sync's reason: exit 1", async () => {
     const result = await landlord(['validate', '--output=json', file('bad-spec.json')]);
     expect(result.code).toBe(1);
