@@ -12,6 +12,7 @@ import { ANNOTATION, CONDITION, GROUP, VERSION, type Tenant } from '../api/tenan
 import { CLASS_PLURAL, DEFAULT_CLASS_ANNOTATION, type TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
 import { gone } from './support/deploy.js';
+import { kubectl } from './support/kubectl.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI } from './support/service-account.js';
@@ -307,6 +308,7 @@ describe('Shared and PerTenant side by side', () => {
   const sharedClass = `${id}-shared`;
   const sharedNs = `${id}-shared-ns`;
   const mover = `${id}-move`;
+  const tight = `${id}-tight`;
 
   beforeAll(async () => {
     await createClass(sharedClass, { namespace: { mode: 'Shared' } });
@@ -316,7 +318,8 @@ describe('Shared and PerTenant side by side', () => {
   afterAll(async () => {
     for (const name of [mover, `${id}-intruder`, `${id}-held`, `${id}-sharer`])
       await deleteTenant(custom, name).catch(() => undefined);
-    await custom.deleteClusterCustomObject({ ...classes, name: sharedClass }).catch(() => undefined);
+    for (const name of [sharedClass, tight])
+      await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
     await core.deleteNamespace({ name: sharedNs }).catch(() => undefined);
   });
 
@@ -346,23 +349,45 @@ describe('Shared and PerTenant side by side', () => {
     await ready(sharer.metadata.name!);
   });
 
-  it('moves a tenant from Shared to PerTenant: new children first, then the old ones pruned', async () => {
+  // The new namespace's quota first admits no pod, so the new Deployment cannot roll out: the old one
+  // must keep serving (with its ConfigMap) until the quota is raised and the new one is available.
+  it('moves a tenant from Shared to PerTenant: the old children serve until the new Deployment has rolled out', async () => {
+    await createClass(tight, { ...CLASS, resourceQuota: { hard: { pods: '0' } } });
     const tenant = tenantOf(mover, sharedClass, sharedNs);
     await createTenant(custom, tenant);
     await ready(mover);
-    await setSpec(custom, mover, { ...tenant.spec, class: perTenant });
+    await setSpec(custom, mover, { ...tenant.spec, class: tight });
     await waitUntil(
       `Tenant ${mover} in its own namespace`,
       async () => (await readTenant(custom, mover)).status?.namespace === mover || undefined,
       { timeoutMs: 90_000 },
     );
-    await ready(mover);
-    await apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: mover });
-    expect(await gone(apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: sharedNs }))).toBe(
-      true,
+    await waitForCondition(custom, mover, { type: CONDITION.degraded, status: 'True' }, 90_000);
+    const oldDeployment = await apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: sharedNs });
+    expect(oldDeployment.status?.availableReplicas).toBe(1);
+    await core.readNamespacedConfigMap({ name: `${mover}-config-0`, namespace: sharedNs });
+    const keeping = `keeping Deployment ${sharedNs}/${mover}-app`;
+    expect(operator.logs.some((line) => line.tenant === mover && line.msg?.includes(keeping))).toBe(true);
+
+    await kubectl(
+      'patch',
+      'tenantclass',
+      tight,
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ spec: { resourceQuota: QUOTA } }),
     );
-    expect(await gone(core.readNamespacedConfigMap({ name: `${mover}-config-0`, namespace: sharedNs }))).toBe(
-      true,
+    await ready(mover);
+    const moved = await apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: mover });
+    expect(moved.status?.availableReplicas).toBe(1);
+    await waitUntil(
+      `the old Deployment and ConfigMap of ${mover} pruned`,
+      async () =>
+        ((await gone(apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: sharedNs }))) &&
+          (await gone(core.readNamespacedConfigMap({ name: `${mover}-config-0`, namespace: sharedNs })))) ||
+        undefined,
+      { timeoutMs: 60_000 },
     );
   });
 });

@@ -13,7 +13,7 @@ import { childKey, childRef, describeRef, errorText, type ChildChange, type Chil
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { namespaceClaim, ownership } from './ownership.js';
-import { ChildPruner } from './prune.js';
+import { ChildPruner, type Pruned } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
 import { REASON } from './reasons.js';
 
@@ -21,6 +21,8 @@ export interface Converged {
   changes: ChildChange[];
   /** The freshest copy of the Deployment: the apply response when it was just applied. */
   deployment: V1Deployment | undefined;
+  /** Children kept until the Deployment replacing them has rolled out (prune.ts). */
+  pruneHeld?: Pruned['held'];
 }
 
 export class Converger {
@@ -59,9 +61,11 @@ export class Converger {
       const object = applied.objects[i]!;
       if (object !== cached[i]) this.observed.childApplied(child.ref, object);
     });
-    const changes = [...applied.changes, ...(await this.pruner.prune(tenant, desired))];
+    const pruned = await this.pruner.prune(tenant, desired);
+    const changes = [...applied.changes, ...pruned.changes];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
-    return { changes, deployment: at === -1 ? undefined : applied.objects[at] };
+    const deployment = at === -1 ? undefined : applied.objects[at];
+    return { changes, deployment, ...(pruned.held === undefined ? {} : { pruneHeld: pruned.held }) };
   }
 
   /** The Tenant is gone: drop what was remembered of its children. */

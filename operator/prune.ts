@@ -2,6 +2,13 @@
 // the controller of: a child merely labelled for it may belong to someone else. A Namespace is never
 // pruned: a class change (another name template, a move to Shared) must not delete whatever the
 // tenant keeps there; the namespace goes with its Tenant, by the garbage collector.
+// A Deployment left in another namespace (the tenant moved by its class: Shared to PerTenant, or a
+// new name template) keeps serving until its replacement has rolled out: until then nothing is
+// pruned, so the old pods keep their ConfigMaps, ServiceAccount and fences too. A replacement that
+// never rolls out (a quota too small in the new namespace) leaves the old one running, never the
+// tenant down. A Deployment renamed within its namespace is pruned at once, as before: there both
+// share one quota, and the old one's pods could keep the new one from ever rolling out.
+import type { V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
@@ -11,6 +18,13 @@ import type { ObservedState } from './observed.js';
 import { controlledBy } from './ownership.js';
 import { retryable } from './reconcile-error.js';
 import { REASON } from './reasons.js';
+import { rolloutGap } from './rollout.js';
+
+/** What a reconcile pruned, or what it keeps until the Deployment replacing it has rolled out. */
+export interface Pruned {
+  changes: ChildChange[];
+  held?: { refs: ChildRef[]; until: ChildRef; gap: string };
+}
 
 export class ChildPruner {
   constructor(
@@ -18,17 +32,33 @@ export class ChildPruner {
     private readonly observed: ObservedState,
   ) {}
 
-  async prune(tenant: Tenant, desired: readonly DesiredChild[]): Promise<ChildChange[]> {
+  async prune(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Pruned> {
     const wanted = new Set(desired.map((d) => childKey(d.ref)));
-    const stale = this.observed.childrenOf(tenant.metadata.name!).filter((ref) => !wanted.has(childKey(ref)));
-    const pruned: ChildChange[] = [];
+    const stale = this.observed
+      .childrenOf(tenant.metadata.name!)
+      .filter((ref) => !wanted.has(childKey(ref)) && ref.kind !== 'Namespace')
+      .filter((ref) => controlledBy(tenant, this.observed.child(ref)));
+    const held = this.replacementPending(desired, stale);
+    if (held !== undefined) return { changes: [], held: { refs: stale, ...held } };
+    const changes: ChildChange[] = [];
     for (const ref of stale) {
-      if (ref.kind === 'Namespace') continue;
-      if (!controlledBy(tenant, this.observed.child(ref))) continue;
       await this.delete(ref, tenant.metadata.uid!);
-      pruned.push({ action: 'pruned', ref });
+      changes.push({ action: 'pruned', ref });
     }
-    return pruned;
+    return { changes };
+  }
+
+  /** The wanted Deployment and what its rollout lacks, when it replaces one in another namespace; else undefined. */
+  private replacementPending(
+    desired: readonly DesiredChild[],
+    stale: readonly ChildRef[],
+  ): { until: ChildRef; gap: string } | undefined {
+    const next = desired.find((d) => d.ref.kind === 'Deployment')?.ref;
+    const moved = (ref: ChildRef): boolean => ref.kind === 'Deployment' && ref.namespace !== next?.namespace;
+    if (next === undefined || !stale.some(moved)) return undefined;
+    const live = this.observed.child<V1Deployment>(next);
+    const gap = live === undefined ? 'not created yet' : rolloutGap(live);
+    return gap === undefined ? undefined : { until: next, gap };
   }
 
   private async delete(ref: ChildRef, ownerUid: string): Promise<void> {

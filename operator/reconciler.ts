@@ -123,6 +123,13 @@ export class Reconciler {
   private announce(tenant: Tenant, converged: Converged): void {
     const log = this.deps.logger.child({ tenant: tenant.metadata.name });
     const generation = tenant.metadata.generation;
+    const held = converged.pruneHeld;
+    if (held !== undefined) {
+      const kept = held.refs.map(describeRef).join(', ');
+      log.info(`keeping ${kept} until ${describeRef(held.until)} has rolled out: ${held.gap}`, {
+        generation,
+      });
+    }
     for (const action of ['created', 'updated', 'pruned'] as const) {
       const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
       if (children.length === 0) continue;

@@ -11,6 +11,7 @@ import {
   type TenantStatus,
 } from '../api/tenant.js';
 import type { ChildRef } from './child-ref.js';
+import { rolloutGap } from './rollout.js';
 import { keepsChildren } from './lifecycle.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
@@ -127,28 +128,6 @@ function degraded(input: StatusInput): ConditionInput {
     return { type, status: 'True', reason: REASON.replicaFailure, message: failure.message ?? '' };
   }
   return { type, status: 'False', reason: REASON.rolloutHealthy, message: 'no rollout problem reported' };
-}
-
-/** Rollout complete, as `kubectl rollout status` judges it; a description of what is missing otherwise. */
-function counts(d: V1Deployment): {
-  want: number;
-  seen: boolean;
-  updatedReplicas: number;
-  replicas: number;
-  availableReplicas: number;
-} {
-  const { observedGeneration = 0, updatedReplicas = 0, replicas = 0, availableReplicas = 0 } = d.status ?? {};
-  const seen = observedGeneration >= (d.metadata?.generation ?? 0);
-  return { want: d.spec?.replicas ?? 1, seen, updatedReplicas, replicas, availableReplicas };
-}
-
-function rolloutGap(d: V1Deployment): string | undefined {
-  const { want, seen, updatedReplicas, replicas, availableReplicas } = counts(d);
-  if (!seen) return 'the Deployment controller has not seen the new spec yet';
-  if (updatedReplicas < want) return `${updatedReplicas} of ${want} replicas updated`;
-  if (replicas > updatedReplicas) return `${replicas - updatedReplicas} old replicas pending termination`;
-  if (availableReplicas < want) return `${availableReplicas} of ${want} updated replicas available`;
-  return undefined;
 }
 
 /** Ready=False while the row's state is not active: a suspended or archived tenant serves nothing. */
