@@ -47,6 +47,8 @@ class OperatorComponent implements Component {
       namespace,
       labelSelector: LABEL.tenant,
       onEvent: (e) => this.onChildEvent(kind, e),
+      // Only a Deployment's status is read (its rollout); the others' would be memory for nothing.
+      dropStatus: kind !== 'Deployment',
     });
     const specs: WatchSpec[] = [
       {

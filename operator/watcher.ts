@@ -23,6 +23,8 @@ export interface WatchSpec {
   onEvent: (event: ResourceEvent) => void;
   /** The watch reconnected after an error. */
   onRecovered?: () => void;
+  /** Cache the objects without their status (InformerOptions.dropStatus). */
+  dropStatus?: boolean;
 }
 
 // The library is CommonJS with an `exports.default` class; from ESM its default import is the module object.
@@ -87,6 +89,7 @@ export class InformerOperator extends Operator {
       labelSelector: spec.labelSelector,
       logger: this.log,
       onRecovered: spec.onRecovered,
+      dropStatus: spec.dropStatus,
     });
     const deliver = (type: ResourceEventType) => (object: KubernetesObject) => {
       object.apiVersion ??= apiVersion;

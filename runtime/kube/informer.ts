@@ -1,6 +1,6 @@
 // A list+watch cache of one kind, built on client-node's ListWatch (which lists with a
 // resourceVersion, resumes watches from it and relists on 410 Gone). Added around it: paginated
-// lists through KubeApi, watch bookmarks, managedFields stripped to save memory, and restarts
+// lists through KubeApi, watch bookmarks, managedFields (and, where unread, status) stripped to save memory, and restarts
 // with backoff after an error instead of stopping for good.
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 // The files that define them, not the package's index (which loads the whole generated client).
@@ -19,7 +19,10 @@ type WatchDone = Parameters<Watch['watch']>[3];
 
 /** client-node's Watch with bookmarks on, a server-side timeout, and lighter objects. */
 class LeanWatch extends Watch {
-  constructor(config: KubeConfig) {
+  constructor(
+    config: KubeConfig,
+    private readonly lighten: (obj: unknown) => void,
+  ) {
     super(config);
     // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
     Object.assign(this, { requestTimeoutMs: (WATCH_SECONDS + 30) * 1000 });
@@ -36,7 +39,7 @@ class LeanWatch extends Watch {
       path,
       params,
       (phase, obj: unknown, raw) => {
-        stripManagedFields(obj);
+        this.lighten(obj);
         callback(phase, obj, raw);
       },
       done,
@@ -55,6 +58,19 @@ export interface InformerOptions {
   pageSize?: number;
   /** Called when the watch reconnects after failing: the API server is reachable again. */
   onRecovered?: () => void;
+  /**
+   * Drop each object's status before caching it: for kinds whose status nobody here reads (a
+   * ResourceQuota's usage, a Namespace's phase), a share of the cache's memory for nothing.
+   */
+  dropStatus?: boolean;
+}
+
+/** What the cache keeps of an object: never managedFields, and no status when it is not read. */
+function lightener(dropStatus: boolean): (obj: unknown) => void {
+  return (obj) => {
+    stripManagedFields(obj);
+    if (dropStatus && typeof obj === 'object' && obj !== null) delete (obj as { status?: unknown }).status;
+  };
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
@@ -65,12 +81,14 @@ export class Informer<T extends KubernetesObject> {
   private stopped = false;
   private failures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
+  private readonly lighten: (obj: unknown) => void;
 
   constructor(
     private readonly api: KubeApi,
     private readonly options: InformerOptions,
   ) {
-    const watch = new LeanWatch(api.kubeConfig);
+    this.lighten = lightener(options.dropStatus === true);
+    const watch = new LeanWatch(api.kubeConfig, this.lighten);
     this.listWatch = new ListWatch<T>(
       options.path,
       watch,
@@ -132,6 +150,7 @@ export class Informer<T extends KubernetesObject> {
 
   private async listAll(): Promise<KubernetesListObject<T>> {
     const list = await listAll<T>(this.api, this.options);
+    list.items.forEach(this.lighten);
     this.listed = true;
     return list;
   }
