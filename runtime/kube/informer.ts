@@ -21,7 +21,8 @@ type WatchDone = Parameters<Watch['watch']>[3];
 class LeanWatch extends Watch {
   constructor(
     config: KubeConfig,
-    private readonly lighten: (obj: unknown) => void,
+    /** Sees each object before the cache does. */
+    private readonly prepare: (phase: string, obj: unknown) => void,
   ) {
     super(config);
     // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
@@ -39,7 +40,7 @@ class LeanWatch extends Watch {
       path,
       params,
       (phase, obj: unknown, raw) => {
-        this.lighten(obj);
+        this.prepare(phase, obj);
         callback(phase, obj, raw);
       },
       done,
@@ -65,6 +66,13 @@ export interface InformerOptions {
   dropStatus?: boolean;
 }
 
+/** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
+export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
+  const unversioned = (o: KubernetesObject): string =>
+    JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  return unversioned(a) === unversioned(b);
+}
+
 /** What the cache keeps of an object: never managedFields, and no status when it is not read. */
 function lightener(dropStatus: boolean): (obj: unknown) => void {
   return (obj) => {
@@ -82,13 +90,15 @@ export class Informer<T extends KubernetesObject> {
   private failures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly lighten: (obj: unknown) => void;
+  /** Updates that changed nothing the cache keeps: the cache takes them, handlers do not hear of them. */
+  private readonly unchanged = new WeakSet<object>();
 
   constructor(
     private readonly api: KubeApi,
     private readonly options: InformerOptions,
   ) {
     this.lighten = lightener(options.dropStatus === true);
-    const watch = new LeanWatch(api.kubeConfig, this.lighten);
+    const watch = new LeanWatch(api.kubeConfig, (phase, obj) => this.prepare(phase, obj));
     this.listWatch = new ListWatch<T>(
       options.path,
       watch,
@@ -109,7 +119,22 @@ export class Informer<T extends KubernetesObject> {
   }
 
   on(verb: 'add' | 'update' | 'delete', handler: ObjectHandler<T>): void {
-    this.listWatch.on(verb, handler);
+    this.listWatch.on(verb, (obj) => {
+      if (!this.unchanged.has(obj)) handler(obj);
+    });
+  }
+
+  /**
+   * Lightens the object; an update of a kind cached without status that differs from the cached
+   * copy only in resourceVersion was a status write (a quota's usage recounted as pods come): a
+   * reconcile for it would find nothing new, so its handlers are skipped.
+   */
+  private prepare(phase: string, obj: unknown): void {
+    this.lighten(obj);
+    if (phase !== 'MODIFIED' || this.options.dropStatus !== true) return;
+    const next = obj as T;
+    const cached = this.listWatch.get(next.metadata?.name ?? '', next.metadata?.namespace);
+    if (cached !== undefined && sameBesidesVersion(cached, next)) this.unchanged.add(next);
   }
 
   get(name: string, namespace?: string): T | undefined {
