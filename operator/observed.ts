@@ -106,7 +106,23 @@ export class ObservedState {
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
     stripManagedFields(object);
     if (ref.kind !== 'Deployment') delete (object as { status?: unknown }).status;
-    this.applied.set(childKey(ref), { object, at: Date.now() });
+    const key = childKey(ref);
+    const now = Date.now();
+    // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.
+    this.applied.delete(key);
+    this.applied.set(key, { object, at: now });
+    this.dropExpired(now);
+  }
+
+  /**
+   * An entry whose child is never looked up again, and whose watch event is late (the watches fall
+   * behind in a burst), would otherwise stay until that event: bounded by the TTL instead.
+   */
+  private dropExpired(now: number): void {
+    for (const [key, entry] of this.applied) {
+      if (now - entry.at < APPLIED_TTL_MS) return;
+      this.applied.delete(key);
+    }
   }
 
   /** Every cached child labelled as belonging to the tenant. */
