@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
 import { nodeOptionsFor } from './deployed.js';
+import type { Tenancy } from './tenancy.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
@@ -31,6 +32,8 @@ export interface SpawnOptions {
   profileDir?: string;
   /** Tenants in the run: beyond 5,000 the heap cap is raised as the manifests advise. */
   tenants?: number;
+  /** Their tenancy: the operator's cap is raised sooner for PerTenant ones (deployed.ts). */
+  tenancy?: Tenancy;
   /** Node.js flags before the script (the image's ENTRYPOINT flags). */
   nodeFlags?: readonly string[];
 }
@@ -72,7 +75,7 @@ export class ComponentProcess {
       [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
         // The deployed heap limits unless the run asked for others (--node-options).
-        env: { NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants), ...options.env },
+        env: { NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.tenancy), ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { repoRoot } from '../harness/paths.js';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
+import type { Tenancy } from './tenancy.js';
+
+/** The components with a manifest of their own (component.ts names the same three). */
+type ComponentName = 'sync' | 'operator' | 'purger';
 
 export const DEFAULT_CONCURRENCY = Number(OPERATOR_SETTINGS.concurrency.default);
 
@@ -23,7 +27,7 @@ interface Manifest {
  * NODE_OPTIONS of the component's Deployment in config/manager/<component>.yaml: each component is
  * measured with its own heap limits, so a change to one manifest is what the benchmark runs.
  */
-export function deployedNodeOptions(component: 'sync' | 'operator' | 'purger'): string {
+export function deployedNodeOptions(component: ComponentName): string {
   // The purger is opt-in, so its manifest lives in its own kustomize component.
   const file = join(repoRoot, 'config', component === 'purger' ? 'purger' : 'manager', `${component}.yaml`);
   const docs = loadAll(readFileSync(file, 'utf8')) as Manifest[];
@@ -40,12 +44,31 @@ export function deployedNodeOptions(component: 'sync' | 'operator' | 'purger'): 
  */
 const SIZED_FOR = 5000;
 const MIB_PER_1000 = 15;
+/**
+ * A PerTenant tenant holds three times the cached objects of a Shared one (its Namespace and the
+ * five objects fencing it in), so the operator's cap covers 2,000 of them and the manifests say to
+ * add ~25 MiB per 1,000 beyond (docs/deploying.md, "Memory for more tenants").
+ */
+const PER_TENANT_SIZED_FOR = 2000;
+const PER_TENANT_MIB_PER_1000 = 25;
+
+/** MiB to add to a component's deployed old-space cap for n tenants of that tenancy, as the manifests advise. */
+function extraMiB(component: ComponentName, n: number, tenancy: Tenancy): number {
+  if (tenancy === 'pertenant' && component === 'operator') {
+    return Math.max(0, Math.ceil((n - PER_TENANT_SIZED_FOR) / 1000)) * PER_TENANT_MIB_PER_1000;
+  }
+  return Math.max(0, Math.ceil((n - SIZED_FOR) / 1000)) * MIB_PER_1000;
+}
 
 /** The deployed NODE_OPTIONS with the old-space cap raised as the manifests advise for n tenants. */
-export function nodeOptionsFor(component: 'sync' | 'operator' | 'purger', n: number | undefined): string {
+export function nodeOptionsFor(
+  component: ComponentName,
+  n: number | undefined,
+  tenancy: Tenancy = 'shared',
+): string {
   const deployed = deployedNodeOptions(component);
-  if (n === undefined || n <= SIZED_FOR) return deployed;
-  const extra = Math.ceil((n - SIZED_FOR) / 1000) * MIB_PER_1000;
+  const extra = n === undefined ? 0 : extraMiB(component, n, tenancy);
+  if (extra === 0) return deployed;
   return deployed.replace(
     /--max-old-space-size=(\d+)/,
     (_, mib: string) => `--max-old-space-size=${Number(mib) + extra}`,

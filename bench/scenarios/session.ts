@@ -60,6 +60,7 @@ export class Session {
       env: landlordEnv(this.bench, TABLE, this.ctx, { ...tenancyEnv(this.tenancy), ...extra }),
       logDir: this.ctx.runDir,
       tenants: this.n,
+      tenancy: this.tenancy,
       nodeFlags: this.ctx.options.nodeFlags,
       ...(this.ctx.options.profile ? { profileDir: this.ctx.runDir } : {}),
     });
