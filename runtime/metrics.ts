@@ -1,8 +1,9 @@
 // The Prometheus metrics every component exposes. One set for all, so dashboards and alerts need
 // no per-component knowledge; a metric a component never touches simply stays at zero. Metric
 // names are an API: dashboards and alerts depend on them.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PURGE_PHASES, TENANT_STATES } from '../api/tenant.js';
+import { collectProcessMetrics } from './process-metrics.js';
 
 export const METRIC_PREFIX = 'landlord_';
 
@@ -72,7 +73,7 @@ export interface Metrics {
 export function createMetrics(component: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ component });
-  collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+  collectProcessMetrics(registry, METRIC_PREFIX);
   const registers = [registry];
   const metrics: Metrics = {
     registry,

@@ -48,6 +48,20 @@ const FLUSH_TIMEOUT_MS = 5_000;
 /** The API server only accepts Events about cluster-scoped objects (such as Tenants) in `default`. */
 const CLUSTER_EVENTS_NAMESPACE = 'default';
 
+/**
+ * What an Event needs of its object. A waiting Event holds only this, not the object it was given:
+ * with the API server busy thousands wait, and each whole Tenant (a version the cache has already
+ * replaced) was an operator's heap running out at 10,000 tenants.
+ */
+function reference(object: InvolvedObject): InvolvedObject {
+  const { name, namespace, uid, resourceVersion } = object.metadata;
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: { name, namespace, uid, resourceVersion },
+  };
+}
+
 const namespaceOf = (object: InvolvedObject): string => object.metadata.namespace ?? CLUSTER_EVENTS_NAMESPACE;
 
 export class EventRecorder {
@@ -76,9 +90,10 @@ export class EventRecorder {
     const safeMessage = redactText(message).slice(0, 1024);
     const key = `${object.metadata.uid}/${type}/${reason}/${safeMessage}`;
     const now = new Date().toISOString();
+    const involved = reference(object);
     this.backlog++;
     const chain = (this.chains.get(key) ?? Promise.resolve())
-      .then(() => this.deliver(key, object, { type, reason, message: safeMessage, now }))
+      .then(() => this.deliver(key, involved, { type, reason, message: safeMessage, now }))
       .finally(() => {
         this.backlog--;
         if (this.chains.get(key) === chain) this.chains.delete(key);
