@@ -14,7 +14,13 @@ import { waitUntil } from '../harness/wait.js';
 import { gone } from './support/deploy.js';
 import { kubectl } from './support/kubectl.js';
 import { clients, uniqueName } from './support/env.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  metricValue,
+  startLandlord,
+  type LandlordProcess,
+  type LogLine,
+} from './support/landlord.js';
 import { canI } from './support/service-account.js';
 import { createTable, putRow, startSync, updateRow, verbatimRow } from './support/sync.js';
 import {
@@ -366,8 +372,13 @@ describe('Shared and PerTenant side by side', () => {
     const oldDeployment = await apps.readNamespacedDeployment({ name: `${mover}-app`, namespace: sharedNs });
     expect(oldDeployment.status?.availableReplicas).toBe(1);
     await core.readNamespacedConfigMap({ name: `${mover}-config-0`, namespace: sharedNs });
-    const keeping = `keeping Deployment ${sharedNs}/${mover}-app`;
-    expect(operator.logs.some((line) => line.tenant === mover && line.msg?.includes(keeping))).toBe(true);
+    // "keeping ConfigMap …, Deployment … until Deployment … has rolled out": the kept ones in any order.
+    const kept = `Deployment ${sharedNs}/${mover}-app`;
+    const keeping = (line: LogLine): boolean =>
+      line.tenant === mover &&
+      line.msg?.startsWith('keeping ') === true &&
+      line.msg.split(' until ')[0]!.includes(kept);
+    expect(operator.logs.some(keeping)).toBe(true);
 
     await kubectl(
       'patch',
