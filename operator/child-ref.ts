@@ -19,6 +19,12 @@ export const TENANCY_KINDS: readonly TenancyKind[] = [
 ];
 
 /** Each kind at the one version landlord applies. */
+/**
+ * Whether the operator reads this kind's status: only a Deployment's (its rollout). The caches and
+ * the applied overlay keep no status for the others (a quota's usage, a namespace's phase).
+ */
+export const statusIsRead = (kind: string): boolean => kind === 'Deployment';
+
 export const CHILD_API_VERSION: Record<ChildKind, string> = {
   Deployment: 'apps/v1',
   ConfigMap: 'v1',

@@ -9,7 +9,7 @@ import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tena
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
-import { CHILD_API_VERSION, TENANCY_KINDS, type ChildKind } from './child-ref.js';
+import { CHILD_API_VERSION, statusIsRead, TENANCY_KINDS, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { stateOf } from './lifecycle.js';
 import { ObservedState } from './observed.js';
@@ -47,8 +47,7 @@ class OperatorComponent implements Component {
       namespace,
       labelSelector: LABEL.tenant,
       onEvent: (e) => this.onChildEvent(kind, e),
-      // Only a Deployment's status is read (its rollout); the others' would be memory for nothing.
-      dropStatus: kind !== 'Deployment',
+      dropStatus: !statusIsRead(kind),
     });
     const specs: WatchSpec[] = [
       {
@@ -163,8 +162,9 @@ class OperatorComponent implements Component {
 
   /**
    * A Tenant's spec changed, it left the namespace (its class gave it one of its own) or it went:
-   * those its labels held back in its namespace (before and after) may now be free. Only the ones refused with LabelConflict are looked at again, and only
-   * then (not on status writes or creations); the periodic resync catches anything else.
+   * those its labels held back in its namespace (before and after) may now be free. Only the ones
+   * refused with LabelConflict are looked at again, and only then (not on status writes or
+   * creations); the periodic resync catches anything else.
    */
   private wakeLabelConflicts(name: string, before: string | undefined): void {
     const observed = this.observed;

@@ -10,11 +10,18 @@
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
-import { stripManagedFields } from '../runtime/kube/list.js';
+import { lighten } from '../runtime/kube/informer.js';
 import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import { childKey, childRef, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
+import {
+  childKey,
+  childRef,
+  statusIsRead,
+  WORKLOAD_KINDS,
+  type ChildKind,
+  type ChildRef,
+} from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import type { InformerOperator } from './watcher.js';
@@ -67,7 +74,7 @@ export class ObservedState {
 
   /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
   statusWritten(tenant: Tenant): void {
-    stripManagedFields(tenant);
+    lighten(tenant, false);
     const name = tenant.metadata.name;
     if (name !== undefined) this.written.set(name, tenant);
   }
@@ -104,8 +111,7 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    stripManagedFields(object);
-    if (ref.kind !== 'Deployment') delete (object as { status?: unknown }).status;
+    lighten(object, !statusIsRead(ref.kind));
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.

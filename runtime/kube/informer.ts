@@ -1,7 +1,7 @@
 // A list+watch cache of one kind, built on client-node's ListWatch (which lists with a
 // resourceVersion, resumes watches from it and relists on 410 Gone). Added around it: paginated
-// lists through KubeApi, watch bookmarks, managedFields (and, where unread, status) stripped to save memory, and restarts
-// with backoff after an error instead of stopping for good.
+// lists through KubeApi, watch bookmarks, managedFields (and, where unread, status) stripped to
+// save memory, and restarts with backoff after an error instead of stopping for good.
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 // The files that define them, not the package's index (which loads the whole generated client).
 import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
@@ -73,12 +73,10 @@ export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): bo
   return unversioned(a) === unversioned(b);
 }
 
-/** What the cache keeps of an object: never managedFields, and no status when it is not read. */
-function lightener(dropStatus: boolean): (obj: unknown) => void {
-  return (obj) => {
-    stripManagedFields(obj);
-    if (dropStatus && typeof obj === 'object' && obj !== null) delete (obj as { status?: unknown }).status;
-  };
+/** What a cache keeps of an object, in place: never managedFields, and no status when it is not read. */
+export function lighten(obj: unknown, dropStatus: boolean): void {
+  stripManagedFields(obj);
+  if (dropStatus && typeof obj === 'object' && obj !== null) delete (obj as { status?: unknown }).status;
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
@@ -89,7 +87,6 @@ export class Informer<T extends KubernetesObject> {
   private stopped = false;
   private failures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
-  private readonly lighten: (obj: unknown) => void;
   /** Updates that changed nothing the cache keeps: the cache takes them, handlers do not hear of them. */
   private readonly unchanged = new WeakSet<object>();
 
@@ -97,7 +94,6 @@ export class Informer<T extends KubernetesObject> {
     private readonly api: KubeApi,
     private readonly options: InformerOptions,
   ) {
-    this.lighten = lightener(options.dropStatus === true);
     const watch = new LeanWatch(api.kubeConfig, (phase, obj) => this.prepare(phase, obj));
     this.listWatch = new ListWatch<T>(
       options.path,
@@ -130,7 +126,7 @@ export class Informer<T extends KubernetesObject> {
    * reconcile for it would find nothing new, so its handlers are skipped.
    */
   private prepare(phase: string, obj: unknown): void {
-    this.lighten(obj);
+    lighten(obj, this.options.dropStatus === true);
     if (phase !== 'MODIFIED' || this.options.dropStatus !== true) return;
     const next = obj as T;
     const cached = this.listWatch.get(next.metadata?.name ?? '', next.metadata?.namespace);
@@ -175,7 +171,7 @@ export class Informer<T extends KubernetesObject> {
 
   private async listAll(): Promise<KubernetesListObject<T>> {
     const list = await listAll<T>(this.api, this.options);
-    list.items.forEach(this.lighten);
+    for (const item of list.items) lighten(item, this.options.dropStatus === true);
     this.listed = true;
     return list;
   }
