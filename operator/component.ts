@@ -109,7 +109,8 @@ class OperatorComponent implements Component {
   private async resync(ctx: ComponentContext, queue: WorkQueue): Promise<void> {
     const started = Date.now();
     const tenants = this.observed!.tenants();
-    for (const t of tenants) queue.add(t.metadata.name!);
+    // The resync lane: an edit that comes during a pass (tens of seconds at 10,000) goes first.
+    for (const t of tenants) queue.add(t.metadata.name!, 'resync');
     await queue.drained();
     ctx.logger.info('resync complete', { tenants: tenants.length, durationMs: Date.now() - started });
   }
@@ -128,7 +129,7 @@ class OperatorComponent implements Component {
     });
     for (const tenant of tenants) {
       queue.forget(tenant.metadata.name!);
-      queue.add(tenant.metadata.name!);
+      queue.add(tenant.metadata.name!, 'resync');
     }
   }
 

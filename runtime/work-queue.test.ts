@@ -333,6 +333,84 @@ describe('WorkQueue', () => {
     });
   });
 
+  describe('lanes', () => {
+    it('runs every event key before any resync key, each lane in arrival order', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      queue.start();
+      await settle();
+      queue.add('e1');
+      queue.add('e2');
+      for (const key of ['r1', 'e1', 'e2', 'r2', 'r3']) await h.release(key);
+      expect(h.calls).toEqual(['r1', 'e1', 'e2', 'r2', 'r3']);
+    });
+
+    it('moves a waiting resync key up when an event asks for it, never down, and runs it once', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
+      queue.start();
+      queue.add('busy');
+      await settle();
+      queue.add('r1', 'resync');
+      queue.add('moved', 'resync');
+      queue.add('moved');
+      queue.add('e1');
+      queue.add('e1', 'resync');
+      expect(queue.length).toBe(3);
+      for (const key of ['busy', 'moved', 'e1', 'r1']) await h.release(key);
+      expect(h.calls).toEqual(['busy', 'moved', 'e1', 'r1']);
+    });
+
+    it('reruns a key asked for while running in the more urgent of the lanes it was asked in', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
+      queue.start();
+      queue.add('a');
+      await settle();
+      queue.add('a');
+      queue.add('a', 'resync');
+      queue.add('r1', 'resync');
+      await h.release('a');
+      expect(h.calls).toEqual(['a', 'a']);
+      await h.release('a');
+      await h.release('r1');
+      expect(h.calls).toEqual(['a', 'a', 'r1']);
+    });
+
+    it('puts a requested requeue in the event lane, ahead of a resync pass', async () => {
+      const h = scripted((key, run) =>
+        key === 'w' && run === 1 ? { kind: 'requeueAfter', delayMs: 30 } : { kind: 'done' },
+      );
+      const order: string[] = [];
+      queue = new WorkQueue(
+        async (key) => {
+          order.push(key);
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          return h.handler(key);
+        },
+        { ...OPTIONS, concurrency: 1 },
+      );
+      queue.add('w');
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      queue.start();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(order).toEqual(['w', 'r1', 'w', 'r2', 'r3']);
+    });
+
+    it('is drained only when both lanes are empty', async () => {
+      const h = scripted(() => ({ kind: 'done' }));
+      queue = new WorkQueue(h.handler, OPTIONS);
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      queue.add('e1');
+      queue.start();
+      await queue.drained();
+      expect([h.count('e1'), h.count('r1'), h.count('r2'), h.count('r3'), queue.length]).toEqual([
+        1, 1, 1, 1, 0,
+      ]);
+    });
+  });
+
   describe('shutdown', () => {
     it('waits for running handlers, drops waiting work and clears every timer', async () => {
       const h = controlled();

@@ -1,8 +1,10 @@
 // A keyed work queue for level-triggered reconciling. Events only say which key to look at; the
 // queue makes sure each key is handled by one handler at a time, that a burst of events for one key
 // costs one run, that at most `concurrency` keys run at once, and that a failing key waits out its
-// backoff in a timer, never in front of keys that would succeed. One class on purpose: the ready
-// list, the running set, the dirty marks and the timers must change together under one invariant.
+// backoff in a timer, never in front of keys that would succeed, and that a key something just
+// happened to never waits behind a periodic pass over every key (two lanes: events first). One
+// class on purpose: the ready lanes, the running set, the dirty marks and the timers must change
+// together under one invariant.
 import { backoffDelay } from '../util/backoff.js';
 
 export interface WorkQueueOptions {
@@ -38,6 +40,13 @@ export interface QueueHooks {
 
 export type Handler = (key: string) => Promise<Outcome>;
 
+/**
+ * Why a key is asked for. `event`: something about it changed (a watch event, a retry, a requested
+ * requeue): handled before any `resync` key. `resync`: a periodic look at every key, which at tens
+ * of thousands of keys takes longer than an edit may wait.
+ */
+export type Lane = 'event' | 'resync';
+
 interface Pending {
   timer: NodeJS.Timeout;
   dueAt: number;
@@ -48,11 +57,11 @@ interface Pending {
 const DEFAULT_JITTER = 0.1;
 
 export class WorkQueue {
-  /** Keys ready to run, in arrival order (a Set keeps insertion order and de-duplicates). */
-  private readonly ready = new Set<string>();
+  /** Keys ready to run, per lane, in arrival order (a Set keeps insertion order and de-duplicates). */
+  private readonly ready = { event: new Set<string>(), resync: new Set<string>() };
   private readonly running = new Set<string>();
-  /** Running keys that got an event while running: they run once more when they finish. */
-  private readonly dirty = new Set<string>();
+  /** Running keys that were asked for while running: they run once more, in this lane, when they finish. */
+  private readonly dirty = new Map<string, Lane>();
   private readonly pending = new Map<string, Pending>();
   /** Consecutive failures per key; absent means zero. */
   private readonly failures = new Map<string, number>();
@@ -77,7 +86,7 @@ export class WorkQueue {
 
   /** Keys ready to run (not counting running keys or keys waiting in a timer). */
   get length(): number {
-    return this.ready.size;
+    return this.ready.event.size + this.ready.resync.size;
   }
 
   get inFlight(): number {
@@ -94,11 +103,12 @@ export class WorkQueue {
    * more after it finishes. A key backing off after a failure is left in its timer: if every event
    * for a failing key ran it at once, a busy key would retry as fast as events arrive. Call
    * `forget(key)` first when the input is known to have changed and an immediate run is wanted.
+   * A key waiting in the resync lane moves up when an event asks for it; never down.
    */
-  add(key: string): void {
+  add(key: string, lane: Lane = 'event'): void {
     if (this.closed || this.pending.get(key)?.backoff === true) return;
     this.clearPending(key);
-    this.enqueue(key);
+    this.enqueue(key, lane);
   }
 
   /** Asks for `key` to be handled after `delayMs`; when a delay is already pending, the sooner wins. */
@@ -107,7 +117,7 @@ export class WorkQueue {
       this.add(key);
       return;
     }
-    if (this.closed || this.ready.has(key)) return;
+    if (this.closed || this.isReady(key)) return;
     this.schedule(key, delayMs, false);
   }
 
@@ -129,7 +139,8 @@ export class WorkQueue {
   /** Stops taking work, drops waiting keys and timers, and waits for running handlers to finish. */
   async shutdown(): Promise<void> {
     this.closed = true;
-    this.ready.clear();
+    this.ready.event.clear();
+    this.ready.resync.clear();
     this.dirty.clear();
     for (const key of [...this.pending.keys()]) this.clearPending(key);
     await Promise.all([...this.tasks]);
@@ -144,13 +155,31 @@ export class WorkQueue {
     });
   }
 
-  private enqueue(key: string): void {
+  private enqueue(key: string, lane: Lane): void {
     if (this.running.has(key)) {
-      this.dirty.add(key);
+      if (this.dirty.get(key) !== 'event') this.dirty.set(key, lane);
       return;
     }
-    this.ready.add(key);
+    if (this.ready.event.has(key)) return;
+    if (lane === 'event') this.ready.resync.delete(key);
+    this.ready[lane].add(key);
     this.pump();
+  }
+
+  private isReady(key: string): boolean {
+    return this.ready.event.has(key) || this.ready.resync.has(key);
+  }
+
+  /** The oldest key of the event lane, else of the resync lane. */
+  private takeNext(): string | undefined {
+    for (const lane of [this.ready.event, this.ready.resync]) {
+      const next = lane.values().next();
+      if (next.done !== true) {
+        lane.delete(next.value);
+        return next.value;
+      }
+    }
+    return undefined;
   }
 
   private schedule(key: string, delayMs: number, backoff: boolean): void {
@@ -161,7 +190,7 @@ export class WorkQueue {
     this.clearPending(key);
     const timer = setTimeout(() => {
       this.pending.delete(key);
-      this.enqueue(key);
+      this.enqueue(key, 'event');
     }, delayMs);
     this.pending.set(key, { timer, dueAt, backoff });
   }
@@ -175,10 +204,9 @@ export class WorkQueue {
 
   private pump(): void {
     while (this.started && !this.closed && this.running.size < this.options.concurrency) {
-      const next = this.ready.values().next();
-      if (next.done === true) break;
-      this.ready.delete(next.value);
-      this.launch(next.value);
+      const next = this.takeNext();
+      if (next === undefined) break;
+      this.launch(next);
     }
     this.notifyIfIdle();
   }
@@ -206,7 +234,8 @@ export class WorkQueue {
   }
 
   private settle(key: string, outcome: Outcome): void {
-    const rerun = this.dirty.delete(key);
+    const rerun = this.dirty.get(key);
+    this.dirty.delete(key);
     if (outcome.kind === 'retry') {
       // The backoff run also covers any event that came in meanwhile.
       const attempt = this.failures.get(key) ?? 0;
@@ -217,7 +246,7 @@ export class WorkQueue {
     }
     this.failures.delete(key);
     // A newer event makes a rerun more urgent than a requested requeue; that rerun decides again.
-    if (rerun) this.enqueue(key);
+    if (rerun !== undefined) this.enqueue(key, rerun);
     else if (outcome.kind === 'requeueAfter') this.addAfter(key, outcome.delayMs);
   }
 
@@ -231,7 +260,7 @@ export class WorkQueue {
   }
 
   private notifyIfIdle(): void {
-    const idle = this.closed ? this.running.size === 0 : this.ready.size === 0 && this.running.size === 0;
+    const idle = this.closed ? this.running.size === 0 : this.length === 0 && this.running.size === 0;
     if (!idle) return;
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
