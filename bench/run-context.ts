@@ -5,8 +5,8 @@ export interface RunContext {
   options: BenchOptions;
   /** The operator's LANDLORD_OPERATOR_CONCURRENCY (its default) and the baseline's client concurrency. */
   concurrency: number;
-  /** Resync interval of sync and operator during the steady-state window. */
-  resyncSeconds: number;
+  /** Resync interval of sync and operator during the steady-state window, for N Tenants. */
+  resyncSeconds: (n: number) => number;
   /** LANDLORD_SYNC_POLL_SECONDS for the polling edits. */
   pollSeconds: number;
   /** Component logs (and CPU profiles with --profile) of this run. */

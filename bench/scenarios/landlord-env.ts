@@ -37,11 +37,11 @@ export function landlordEnv(
 }
 
 /** The short resync of the steady-state window, for the operator. */
-export const operatorResync = (ctx: RunContext): Record<string, string> => ({
-  LANDLORD_OPERATOR_RESYNC_SECONDS: String(ctx.resyncSeconds),
+export const operatorResync = (ctx: RunContext, n: number): Record<string, string> => ({
+  LANDLORD_OPERATOR_RESYNC_SECONDS: String(ctx.resyncSeconds(n)),
 });
 
 /** The short resync of the steady-state window, for sync. */
-export const syncResync = (ctx: RunContext): Record<string, string> => ({
-  LANDLORD_SYNC_RESYNC_SECONDS: String(ctx.resyncSeconds),
+export const syncResync = (ctx: RunContext, n: number): Record<string, string> => ({
+  LANDLORD_SYNC_RESYNC_SECONDS: String(ctx.resyncSeconds(n)),
 });

@@ -34,7 +34,7 @@ export async function measureRecovery(session: Session): Promise<RecoveryResult>
   const { n, ctx, bench } = session;
   await session.stopOperator('operator');
   const before = await requestCounts(bench.access);
-  const operator = session.startOperator('operator-restarted', operatorResync(ctx));
+  const operator = session.startOperator('operator-restarted', operatorResync(ctx, n));
   // The first pass, whatever it covered: a cache that missed Tenants is a finding, not a hang.
   const line = await operator.waitForLog((l) => l.msg === 'resync complete', ctx.timeoutMs(n));
   const [after, metrics] = await Promise.all([requestCounts(bench.access), operator.metrics()]);
@@ -65,7 +65,7 @@ async function settledRequests(process: ComponentProcess): Promise<OwnRequests> 
 export async function measureSyncRestart(session: Session): Promise<SyncRestartResult> {
   const { n, ctx } = session;
   await session.stopSync('sync');
-  const sync = session.startSync('sync-resync', syncResync(ctx));
+  const sync = session.startSync('sync-resync', syncResync(ctx, n));
   const scan = await sync.waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
   const own = await settledRequests(sync);
   return {
