@@ -96,6 +96,34 @@ describe('planChildren', () => {
     );
   });
 
+  it("holds the old namespace's prunes until the moved Deployment has rolled out, as a reconcile does", async () => {
+    const t = tenant();
+    const old = appliedChildren(t);
+    t.spec!.class = 'standard';
+    const standard: TenantClass = {
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      metadata: { name: 'standard' },
+      spec: { namespace: { mode: 'PerTenant' } },
+    };
+    const moving = await planChildren(t, testConfig(), { ...reader(old), classes: [standard] });
+    expect(moving).toMatchObject({
+      kind: 'converge',
+      pruneHeld: { until: { kind: 'Deployment', namespace: 'acme', name: 'web' }, gap: 'not created yet' },
+    });
+    const moved = structuredClone(old[0]!) as KubernetesObject & { status?: object };
+    moved.metadata = { ...moved.metadata, namespace: 'acme', generation: 1 };
+    moved.status = { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 };
+    const rolledOut = await planChildren(t, testConfig(), {
+      ...reader([...old, moved]),
+      classes: [standard],
+    });
+    expect(rolledOut.kind === 'converge' && rolledOut.pruneHeld).toBe(undefined);
+    expect(
+      rolledOut.kind === 'converge' && rolledOut.changes.filter((c) => c.action === 'pruned').length,
+    ).toBe(old.length);
+  });
+
   it("is blocked by a child another owner holds, with the reconcile's Conflict message", async () => {
     const t = tenant();
     const children = appliedChildren(t);

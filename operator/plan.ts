@@ -10,6 +10,7 @@ import type { DesiredChild } from './desired.js';
 import { wantedChildren } from './lifecycle.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
+import { replacementPending } from './prune.js';
 import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 
@@ -27,8 +28,11 @@ export type ChildrenPlan =
   | { kind: 'refused'; reason: string; message: string }
   /** A child is held by another owner (or an earlier Tenant of this name): nothing is applied. */
   | { kind: 'blocked'; reason: typeof REASON.conflict; message: string }
-  /** The children it would create, update and prune; none when they already match. */
-  | { kind: 'converge'; changes: ChildChange[] }
+  /**
+   * The children it would create, update and prune; none when they already match. `pruneHeld`: the
+   * prunes wait until this Deployment, which replaces one in another namespace, has rolled out.
+   */
+  | { kind: 'converge'; changes: ChildChange[]; pruneHeld?: { until: ChildRef; gap: string } }
   /** A person paused the Tenant: the operator leaves its children as they are. */
   | { kind: 'paused'; message: string };
 
@@ -61,10 +65,24 @@ export async function planChildren(
     if (current === undefined) changes.push({ action: 'created', ref: child.ref });
     else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
   }
+  const stale = await staleChildren(tenant, desired, children);
+  const next = desired.findIndex((d) => d.ref.kind === 'Deployment');
+  const held = replacementPending(desired[next]?.ref, stale, () => live[next]);
+  changes.push(...stale.map((ref) => ({ action: 'pruned' as const, ref })));
+  return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }) };
+}
+
+/** What a reconcile would prune: children labelled for the Tenant, controlled by it, no longer wanted. */
+async function staleChildren(
+  tenant: Tenant,
+  desired: readonly DesiredChild[],
+  children: ChildReader,
+): Promise<ChildRef[]> {
   const wanted = new Set(desired.map((d) => childKey(d.ref)));
+  const stale: ChildRef[] = [];
   for (const ref of children.labelledFor(tenant.metadata.name ?? '')) {
-    if (wanted.has(childKey(ref))) continue;
-    if (controlledBy(tenant, await children.get(ref))) changes.push({ action: 'pruned', ref });
+    if (wanted.has(childKey(ref)) || ref.kind === 'Namespace') continue;
+    if (controlledBy(tenant, await children.get(ref))) stale.push(ref);
   }
-  return { kind: 'converge', changes };
+  return stale;
 }

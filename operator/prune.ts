@@ -38,7 +38,8 @@ export class ChildPruner {
       .childrenOf(tenant.metadata.name!)
       .filter((ref) => !wanted.has(childKey(ref)) && ref.kind !== 'Namespace')
       .filter((ref) => controlledBy(tenant, this.observed.child(ref)));
-    const held = this.replacementPending(desired, stale);
+    const next = desired.find((d) => d.ref.kind === 'Deployment')?.ref;
+    const held = replacementPending(next, stale, (ref) => this.observed.child<V1Deployment>(ref));
     if (held !== undefined) return { changes: [], held: { refs: stale, ...held } };
     const changes: ChildChange[] = [];
     for (const ref of stale) {
@@ -46,19 +47,6 @@ export class ChildPruner {
       changes.push({ action: 'pruned', ref });
     }
     return { changes };
-  }
-
-  /** The wanted Deployment and what its rollout lacks, when it replaces one in another namespace; else undefined. */
-  private replacementPending(
-    desired: readonly DesiredChild[],
-    stale: readonly ChildRef[],
-  ): { until: ChildRef; gap: string } | undefined {
-    const next = desired.find((d) => d.ref.kind === 'Deployment')?.ref;
-    const moved = (ref: ChildRef): boolean => ref.kind === 'Deployment' && ref.namespace !== next?.namespace;
-    if (next === undefined || !stale.some(moved)) return undefined;
-    const live = this.observed.child<V1Deployment>(next);
-    const gap = live === undefined ? 'not created yet' : rolloutGap(live);
-    return gap === undefined ? undefined : { until: next, gap };
   }
 
   private async delete(ref: ChildRef, ownerUid: string): Promise<void> {
@@ -83,4 +71,21 @@ export class ChildPruner {
       );
     }
   }
+}
+
+/**
+ * The wanted Deployment (`next`) and what its rollout lacks, when it replaces a stale one in another
+ * namespace: until then nothing is pruned. Undefined when pruning may go ahead. Shared with
+ * `landlord plan`, which must say the same.
+ */
+export function replacementPending(
+  next: ChildRef | undefined,
+  stale: readonly ChildRef[],
+  deployment: (ref: ChildRef) => V1Deployment | undefined,
+): { until: ChildRef; gap: string } | undefined {
+  const moved = (ref: ChildRef): boolean => ref.kind === 'Deployment' && ref.namespace !== next?.namespace;
+  if (next === undefined || !stale.some(moved)) return undefined;
+  const live = deployment(next);
+  const gap = live === undefined ? 'not created yet' : rolloutGap(live);
+  return gap === undefined ? undefined : { until: next, gap };
 }

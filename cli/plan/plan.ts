@@ -137,7 +137,7 @@ async function planValid(step: SyncStep, policy: PolicyConfig, children: ChildRe
   }));
   const kind: PlanKind =
     tenant === undefined ? 'create' : tenantWrite || planned.length > 0 ? 'update' : 'unchanged';
-  const note = updateNote(step, specChanges.length, planned.length);
+  const note = childrenNote(step, operator, specChanges.length, planned.length);
   return {
     name,
     kind,
@@ -177,6 +177,29 @@ function bareNote(step: SyncStep): string | undefined {
   if (step.tenant?.spec !== undefined)
     return 'the Tenant keeps its last valid spec; its children stay as they are';
   return undefined;
+}
+
+function childrenNote(
+  step: SyncStep,
+  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+  specChanges: number,
+  childChanges: number,
+): string | undefined {
+  return heldNote(plan, childChanges) ?? updateNote(step, specChanges, childChanges);
+}
+
+/** The tenant moves to another namespace: the old children stay until the new Deployment serves. */
+function heldNote(
+  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+  childChanges: number,
+): string | undefined {
+  const held = plan.pruneHeld;
+  if (held === undefined || childChanges === 0) return undefined;
+  const kept = plan.changes.filter((c) => c.action === 'pruned').length;
+  return (
+    `the ${kept} deletion(s) wait until ${describeRef(held.until)} has rolled out (${held.gap}); ` +
+    'the old children keep serving until then'
+  );
 }
 
 function updateNote(step: SyncStep, specChanges: number, childChanges: number): string | undefined {
