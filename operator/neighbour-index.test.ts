@@ -1,9 +1,13 @@
 // The neighbours index: one entry per Tenant that keeps children, replaced on every change, dropped
-// when the Tenant goes or stops keeping children.
+// when the Tenant goes or stops keeping children; and its label lookup, which may leave out only
+// Deployments that share no labels with the one asking.
+import type { V1LabelSelector } from '@kubernetes/client-node';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
 import { validTenant } from '../testing/policy.js';
 import { NeighbourIndex } from './neighbour-index.js';
+import { matches } from './policy/neighbours.js';
 
 function tenant(name: string, namespace = 'team-a', state?: string): Tenant {
   const t = validTenant();
@@ -63,5 +67,64 @@ describe('NeighbourIndex', () => {
     index.tenantChanged(tenant('rival', 'team-a', 'archived'));
     expect(index.inNamespace('team-a')).toEqual([]);
     expect(index.namespace('rival')).toBeUndefined();
+  });
+
+  describe('candidates', () => {
+    const key = fc.constantFrom('app', 'tier', 'team');
+    const value = fc.constantFrom('a', 'b', 'c');
+    const labels = fc.dictionary(key, value, { maxKeys: 3 });
+    const expression = fc.record({
+      key,
+      operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
+      values: fc.array(value, { maxLength: 2 }),
+    });
+    const selector: fc.Arbitrary<V1LabelSelector> = fc.record(
+      { matchLabels: labels, matchExpressions: fc.array(expression, { maxLength: 2 }) },
+      { requiredKeys: [] },
+    );
+    const deployed = fc.record({ podLabels: labels, selector });
+
+    function indexOf(
+      list: { podLabels: Record<string, string>; selector: V1LabelSelector }[],
+    ): NeighbourIndex {
+      const index = new NeighbourIndex();
+      list.forEach(({ podLabels, selector: sel }, i) => {
+        const t = tenant(`t${i}`);
+        t.spec!.deployment!.spec!.selector = sel;
+        t.spec!.deployment!.spec!.template.metadata = { labels: podLabels };
+        index.tenantChanged(t);
+      });
+      return index;
+    }
+
+    it('never leaves out a Deployment that shares labels with the probe, either way', () => {
+      fc.assert(
+        fc.property(fc.array(deployed, { maxLength: 12 }), deployed, fc.nat(11), (list, probe, gone) => {
+          const index = indexOf(list);
+          index.tenantGone(`t${gone}`);
+          const found = new Set([...index.candidates('team-a', probe)].map((n) => n.tenant));
+          for (const n of index.inNamespace('team-a')) {
+            const shares = matches(n.selector, probe.podLabels) || matches(probe.selector, n.podLabels);
+            if (shares) expect(found).toContain(n.tenant);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('looks only at the Deployments sharing a label when selectors name labels', () => {
+      const list = Array.from({ length: 1000 }, (_, i) => ({
+        podLabels: { app: `app-${i}` },
+        selector: { matchLabels: { app: `app-${i}` } },
+      }));
+      const index = indexOf(list);
+      const probe = { podLabels: { app: 'app-7', tier: 'web' }, selector: { matchLabels: { app: 'app-7' } } };
+      expect([...index.candidates('team-a', probe)].map((n) => n.tenant)).toEqual(['t7']);
+      const open = {
+        podLabels: { app: 'x' },
+        selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+      };
+      expect([...index.candidates('team-a', open)]).toHaveLength(1000);
+    });
   });
 });

@@ -527,7 +527,7 @@ describe('LabelConflict', () => {
     ...over,
   });
   const inTeamA = (...list: Neighbour[]): Neighbours => ({
-    inNamespace: (namespace) => (namespace === 'team-a' ? list : []),
+    candidates: (namespace) => (namespace === 'team-a' ? list : []),
   });
   const younger = (): Tenant => {
     const t = validTenant();
@@ -583,7 +583,7 @@ describe('LabelConflict', () => {
     const self = neighbour({ tenant: 'acme' });
     const sameDeployment = neighbour({ deployment: 'web' });
     expect(evaluateTenant(t, testConfig(), inTeamA(self, sameDeployment)).ok).toBe(true);
-    const elsewhere: Neighbours = { inNamespace: (ns) => (ns === 'team-b' ? [neighbour()] : []) };
+    const elsewhere: Neighbours = { candidates: (ns) => (ns === 'team-b' ? [neighbour()] : []) };
     expect(evaluateTenant(t, testConfig(), elsewhere).ok).toBe(true);
   });
 

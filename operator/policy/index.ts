@@ -27,7 +27,14 @@ export {
   type PodSecurityLevel,
   type PolicyConfig,
 } from './config.js';
-export { NO_NEIGHBOURS, createdAt, neighbourOf, type Neighbour, type Neighbours } from './neighbours.js';
+export {
+  NO_NEIGHBOURS,
+  createdAt,
+  neighbourOf,
+  type LabelProbe,
+  type Neighbour,
+  type Neighbours,
+} from './neighbours.js';
 export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
 export { TENANT_SERVICE_ACCOUNT } from './class-fields.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';

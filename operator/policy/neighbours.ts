@@ -19,12 +19,24 @@ export interface Neighbour {
   podLabels: Readonly<Record<string, string>>;
 }
 
-/** The other Tenants' Deployments, by namespace: built by the reconciler from its Tenant cache. */
-export interface Neighbours {
-  inNamespace(namespace: string): readonly Neighbour[];
+/** The pods and selector of one Deployment, to compare with its neighbours'. */
+export interface LabelProbe {
+  podLabels: Readonly<Record<string, string>>;
+  selector: V1LabelSelector;
 }
 
-export const NO_NEIGHBOURS: Neighbours = { inNamespace: () => [] };
+/** The other Tenants' Deployments, by namespace: built by the reconciler from its Tenant cache. */
+export interface Neighbours {
+  /**
+   * The Deployments in the namespace that may share labels with the probe's: all of them, or fewer
+   * when an index can rule some out, but never one fewer than those that do. A shared namespace
+   * can hold thousands of tenants, and a reconcile that compared itself with each would make a
+   * resync pass quadratic.
+   */
+  candidates(namespace: string, probe: LabelProbe): Iterable<Neighbour>;
+}
+
+export const NO_NEIGHBOURS: Neighbours = { candidates: () => [] };
 
 /** Who this Tenant is, for the comparison with its neighbours. */
 export interface Self {
@@ -65,8 +77,7 @@ export function checkLabelConflicts(
   const namespace = metadata?.namespace ?? '';
   const podLabels = spec?.template.metadata?.labels ?? {};
   const selector = spec?.selector ?? {};
-  const elders = neighbours
-    .inNamespace(namespace)
+  const elders = [...neighbours.candidates(namespace, { podLabels, selector })]
     .filter((n) => n.tenant !== self.tenant && n.deployment !== metadata?.name && isOlder(n, self))
     .sort((a, b) => (isOlder(a, b) ? -1 : 1));
   for (const other of elders) {

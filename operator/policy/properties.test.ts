@@ -210,7 +210,7 @@ describe('two Tenants in one namespace, whatever their labels', () => {
       { tenant: tenant.metadata.name!, createdAt: String(tenant.metadata.creationTimestamp) },
       tenant.spec?.deployment,
     );
-    return { inNamespace: (ns) => (made !== undefined && made.namespace === ns ? [made.neighbour] : []) };
+    return { candidates: (ns) => (made !== undefined && made.namespace === ns ? [made.neighbour] : []) };
   };
 
   it('never refuses both for their labels, and refuses only the younger, naming the older', () => {
