@@ -8,12 +8,16 @@ import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
 import { nodeOptionsFor } from './deployed.js';
+import { sleep } from './pool.js';
 import type { Tenancy } from './tenancy.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
 
 export type ComponentName = 'operator' | 'sync' | 'purger';
+
+/** Readings of the heap before a process is stopped, 0.5 s apart. */
+const HEAP_READINGS = 6;
 
 /** The V8 heap as the process reported it just before it was stopped. */
 export interface HeapReport {
@@ -148,14 +152,27 @@ export class ComponentProcess {
     });
   }
 
+  /**
+   * The V8 heap from the process's metrics: the lowest of HEAP_READINGS readings 0.5 s apart, so
+   * that the used figure is close to what survives a collection (live data, not garbage waiting).
+   */
   private async heap(): Promise<HeapReport> {
-    const text = this.alive ? await this.metrics().catch(() => '') : '';
-    const mib = (name: string): number => Math.round((sumOf(text, name) / 2 ** 20) * 10) / 10;
-    return {
-      heapUsedMiB: mib('landlord_nodejs_heap_size_used_bytes'),
-      heapTotalMiB: mib('landlord_nodejs_heap_size_total_bytes'),
-      externalMiB: mib('landlord_nodejs_external_memory_bytes'),
-    };
+    const readings: HeapReport[] = [];
+    for (let i = 0; i < HEAP_READINGS && this.alive; i++) {
+      if (i > 0) await sleep(500);
+      const text = await this.metrics().catch(() => '');
+      const mib = (name: string): number => Math.round((sumOf(text, name) / 2 ** 20) * 10) / 10;
+      readings.push({
+        heapUsedMiB: mib('landlord_nodejs_heap_size_used_bytes'),
+        heapTotalMiB: mib('landlord_nodejs_heap_size_total_bytes'),
+        externalMiB: mib('landlord_nodejs_external_memory_bytes'),
+      });
+    }
+    const least = readings.reduce<HeapReport | undefined>(
+      (a, b) => (a === undefined || b.heapUsedMiB < a.heapUsedMiB ? b : a),
+      undefined,
+    );
+    return least ?? { heapUsedMiB: 0, heapTotalMiB: 0, externalMiB: 0 };
   }
 
   tail(count = 10): string {

@@ -9,6 +9,7 @@ import { parseArgs, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
+import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { purgeTable, restTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
 import { requestsTable } from './requests-table.js';
@@ -176,9 +177,13 @@ function printTables(report: BenchReport): void {
   if (report.results.length > 0) {
     console.log(`\n${resultsTable(report.results)}\n`);
     console.log(`${requestsTable(report.results)}\n`);
+    const heap = heapTable(report);
+    if (heap !== '') console.log(`${heap}\n`);
   }
   const perTenant = perTenantTables(report);
   if (perTenant !== '') console.log(`\n${perTenant}\n`);
+  const perTenantHeap = heapTable(report, report.pertenant ?? []);
+  if (perTenantHeap !== '') console.log(`PerTenant: ${perTenantHeap}\n`);
   if (report.purge !== undefined && !('error' in report.purge))
     console.log(`\n${purgeTable(report.purge)}\n`);
   if (report.multicluster !== undefined && !('error' in report.multicluster))

@@ -55,6 +55,8 @@ export const REQUIRED_METRICS = [
   'landlord.edits.poll.p99Ms',
   'landlord.memory.syncPeakMiB',
   'landlord.memory.operatorPeakMiB',
+  'landlord.memory.processes.sync-resync.heapUsedMiB',
+  'landlord.memory.processes.operator-restarted.heapUsedMiB',
   'landlord.recovery.seconds',
   'landlord.recovery.writes',
   'landlord.syncRestart.writes',

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { heapRows } from '../bench/heap-table.js';
 import { missingMetrics, REQUIRED_PERTENANT_METRICS, type BenchReport } from '../bench/report.js';
 import type { RestResult } from '../bench/scenarios/rest.js';
 import { repoRoot } from '../harness/paths.js';
@@ -61,6 +62,11 @@ describe('npm run bench -- --quick', () => {
       const components = (rest as RestResult).components;
       expect(Object.keys(components).sort()).toEqual(['operator', 'purger', 'sync']);
       for (const c of Object.values(components)) expect(c.restMiB).toBeGreaterThan(0);
+      // Heap per tenant beyond the heap at rest, per component (a number; its value is not judged).
+      const [heap] = heapRows(report, report.results);
+      expect(heap).toMatchObject({ n: 50, reference: 'at rest' });
+      expect([typeof heap?.syncPerTenant, typeof heap?.operatorPerTenant]).toEqual(['number', 'number']);
+      expect(output).toContain('V8 heap used at the end of each size, and per Tenant');
     },
   );
 });
