@@ -36,8 +36,18 @@ interface Recorded {
 const MAX_REMEMBERED = 10_000;
 /** Events written at once; more wait their turn. */
 const CONCURRENCY = 4;
-/** Beyond this many waiting, new Events are dropped (and counted in the log): an outage must not grow memory. */
+/** Beyond this many waiting, new Normal Events are dropped (and counted in the log): an outage must not grow memory. */
 const MAX_BACKLOG = 5_000;
+/**
+ * Warnings may wait beyond that, up to this many more: at 10,000 Tenants a cold start queues more
+ * `Created` Events than the backlog holds, and a refusal must not be lost behind them.
+ */
+const WARNING_RESERVE = 1_000;
+
+/** Whether an Event of this type may join a backlog of this many. */
+export function admits(type: EventType, backlog: number): boolean {
+  return backlog < (type === 'Warning' ? MAX_BACKLOG + WARNING_RESERVE : MAX_BACKLOG);
+}
 /** Tries per Event, with backoff between them: together about half a minute, an API server restart. */
 const MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 500;
@@ -68,7 +78,8 @@ export class EventRecorder {
   private readonly recent = new Map<string, Recorded>();
   /** The last delivery per event key: repeats of one event are written in order, so the count folds. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly waiting: (() => void)[] = [];
+  /** Writes waiting for a turn, Warnings first: they say what a person has to act on. */
+  private readonly waiting = { Warning: [] as (() => void)[], Normal: [] as (() => void)[] };
   private running = 0;
   private backlog = 0;
   private dropped = 0;
@@ -82,9 +93,9 @@ export class EventRecorder {
 
   /** Queues the Event and returns at once. */
   record(object: InvolvedObject, type: EventType, reason: string, message: string): void {
-    if (this.backlog >= MAX_BACKLOG) {
+    if (!admits(type, this.backlog)) {
       if (this.dropped++ % 1000 === 0)
-        this.logger.warn('too many Events waiting; dropping', { dropped: this.dropped });
+        this.logger.warn('too many Events waiting; dropping', { dropped: this.dropped, type, reason });
       return;
     }
     const safeMessage = redactText(message).slice(0, 1024);
@@ -123,14 +134,14 @@ export class EventRecorder {
     }
   }
 
-  private async inTurn(work: () => Promise<void>): Promise<void> {
-    if (this.running >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async inTurn(type: EventType, work: () => Promise<void>): Promise<void> {
+    if (this.running >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting[type].push(resolve));
     this.running++;
     try {
       await work();
     } finally {
       this.running--;
-      this.waiting.shift()?.();
+      (this.waiting.Warning.shift() ?? this.waiting.Normal.shift())?.();
     }
   }
 
@@ -138,7 +149,7 @@ export class EventRecorder {
     for (let attempt = 1; ; attempt++) {
       try {
         // Only the writes take turns: an Event waiting out its backoff holds no slot.
-        await this.inTurn(() => this.write(key, object, e));
+        await this.inTurn(e.type, () => this.write(key, object, e));
         return;
       } catch (err) {
         if (!(await this.mayRetry(err, attempt))) {
