@@ -38,16 +38,18 @@ const summary = async (t: Tenant, children: ChildReader): Promise<unknown> => {
   return plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : plan;
 };
 
+/** A PerTenant class: each of its tenants gets a namespace named after it. */
+const standard: TenantClass = {
+  apiVersion: CLASS_API_VERSION,
+  kind: CLASS_KIND,
+  metadata: { name: 'standard' },
+  spec: { namespace: { mode: 'PerTenant' } },
+};
+
 describe('planChildren', () => {
   it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
     const t = tenant();
     t.spec!.class = 'standard';
-    const standard: TenantClass = {
-      apiVersion: CLASS_API_VERSION,
-      kind: CLASS_KIND,
-      metadata: { name: 'standard' },
-      spec: { namespace: { mode: 'PerTenant' } },
-    };
     const children = { ...reader([]), classes: [standard] };
     expect(await summary(t, children)).toEqual([
       'created Namespace acme',
@@ -100,12 +102,6 @@ describe('planChildren', () => {
     const t = tenant();
     const old = appliedChildren(t);
     t.spec!.class = 'standard';
-    const standard: TenantClass = {
-      apiVersion: CLASS_API_VERSION,
-      kind: CLASS_KIND,
-      metadata: { name: 'standard' },
-      spec: { namespace: { mode: 'PerTenant' } },
-    };
     const moving = await planChildren(t, testConfig(), { ...reader(old), classes: [standard] });
     expect(moving).toMatchObject({
       kind: 'converge',
