@@ -74,7 +74,7 @@ export class ObservedState {
 
   /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
   statusWritten(tenant: Tenant): void {
-    lighten(tenant, false);
+    lighten(tenant);
     const name = tenant.metadata.name;
     if (name !== undefined) this.written.set(name, tenant);
   }
@@ -111,7 +111,7 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    lighten(object, !statusIsRead(ref.kind));
+    lighten(object, { dropStatus: !statusIsRead(ref.kind) });
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.

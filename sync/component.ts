@@ -27,7 +27,7 @@ import { Reconciler } from './reconciler.js';
 import { RowBook } from './row-book.js';
 import { checkChanges, placementOf, type SyncSettings } from './settings.js';
 import { TableLoop } from './table-loop.js';
-import { TenantView } from './tenant-view.js';
+import { TenantView, UNREAD } from './tenant-view.js';
 import { TenantWriter } from './tenant-writer.js';
 import { Trigger } from './trigger.js';
 
@@ -65,6 +65,7 @@ class SyncComponent implements Component {
       // Every Tenant, not only this table's: a row naming one that sync did not make must be seen as
       // such (and reported, not taken over), and the name freed when that Tenant goes.
       logger,
+      ...UNREAD,
     });
     this.view = new TenantView(this.informer);
     await this.informer.start();

@@ -2,9 +2,16 @@
 // The informer's cache, overlaid with the objects sync's own writes returned until the watch catches
 // up with them. Without the overlay a row read again within the watch's delay would look unwritten
 // and be written twice.
-import type { Informer } from '../runtime/kube/informer.js';
+import { lighten, type Informer, type Unread } from '../runtime/kube/informer.js';
 import { isNewer } from '../runtime/kube/resource-version.js';
 import type { Tenant } from '../api/tenant.js';
+
+/**
+ * sync decides from a Tenant's metadata (row-hash annotation, table labels, generation) and status;
+ * the spec it writes comes from the row, never from a Tenant. The cache and the overlay keep none:
+ * at 10,000 Tenants the specs were most of sync's heap.
+ */
+export const UNREAD: Unread = { dropSpec: true };
 
 export class TenantView {
   /** Objects returned by sync's writes that the cache may not hold yet. */
@@ -38,6 +45,7 @@ export class TenantView {
   remember(tenant: Tenant): void {
     const name = tenant.metadata.name;
     if (name === undefined) return;
+    lighten(tenant, UNREAD);
     this.written.set(name, tenant);
     this.deleted.delete(name);
   }

@@ -64,7 +64,16 @@ export interface InformerOptions {
    * ResourceQuota's usage, a Namespace's phase), a share of the cache's memory for nothing.
    */
   dropStatus?: boolean;
+  /**
+   * Drop each object's spec before caching it: for a component that decides from metadata and
+   * status alone (sync, from the row-hash annotation and its own condition), a Tenant's spec is
+   * most of its size and never read.
+   */
+  dropSpec?: boolean;
 }
+
+/** What a cache leaves out of each object, beyond managedFields. */
+export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec'>;
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
@@ -73,10 +82,12 @@ export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): bo
   return unversioned(a) === unversioned(b);
 }
 
-/** What a cache keeps of an object, in place: never managedFields, and no status when it is not read. */
-export function lighten(obj: unknown, dropStatus: boolean): void {
+/** What a cache keeps of an object, in place: never managedFields, and no status or spec when it is not read. */
+export function lighten(obj: unknown, unread: Unread = {}): void {
   stripManagedFields(obj);
-  if (dropStatus && typeof obj === 'object' && obj !== null) delete (obj as { status?: unknown }).status;
+  if (typeof obj !== 'object' || obj === null) return;
+  if (unread.dropStatus === true) delete (obj as { status?: unknown }).status;
+  if (unread.dropSpec === true) delete (obj as { spec?: unknown }).spec;
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
@@ -126,7 +137,7 @@ export class Informer<T extends KubernetesObject> {
    * reconcile for it would find nothing new, so its handlers are skipped.
    */
   private prepare(phase: string, obj: unknown): void {
-    lighten(obj, this.options.dropStatus === true);
+    lighten(obj, this.options);
     if (phase !== 'MODIFIED' || this.options.dropStatus !== true) return;
     const next = obj as T;
     const cached = this.listWatch.get(next.metadata?.name ?? '', next.metadata?.namespace);
@@ -171,7 +182,7 @@ export class Informer<T extends KubernetesObject> {
 
   private async listAll(): Promise<KubernetesListObject<T>> {
     const list = await listAll<T>(this.api, this.options);
-    for (const item of list.items) lighten(item, this.options.dropStatus === true);
+    for (const item of list.items) lighten(item, this.options);
     this.listed = true;
     return list;
   }
