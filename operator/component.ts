@@ -5,13 +5,13 @@ import { ResourceEventType, type ResourceEvent } from '@dot-i/k8s-operator';
 import { findCondition } from '../api/conditions.js';
 import { CRDS } from '../api/crds.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
-import { API_VERSION, CONDITION, isPaused, KIND, LABEL, TENANT_STATES, type Tenant } from '../api/tenant.js';
+import { API_VERSION, CONDITION, KIND, LABEL, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
 import { CHILD_API_VERSION, statusIsRead, TENANCY_KINDS, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
-import { stateOf } from './lifecycle.js';
+import { tallyTenants } from './tenant-tally.js';
 import { ObservedState } from './observed.js';
 import { REFUSAL_REASON } from './policy/index.js';
 import { Reconciler } from './reconciler.js';
@@ -225,34 +225,20 @@ class OperatorComponent implements Component {
     const { metrics } = ctx;
     metrics.queueDepth.set(this.queue?.length ?? 0);
     metrics.queueInFlight.set(this.queue?.inFlight ?? 0);
-    const tenants = this.observed?.tenants() ?? [];
+    const tally = tallyTenants(this.observed?.tenants() ?? []);
     metrics.tenants.reset();
-    for (const [key, count] of countConditions(tenants)) {
-      const [condition, status] = key.split('/') as [string, string];
-      metrics.tenants.set({ condition, status }, count);
+    for (const [condition, byStatus] of tally.conditions) {
+      for (const [status, count] of byStatus) metrics.tenants.set({ condition, status }, count);
     }
     // Every state is set, to 0 when none is in it: the series stay, so no stale count lingers.
-    for (const state of TENANT_STATES)
-      metrics.tenantStates.set({ state }, tenants.filter((t) => stateOf(t) === state).length);
-    metrics.tenantsPaused.set(tenants.filter(isPaused).length);
+    for (const [state, count] of Object.entries(tally.states)) metrics.tenantStates.set({ state }, count);
+    metrics.tenantsPaused.set(tally.paused);
   }
 
   close(): Promise<void> {
     this.watcher?.stop();
     return Promise.resolve();
   }
-}
-
-/** "Ready/True" → number of Tenants, for the tenants-by-condition gauge. */
-function countConditions(tenants: readonly Tenant[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const tenant of tenants) {
-    for (const type of [CONDITION.ready, CONDITION.degraded]) {
-      const key = `${type}/${findCondition(tenant.status?.conditions, type)?.status ?? 'Unknown'}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-  }
-  return counts;
 }
 
 export function createOperator(settings: OperatorSettings): Component {
