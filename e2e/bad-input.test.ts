@@ -20,6 +20,7 @@ import {
   createTable,
   deleteSyncedTenants,
   eventsFor,
+  eventsWritten,
   lowLevel,
   putRow,
   readTenant,
@@ -116,14 +117,7 @@ const readyTrue = (name: string): Promise<Tenant> =>
   );
 
 async function expectEvent(name: string, reason: string, source: string): Promise<void> {
-  const events = await waitUntil(
-    `a ${reason} Event on ${name}`,
-    async () => {
-      const found = await eventsFor(name, reason);
-      return found.length > 0 ? found : undefined;
-    },
-    { timeoutMs: 30_000 },
-  );
+  const events = await eventsWritten(name, reason);
   expect(events[0]?.type).toBe('Warning');
   expect(events[0]?.source?.component).toBe(source);
 }

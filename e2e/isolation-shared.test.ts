@@ -9,11 +9,10 @@ import type { V1ConfigMap, V1Deployment, V1PodSpec } from '@kubernetes/client-no
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, type Tenant } from '../api/tenant.js';
 import { SPEC_HASH_ANNOTATION } from '../operator/desired.js';
-import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { listTenants } from './support/observe.js';
-import { eventsFor } from './support/sync.js';
+import { eventsWritten } from './support/sync.js';
 import {
   condition,
   configMapManifest,
@@ -179,14 +178,7 @@ function refused(name: string, reason: string): Promise<Tenant> {
 }
 
 async function expectWarning(name: string, reason: string): Promise<void> {
-  const events = await waitUntil(
-    `a ${reason} Event on ${name}`,
-    async () => {
-      const found = await eventsFor(name, reason);
-      return found.length > 0 ? found : undefined;
-    },
-    { timeoutMs: 30_000 },
-  );
+  const events = await eventsWritten(name, reason);
   expect(events[0]?.type).toBe('Warning');
   expect(events[0]?.source?.component).toBe('landlord-operator');
 }

@@ -20,6 +20,7 @@ import {
   createTable,
   deleteSyncedTenants,
   eventsFor,
+  eventsWritten,
   putRow,
   readTenant,
   moreScans,
@@ -78,15 +79,8 @@ const ready = (name: string, status: 'True' | 'False', reason?: string): Promise
   waitForCondition(custom, name, { type: CONDITION.ready, status, reason });
 
 /** The Events of this reason on the Tenant, once at least one has been written. */
-async function eventsOf(name: string, reason: string): Promise<CoreV1Event[]> {
-  return waitUntil(
-    `a ${reason} Event on ${name}`,
-    async () => {
-      const events = await eventsFor(name, reason);
-      return events.length > 0 ? events : undefined;
-    },
-    { timeoutMs: 15_000 },
-  );
+function eventsOf(name: string, reason: string): Promise<CoreV1Event[]> {
+  return eventsWritten(name, reason, 15_000);
 }
 
 /** How many times an Event of this reason was recorded: Events fold repeats into a count. */

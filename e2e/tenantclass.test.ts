@@ -30,7 +30,7 @@ import { waitUntil } from '../harness/wait.js';
 import {
   createTable,
   deleteSyncedTenants,
-  eventsFor,
+  eventsWritten,
   putRow,
   readTenant,
   startSync,
@@ -100,7 +100,7 @@ async function reconciles(): Promise<number> {
 /** The refusal is told three ways: the condition (already seen), a Warning Event and a log line. */
 async function expectTold(name: string, reason: string): Promise<void> {
   await operator.waitForLog((l) => l.tenant === name && l.reason === reason);
-  const events = await eventsFor(name, reason);
+  const events = await eventsWritten(name, reason);
   expect(events.map((e) => e.type)).toContain('Warning');
 }
 

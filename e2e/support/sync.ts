@@ -6,6 +6,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { CONDITION, GROUP, PLURAL, VERSION, type Condition, type Tenant } from '../../api/tenant.js';
 import { managedSelector, tableIdentity } from '../../sync/identity.js';
 import { createTenantTable } from '../../harness/tenant-table.js';
+import { waitUntil } from '../../harness/wait.js';
 import { dynamoClient } from './dynamo.js';
 import { clients } from './env.js';
 import { deleteTenantsLabelled } from './tenants.js';
@@ -120,6 +121,21 @@ export async function eventsFor(name: string, reason?: string): Promise<CoreV1Ev
   const selector = [`involvedObject.name=${name}`, ...(reason === undefined ? [] : [`reason=${reason}`])];
   const list = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: selector.join(',') });
   return list.items;
+}
+
+/**
+ * The Events of this reason on the Tenant, once at least one has been written. Components write
+ * Events in the background, after the log line and the condition: a test reads them by waiting.
+ */
+export function eventsWritten(name: string, reason: string, timeoutMs = 30_000): Promise<CoreV1Event[]> {
+  return waitUntil(
+    `a ${reason} Event on ${name}`,
+    async () => {
+      const found = await eventsFor(name, reason);
+      return found.length > 0 ? found : undefined;
+    },
+    { timeoutMs },
+  );
 }
 
 /** Writes sync made to Tenants (spec or status), from its own request metrics. */
