@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { deploymentCondition, statusInput } from '../testing/operator-status.js';
 import { retryable } from './reconcile-error.js';
 import { computeStatus, type StatusInput } from './status.js';
-import { rollingOut, StatusHold } from './status-hold.js';
+import { RolloutTimes, rollingOut, StatusHold } from './status-hold.js';
 
 const HOLD_MS = 10_000;
+const HOLD_MAX_MS = 100_000;
+const newHold = (): StatusHold => new StatusHold(new RolloutTimes(HOLD_MS, HOLD_MAX_MS));
 
 /** The status for a new generation whose Deployment was just applied: 0 of 2 replicas available. */
 function justApplied(tweak: (input: StatusInput) => void = () => undefined): StatusInput {
@@ -43,7 +45,7 @@ describe('rollingOut', () => {
 
 describe('StatusHold', () => {
   it('holds the first status of a new generation while it only says the rollout is under way', () => {
-    const hold = new StatusHold(HOLD_MS);
+    const hold = newHold();
     const input = justApplied();
     const status = computeStatus(input);
     expect(hold.delay(input.tenant, status, 1_000)).toBe(HOLD_MS);
@@ -54,7 +56,7 @@ describe('StatusHold', () => {
   });
 
   it('writes Ready at once, and starts afresh after it', () => {
-    const hold = new StatusHold(HOLD_MS);
+    const hold = newHold();
     const rolling = justApplied();
     expect(hold.delay(rolling.tenant, computeStatus(rolling), 0)).toBe(HOLD_MS);
     const ready = statusInput();
@@ -63,18 +65,60 @@ describe('StatusHold', () => {
   });
 
   it('never holds a change to a generation already reported: a Deployment losing its pods is news', () => {
-    const hold = new StatusHold(HOLD_MS);
+    const hold = newHold();
     const input = justApplied();
     input.tenant.status = { observedGeneration: input.tenant.metadata.generation };
     expect(hold.delay(input.tenant, computeStatus(input), 0)).toBe(0);
   });
 
   it('forgets a Tenant that is gone', () => {
-    const hold = new StatusHold(HOLD_MS);
+    const hold = newHold();
     const input = justApplied();
     const status = computeStatus(input);
     hold.delay(input.tenant, status, 0);
     hold.forget(input.tenant.metadata.name!);
     expect(hold.delay(input.tenant, status, 5_000)).toBe(HOLD_MS);
+  });
+
+  it('holds as long as rollouts take now when they outlast the hold, and times a written one to its end', () => {
+    const hold = newHold();
+    const rolling = justApplied();
+    const tenant = rolling.tenant;
+    expect(hold.delay(tenant, computeStatus(rolling), 0)).toBe(HOLD_MS);
+    // The hold ran out and the rolling-out status was written; the rollout goes on.
+    expect(hold.delay(tenant, computeStatus(rolling), HOLD_MS)).toBe(0);
+    tenant.status = { observedGeneration: tenant.metadata.generation };
+    expect(hold.delay(tenant, computeStatus(rolling), 20_000)).toBe(0);
+    // It ends 30 s after it began: the next new generation is held twice that.
+    const ready = statusInput((i) => (i.tenant = tenant));
+    expect(hold.delay(tenant, computeStatus(ready), 30_000)).toBe(0);
+    const next = justApplied((i) => (i.tenant.metadata.name = 'other'));
+    expect(hold.delay(next.tenant, computeStatus(next), 40_000)).toBe(60_000);
+  });
+
+  it('never holds longer than the maximum, and forgets rollouts that ended long ago', () => {
+    const times = new RolloutTimes(HOLD_MS, HOLD_MAX_MS);
+    times.recordEnded(90_000, 0);
+    expect(times.holdMs(0)).toBe(HOLD_MAX_MS);
+    // Ten minutes on, the slow rollouts no longer describe the cluster.
+    expect(times.holdMs(600_001)).toBe(HOLD_MS);
+  });
+
+  it('takes the slow end of recent rollouts, not the slowest one', () => {
+    const times = new RolloutTimes(HOLD_MS, HOLD_MAX_MS);
+    for (let i = 0; i < 9; i += 1) times.recordEnded(6_000, i);
+    times.recordEnded(45_000, 10);
+    // The 90th percentile of ten is the ninth: 6 s, twice that 12 s.
+    expect(times.holdMs(1_000)).toBe(12_000);
+  });
+
+  it('learns nothing from a rollout that failed rather than finished', () => {
+    const times = new RolloutTimes(HOLD_MS, HOLD_MAX_MS);
+    const hold = new StatusHold(times);
+    const rolling = justApplied();
+    hold.delay(rolling.tenant, computeStatus(rolling), 0);
+    const failed = justApplied((i) => (i.error = retryable('ApplyFailed', 'the API server is down')));
+    expect(hold.delay(failed.tenant, computeStatus(failed), 50_000)).toBe(0);
+    expect(times.holdMs(50_000)).toBe(HOLD_MS);
   });
 });
