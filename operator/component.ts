@@ -11,6 +11,7 @@ import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
 import { CHILD_API_VERSION, statusIsRead, TENANCY_KINDS, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
+import { RolloutTimes } from './status-hold.js';
 import { tallyTenants } from './tenant-tally.js';
 import { ObservedState } from './observed.js';
 import { REFUSAL_REASON } from './policy/index.js';
@@ -42,6 +43,8 @@ class OperatorComponent implements Component {
   private readonly labelConflicted = new Set<string>();
   /** What each TenantClass looked like to Tenants when last seen: one entry per class. */
   private readonly classMarks = new Map<string, ClassMark>();
+
+  private readonly rolloutTimes = new RolloutTimes();
 
   constructor(private readonly settings: OperatorSettings) {}
 
@@ -100,6 +103,7 @@ class OperatorComponent implements Component {
       events: ctx.events,
       policy: policyConfig(this.settings),
       logger: ctx.logger,
+      rolloutTimes: this.rolloutTimes,
     });
   }
 
@@ -225,6 +229,7 @@ class OperatorComponent implements Component {
     const { metrics } = ctx;
     metrics.queueDepth.set(this.queue?.length ?? 0);
     metrics.queueInFlight.set(this.queue?.inFlight ?? 0);
+    metrics.statusHoldSeconds.set(this.rolloutTimes.holdMs(Date.now()) / 1000);
     const tally = tallyTenants(this.observed?.tenants() ?? []);
     metrics.tenants.reset();
     for (const [condition, byStatus] of tally.conditions) {

@@ -15,7 +15,7 @@ import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
 import { childNames, computeStatus } from './status.js';
-import { StatusHold } from './status-hold.js';
+import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure, type StatusWriter } from './status-writer.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
@@ -28,6 +28,8 @@ export interface ReconcilerDeps {
   /** The operator's policy; its tenantClass is the built-in class, used when no class is the default. */
   policy: PolicyConfig;
   logger: Logger;
+  /** How long rollouts take now, shared with the operator's gauge of the status hold. */
+  rolloutTimes: RolloutTimes;
 }
 
 interface Attempt {
@@ -45,9 +47,11 @@ interface Attempt {
 }
 
 export class Reconciler {
-  private readonly hold = new StatusHold();
+  private readonly hold: StatusHold;
 
-  constructor(private readonly deps: ReconcilerDeps) {}
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.hold = new StatusHold(deps.rolloutTimes);
+  }
 
   async reconcile(name: string): Promise<Outcome> {
     const tenant = this.deps.observed.tenant(name);

@@ -31,6 +31,8 @@ export interface Metrics {
   /** Keys ready to run in the work queue. */
   queueDepth: Gauge;
   queueInFlight: Gauge;
+  /** How long the operator now holds a new generation's rolling-out status (operator/status-hold.ts). */
+  statusHoldSeconds: Gauge;
   /** Tenants by condition and its status (condition=Ready, status=True). */
   tenants: Gauge<'condition' | 'status'>;
   /** Tenants by the lifecycle state their spec asks for; one series per state, always. */
@@ -113,6 +115,7 @@ function reconcileMetrics(
   | 'reconcileDuration'
   | 'queueDepth'
   | 'queueInFlight'
+  | 'statusHoldSeconds'
   | 'tenants'
   | 'tenantStates'
   | 'tenantsPaused'
@@ -132,6 +135,11 @@ function reconcileMetrics(
     }),
     queueDepth: new Gauge({ name: 'landlord_queue_depth', help: 'Keys ready to run.', registers }),
     queueInFlight: new Gauge({ name: 'landlord_queue_in_flight', help: 'Keys being handled.', registers }),
+    statusHoldSeconds: new Gauge({
+      name: 'landlord_status_hold_seconds',
+      help: "How long a new generation's status waits for its rollout before it is written: 60 on a quiet cluster, up to 600 while rollouts are slow.",
+      registers,
+    }),
     tenants: new Gauge({
       name: 'landlord_tenants',
       help: 'Tenants by condition type and condition status.',
