@@ -107,18 +107,17 @@ export class StatusHold {
       this.rollouts.delete(name);
       return 0;
     }
+    // A reported generation is never held: one that loses its pods is news, and one whose hold ran
+    // out is written already (its rollout, if timed, is timed on to its end for the next holds).
+    if (reported) return 0;
     if (rollout?.generation !== generation) {
-      // A generation already reported that loses its pods is news, not a rollout to wait for.
-      if (reported) return 0;
       rollout = { generation, start: now };
       this.rollouts.set(name, rollout);
     }
-    // Written already (the hold ran out): timed on until it ends, so the next hold learns from it.
-    if (reported) return 0;
     return Math.max(0, rollout.start + this.times.holdMs(now) - now);
   }
 
-  /** Nothing is waiting to be written (the Tenant says it already, or is gone). */
+  /** The Tenant is gone: nothing to hold, no rollout to time. */
   forget(tenant: string): void {
     this.rollouts.delete(tenant);
   }
