@@ -74,9 +74,8 @@ export class ObservedState {
 
   /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
   statusWritten(tenant: Tenant): void {
-    lighten(tenant);
     const name = tenant.metadata.name;
-    if (name !== undefined) this.written.set(name, tenant);
+    if (name !== undefined) this.written.set(name, lighten(tenant));
   }
 
   tenants(): readonly Tenant[] {
@@ -111,12 +110,12 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    lighten(object, { dropStatus: !statusIsRead(ref.kind) });
+    const lean = lighten(object, { dropStatus: !statusIsRead(ref.kind) });
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.
     this.applied.delete(key);
-    this.applied.set(key, { object, at: now });
+    this.applied.set(key, { object: lean, at: now });
     this.dropExpired(now);
   }
 

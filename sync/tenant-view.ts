@@ -45,8 +45,7 @@ export class TenantView {
   remember(tenant: Tenant): void {
     const name = tenant.metadata.name;
     if (name === undefined) return;
-    lighten(tenant, UNREAD);
-    this.written.set(name, tenant);
+    this.written.set(name, lighten(tenant, UNREAD));
     this.deleted.delete(name);
   }
 

@@ -1,7 +1,13 @@
-// Which watch updates reach the handlers of a cache kept without status: only those that change
-// something it keeps.
+// What a cache keeps of an object, and which watch updates reach the handlers of a cache kept
+// without status: only those that change something it keeps.
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { sameBesidesVersion } from './informer.js';
+import { lighten, sameBesidesVersion } from './informer.js';
+
+setFlagsFromString('--allow-natives-syntax');
+/** False once an object has become a hash table (what deleting a property in its middle does). */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's natives syntax only parses in code compiled after the flag is set
+const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 
 const quota = (resourceVersion: string, pods = '3') => ({
   apiVersion: 'v1',
@@ -20,5 +26,45 @@ describe('sameBesidesVersion', () => {
     const relabelled = quota('11');
     relabelled.metadata.labels = { a: 'c' };
     expect(sameBesidesVersion(quota('10'), relabelled)).toBe(false);
+  });
+});
+
+describe('lighten', () => {
+  /** A Tenant as the API server sends it: managedFields in its metadata, status after spec. */
+  const served = () =>
+    JSON.parse(
+      JSON.stringify({
+        apiVersion: 'landlord.dev/v1alpha1',
+        kind: 'Tenant',
+        metadata: {
+          name: 'acme',
+          uid: 'u-1',
+          resourceVersion: '7',
+          labels: { 'landlord.dev/table': 'tenants' },
+          managedFields: [{ manager: 'landlord-sync', fieldsV1: { 'f:spec': {} } }],
+          annotations: { 'landlord.dev/row-hash': 'abc' },
+        },
+        spec: { deployment: { replicas: 1 } },
+        status: { conditions: [{ type: 'Synced', status: 'True' }] },
+      }),
+    ) as { metadata: Record<string, unknown>; spec?: unknown; status?: unknown };
+
+  it('keeps everything but managedFields, and what the cache does not read', () => {
+    const { metadata: servedMetadata, spec, status, ...rest } = served();
+    const metadata = Object.fromEntries(
+      Object.entries(servedMetadata).filter(([key]) => key !== 'managedFields'),
+    );
+    expect(lighten(served())).toStrictEqual({ ...rest, metadata, spec, status });
+    expect(lighten(served(), { dropSpec: true })).toStrictEqual({ ...rest, metadata, status });
+    expect(lighten(served(), { dropStatus: true })).toStrictEqual({ ...rest, metadata, spec });
+  });
+
+  it('leaves no object a hash table (a deletion in the middle would)', () => {
+    const lean = lighten(served(), { dropSpec: true });
+    expect(hasFastProperties(lean)).toBe(true);
+    expect(hasFastProperties(lean.metadata)).toBe(true);
+    const deleted = served();
+    delete deleted.metadata.managedFields;
+    expect(hasFastProperties(deleted.metadata)).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
-import { listAll, stripManagedFields } from './list.js';
+import { internStrings } from '../../util/intern.js';
+import { listAll, withoutManagedFields } from './list.js';
 
 /** How long the server keeps a watch open before the client reconnects from its last resourceVersion. */
 const WATCH_SECONDS = 300;
@@ -21,8 +22,8 @@ type WatchDone = Parameters<Watch['watch']>[3];
 class LeanWatch extends Watch {
   constructor(
     config: KubeConfig,
-    /** Sees each object before the cache does. */
-    private readonly prepare: (phase: string, obj: unknown) => void,
+    /** Sees each object before the cache does, and returns what the cache keeps of it. */
+    private readonly prepare: (phase: string, obj: unknown) => unknown,
   ) {
     super(config);
     // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
@@ -39,10 +40,7 @@ class LeanWatch extends Watch {
     return super.watch(
       path,
       params,
-      (phase, obj: unknown, raw) => {
-        this.prepare(phase, obj);
-        callback(phase, obj, raw);
-      },
+      (phase, obj: unknown, raw) => callback(phase, this.prepare(phase, obj), raw),
       done,
     );
   }
@@ -82,12 +80,23 @@ export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): bo
   return unversioned(a) === unversioned(b);
 }
 
-/** What a cache keeps of an object, in place: never managedFields, and no status or spec when it is not read. */
-export function lighten(obj: unknown, unread: Unread = {}): void {
-  stripManagedFields(obj);
-  if (typeof obj !== 'object' || obj === null) return;
-  if (unread.dropStatus === true) delete (obj as { status?: unknown }).status;
-  if (unread.dropSpec === true) delete (obj as { spec?: unknown }).spec;
+/**
+ * What a cache keeps of an object: never managedFields, no status or spec when it is not read, and
+ * one copy of each string (util/intern.ts). A copy rather than the object itself: deleting a
+ * property that is not an object's last turns it into a hash table, which cost a cached metadata
+ * 550 bytes (1.6 KB per tenant in the operator, for its Tenant, Deployment and ConfigMap).
+ */
+export function lighten<T>(obj: T, unread: Unread = {}): T {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
+  const source = obj as Record<string, unknown>;
+  const lean: Record<string, unknown> = {};
+  for (const key in source) {
+    if ((key === 'status' && unread.dropStatus === true) || (key === 'spec' && unread.dropSpec === true))
+      continue;
+    lean[key] = key === 'metadata' ? withoutManagedFields(source[key]) : source[key];
+  }
+  internStrings(lean);
+  return lean as T;
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
@@ -136,12 +145,12 @@ export class Informer<T extends KubernetesObject> {
    * copy only in resourceVersion was a status write (a quota's usage recounted as pods come): a
    * reconcile for it would find nothing new, so its handlers are skipped.
    */
-  private prepare(phase: string, obj: unknown): void {
-    lighten(obj, this.options);
-    if (phase !== 'MODIFIED' || this.options.dropStatus !== true) return;
-    const next = obj as T;
+  private prepare(phase: string, obj: unknown): unknown {
+    const next = lighten(obj as T, this.options);
+    if (phase !== 'MODIFIED' || this.options.dropStatus !== true) return next;
     const cached = this.listWatch.get(next.metadata?.name ?? '', next.metadata?.namespace);
     if (cached !== undefined && sameBesidesVersion(cached, next)) this.unchanged.add(next);
+    return next;
   }
 
   get(name: string, namespace?: string): T | undefined {
@@ -182,7 +191,7 @@ export class Informer<T extends KubernetesObject> {
 
   private async listAll(): Promise<KubernetesListObject<T>> {
     const list = await listAll<T>(this.api, this.options);
-    for (const item of list.items) lighten(item, this.options);
+    list.items = list.items.map((item) => lighten(item, this.options));
     this.listed = true;
     return list;
   }

@@ -13,10 +13,17 @@ export interface ListOptions {
   pageSize?: number;
 }
 
-/** managedFields are a large share of an object and nothing here reads them. */
-export function stripManagedFields(obj: unknown): void {
-  const meta = (obj as { metadata?: { managedFields?: unknown } } | null)?.metadata;
-  if (meta !== undefined) delete meta.managedFields;
+/**
+ * managedFields are a large share of an object and nothing here reads them. The metadata is
+ * copied without them rather than deleted from: a deletion makes it a hash table, several times
+ * larger (informer.ts, lighten).
+ */
+export function withoutManagedFields(metadata: unknown): unknown {
+  if (typeof metadata !== 'object' || metadata === null || !('managedFields' in metadata)) return metadata;
+  const source = metadata as Record<string, unknown>;
+  const lean: Record<string, unknown> = {};
+  for (const key in source) if (key !== 'managedFields') lean[key] = source[key];
+  return lean;
 }
 
 /** Every object of the collection, with the resourceVersion of the last page. */
@@ -39,7 +46,7 @@ export async function listAll<T extends KubernetesObject>(
       },
     });
     for (const item of page.items) {
-      stripManagedFields(item);
+      item.metadata = withoutManagedFields(item.metadata) as T['metadata'];
       item.apiVersion = options.apiVersion;
       item.kind = options.kind;
     }
