@@ -93,13 +93,19 @@ export class Applier {
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
     const outcomes: Outcome[] = [];
-    for (const wave of APPLY_WAVES) {
-      await Promise.all(
-        desired.map(async (child, i) => {
-          if (wave.includes(child.ref.kind))
-            outcomes[i] = await this.applyOrClaim(child, cached[i], known, claim);
-        }),
-      );
+    try {
+      for (const wave of APPLY_WAVES) {
+        await Promise.all(
+          desired.map(async (child, i) => {
+            if (wave.includes(child.ref.kind))
+              outcomes[i] = await this.applyOrClaim(child, cached[i], known, claim);
+          }),
+        );
+      }
+    } finally {
+      // Most Tenants have nothing to remember: an empty Map each cost ~0.3 KB per Tenant.
+      if (known.size === 0) this.normalized.delete(tenant);
+      else this.normalized.set(tenant, known);
     }
     return {
       objects: outcomes.map((o) => o.object),
@@ -144,7 +150,6 @@ export class Applier {
       const entry = before?.get(key);
       if (entry?.hash === child.hash) kept.set(key, entry);
     }
-    this.normalized.set(tenant, kept);
     return kept;
   }
 

@@ -15,6 +15,16 @@ describe('ChildIndex', () => {
     expect(index.childrenOf('acme')).toEqual([childRef('ConfigMap', 'team-a', 'a')]);
   });
 
+  it('lists a child once however many updates its watch reports', () => {
+    const index = new ChildIndex();
+    for (let i = 0; i < 3; i++) index.childChanged('ConfigMap', configMap('a', 'acme'), false);
+    index.childChanged('ConfigMap', configMap('b', 'acme'), false);
+    expect(index.childrenOf('acme')).toEqual([
+      childRef('ConfigMap', 'team-a', 'a'),
+      childRef('ConfigMap', 'team-a', 'b'),
+    ]);
+  });
+
   it('names the Tenant a child was labelled for when the label goes, and drops it from that Tenant', () => {
     const index = new ChildIndex();
     index.childChanged('ConfigMap', configMap('a', 'acme'), false);

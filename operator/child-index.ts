@@ -6,8 +6,11 @@ import { LABEL } from '../api/tenant.js';
 import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
 
 export class ChildIndex {
-  /** tenant name → child key → child ref */
-  private readonly byTenant = new Map<string, Map<string, ChildRef>>();
+  /**
+   * tenant name → its children. An array, not a Map by child key: a Tenant has a few children, and
+   * a Map each cost ~0.3 KB per Tenant.
+   */
+  private readonly byTenant = new Map<string, ChildRef[]>();
   /** child key → the tenant it is indexed under, to move it when its label changes */
   private readonly tenantOf = new Map<string, string>();
   /** child key → Tenants refused because another owner holds that child */
@@ -22,7 +25,7 @@ export class ChildIndex {
 
   /** Every child labelled as belonging to the tenant. */
   childrenOf(tenant: string): ChildRef[] {
-    return [...(this.byTenant.get(tenant)?.values() ?? [])];
+    return [...(this.byTenant.get(tenant) ?? [])];
   }
 
   /** The tenant was refused because another owner holds this child: its deletion wakes the tenant. */
@@ -60,10 +63,10 @@ export class ChildIndex {
     const key = childKey(ref);
     const previous = this.tenantOf.get(key);
     if (previous !== undefined && previous !== tenant) {
-      const children = this.byTenant.get(previous);
-      children?.delete(key);
+      const children = (this.byTenant.get(previous) ?? []).filter((child) => childKey(child) !== key);
       // A Tenant whose last child went leaves no empty entry behind: memory follows the Tenants there are.
-      if (children?.size === 0) this.byTenant.delete(previous);
+      if (children.length === 0) this.byTenant.delete(previous);
+      else this.byTenant.set(previous, children);
       this.tenantOf.delete(key);
     }
     if (tenant !== undefined) this.add(tenant, key, ref);
@@ -82,9 +85,9 @@ export class ChildIndex {
   }
 
   private add(tenant: string, key: string, ref: ChildRef): void {
-    const children = this.byTenant.get(tenant) ?? new Map<string, ChildRef>();
+    const children = this.byTenant.get(tenant) ?? [];
+    if (!children.some((child) => childKey(child) === key)) children.push(ref);
     this.byTenant.set(tenant, children);
-    children.set(key, ref);
     this.tenantOf.set(key, tenant);
   }
 }
