@@ -68,10 +68,15 @@ export interface InformerOptions {
    * most of its size and never read.
    */
   dropSpec?: boolean;
+  /**
+   * The part of each object's status to cache, for a component that reads only its own part (sync:
+   * its Synced condition and status.sync, not the operator's conditions).
+   */
+  keepOfStatus?: (status: unknown) => unknown;
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
-export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec'>;
+export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfStatus'>;
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
@@ -93,10 +98,16 @@ export function lighten<T>(obj: T, unread: Unread = {}): T {
   for (const key in source) {
     if ((key === 'status' && unread.dropStatus === true) || (key === 'spec' && unread.dropSpec === true))
       continue;
-    lean[key] = key === 'metadata' ? withoutManagedFields(source[key]) : source[key];
+    lean[key] = kept(key, source[key], unread);
   }
   internStrings(lean);
   return lean as T;
+}
+
+function kept(key: string, value: unknown, unread: Unread): unknown {
+  if (key === 'metadata') return withoutManagedFields(value);
+  if (key === 'status' && unread.keepOfStatus !== undefined) return unread.keepOfStatus(value);
+  return value;
 }
 
 export type ObjectHandler<T> = (obj: T) => void;
