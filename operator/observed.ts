@@ -75,7 +75,7 @@ export class ObservedState {
   /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
   statusWritten(tenant: Tenant): void {
     const name = tenant.metadata.name;
-    if (name !== undefined) this.written.set(name, lighten(tenant));
+    if (name !== undefined) this.written.set(name, lighten(tenant, {}, this.tenant(name)));
   }
 
   tenants(): readonly Tenant[] {
@@ -110,7 +110,7 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    const lean = lighten(object, { dropStatus: !statusIsRead(ref.kind) });
+    const lean = lighten(object, { dropStatus: !statusIsRead(ref.kind) }, this.child(ref));
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.

@@ -57,7 +57,7 @@ export class TenantView {
   remember(tenant: Tenant): void {
     const name = tenant.metadata.name;
     if (name === undefined) return;
-    this.written.set(name, lighten(tenant, UNREAD));
+    this.written.set(name, lighten(tenant, UNREAD, this.get(name)));
     this.deleted.delete(name);
   }
 

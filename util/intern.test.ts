@@ -1,5 +1,6 @@
 import { setFlagsFromString, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intern, internStrings } from './intern.js';
 
@@ -51,5 +52,27 @@ describe('internStrings', () => {
     const parsed: unknown = JSON.parse(JSON.stringify(object));
     internStrings(parsed);
     expect(parsed).toStrictEqual(object);
+  });
+
+  it('takes from a previous version only what is equal, whatever the shapes of both', () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    fc.assert(
+      fc.property(json, json, (value, previous) => {
+        const copy: unknown = JSON.parse(JSON.stringify(value));
+        internStrings(copy, JSON.parse(JSON.stringify(previous)));
+        expect(copy).toStrictEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves an update equal to itself where it repeats and where it changed', () => {
+    const previous = { status: { conditions: [{ type: 'Available', status: 'False' }], replicas: 1 } };
+    const update = {
+      status: { conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing' }] },
+    };
+    const copy: unknown = JSON.parse(JSON.stringify(update));
+    internStrings(copy, previous);
+    expect(copy).toStrictEqual(update);
   });
 });

@@ -17,21 +17,31 @@ export function intern(value: string): string {
   return value;
 }
 
-/** Replaces, in place, every string in a parsed JSON value by its interned copy. */
-export function internStrings(value: unknown): void {
+/**
+ * Replaces, in place, every string in a parsed JSON value by its interned copy. `previous` is an
+ * earlier version of the same value whose strings are interned already (a cached object an update
+ * replaces): a string equal to the one at the same place there is taken from it, which costs a
+ * comparison instead of a lookup in the string table. Most of an update repeats its previous version.
+ */
+export function internStrings(value: unknown, previous?: unknown): void {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === 'string') value[i] = intern(item);
-      else internStrings(item);
-    }
+    const before: unknown[] | undefined = Array.isArray(previous) ? previous : undefined;
+    for (let i = 0; i < value.length; i++) value[i] = interned(value[i], before?.[i]);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
   const record = value as Record<string, unknown>;
-  for (const key in record) {
-    const item = record[key];
-    if (typeof item === 'string') record[key] = intern(item);
-    else internStrings(item);
-  }
+  const before = isRecord(previous) ? previous : undefined;
+  for (const key in record) record[key] = interned(record[key], before?.[key]);
 }
+
+function interned(item: unknown, previous: unknown): unknown {
+  if (typeof item !== 'string') {
+    internStrings(item, previous);
+    return item;
+  }
+  return item === previous ? previous : intern(item);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
