@@ -1,9 +1,10 @@
 // Which of the global setup's control planes a test file uses. vitest's VITEST_POOL_ID is not
 // unique among the files running at once (seen: two files with pool 1 side by side), so each file's
-// process claims a slot itself: it creates `<dir>/slot-<i>.lock` exclusively (O_EXCL), holding its
-// pid, and removes it when the file ends (e2e/support/slot-release.ts) or the process exits. A lock
-// whose process is gone is taken over, so a killed worker never holds a control plane forever.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// process claims a slot itself: it creates `<dir>/slot-<i>.lock` exclusively (a hard link, which
+// fails if the lock exists), holding its pid, and removes it when the file ends
+// (e2e/support/slot-release.ts) or the process exits. A lock whose process is gone is taken over,
+// so a killed worker never holds a control plane forever.
+import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const POLL_MS = 200;
@@ -20,25 +21,39 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Creates the lock with this process's pid already in it: written aside, then linked into place,
+ * which fails if the lock exists. Created empty and written after, a lock could be read in between
+ * as holding no pid, taken for stale and removed: two files then ran against one control plane, and
+ * each saw the other's operator act on its Tenants.
+ */
 function tryClaim(path: string): boolean {
+  const own = `${path}.${process.pid}`;
+  writeFileSync(own, String(process.pid));
   try {
-    const fd = openSync(path, 'wx');
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
+    linkSync(own, path);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(own, { force: true });
   }
-  const holder = Number(readFileSync(path, { encoding: 'utf8', flag: 'r' }) || 0);
+  const holder = holderOf(path);
   if (holder === process.pid) return true;
-  if (holder > 0 && alive(holder)) return false;
+  if (holder === undefined || alive(holder)) return false;
   // The holder is gone: take the stale lock over (another claimant may win the race; then retry).
-  try {
-    unlinkSync(path);
-  } catch {
-    // someone else removed it first
-  }
+  rmSync(path, { force: true });
   return false;
+}
+
+/** The pid in the lock, or undefined when it was released meanwhile. */
+function holderOf(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, 'utf8'));
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sleeps without giving up the thread: claiming runs inside synchronous module initialisation. */
