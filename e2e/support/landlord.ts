@@ -27,6 +27,23 @@ export interface LandlordProcess {
 const running = new Set<ChildProcess>();
 process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
+/**
+ * Kills every component this file started and still running, and waits for them to exit. Run
+ * before the file's control plane goes to the next file (slot-release.ts): a component left
+ * running would act on that file's Tenants (its operator applying them, announcing them).
+ */
+export async function killRunning(): Promise<void> {
+  const exits = [...running].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
+  await Promise.all(exits);
+}
+
 /** The environment every component gets in tests: the cluster, DynamoDB, and quick, quiet defaults. */
 export function componentEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env = e2eEnv();
