@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
-import { nodeOptionsFor } from './deployed.js';
+import { imageEnv, nodeOptionsFor } from './deployed.js';
 import { sleep } from './pool.js';
 import type { Tenancy } from './tenancy.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
@@ -78,8 +78,13 @@ export class ComponentProcess {
       process.execPath,
       [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
-        // The deployed heap limits unless the run asked for others (--node-options).
-        env: { NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.tenancy), ...options.env },
+        // As the image runs them (its ENV), with the deployed heap limits unless the run asked for
+        // others (--node-options).
+        env: {
+          ...imageEnv(),
+          NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.tenancy),
+          ...options.env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
+import { envOf, instructions, parseDockerfile, type Stage } from '../harness/dockerfile.js';
 import { repoRoot } from '../harness/paths.js';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
 import type { Tenancy } from './tenancy.js';
@@ -77,14 +78,28 @@ export function nodeOptionsFor(
   );
 }
 
+/** The stage of the Dockerfile that becomes the image. */
+function imageStage(): Stage {
+  const stage = parseDockerfile(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).at(-1);
+  if (stage === undefined) throw new Error('the Dockerfile has no stage');
+  return stage;
+}
+
 /**
  * The flags between `node` and the script in the Dockerfile's ENTRYPOINT: V8 flags that
  * NODE_OPTIONS does not accept (Node.js allows only a few there).
  */
 export function imageNodeFlags(): string[] {
-  const text = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
-  const line = [...text.matchAll(/^ENTRYPOINT\s+(\[.*\])\s*$/gm)].at(-1)?.[1];
-  if (line === undefined) throw new Error('the Dockerfile has no ENTRYPOINT in exec form');
+  const line = instructions(imageStage(), 'ENTRYPOINT').at(-1);
+  if (line?.startsWith('[') !== true) throw new Error('the Dockerfile has no ENTRYPOINT in exec form');
   const words = JSON.parse(line) as string[];
   return words.slice(1, -1);
+}
+
+/**
+ * The environment the image sets (its ENV): variables that change how the process runs, such as
+ * MALLOC_ARENA_MAX, so the benchmark's components run with them too.
+ */
+export function imageEnv(): Record<string, string> {
+  return envOf(imageStage());
 }

@@ -12,7 +12,7 @@ import { KubeApi } from '../runtime/kube/api.js';
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { repoFile } from './support/deploy.js';
-import { copies, envOf, instructions, workdir } from './support/dockerfile.js';
+import { copies, envOf, instructions, workdir } from '../harness/dockerfile.js';
 import {
   assembleImage,
   entrypoint,
@@ -76,6 +76,11 @@ describe('the Dockerfile', () => {
   it('runs node only with V8 flags that docs/performance.md measured', () => {
     for (const flag of entrypoint().slice(1, -1))
       expect(repoFile('docs/performance.md')).toContain(`\`${flag}\``);
+  });
+
+  it('sets only environment that docs/performance.md measured, besides NODE_ENV', () => {
+    for (const [key, value] of Object.entries(envOf(final)).filter(([k]) => k !== 'NODE_ENV'))
+      expect(repoFile('docs/performance.md')).toContain(`\`${key}=${value}\``);
   });
 
   it('compiles every directory that tsconfig.build.json includes, and .dockerignore lets each in', () => {

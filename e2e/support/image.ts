@@ -17,7 +17,7 @@ import {
   workdir,
   type Copy,
   type Stage,
-} from './dockerfile.js';
+} from '../../harness/dockerfile.js';
 import { kubeConfig } from './env.js';
 
 const run = promisify(execFile);
