@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { KubeApi } from '../runtime/kube/api.js';
 import { Informer } from '../runtime/kube/informer.js';
+import { listAll } from '../runtime/kube/list.js';
 import { createLogger } from '../runtime/logger.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, kubeConfig, uniqueName } from './support/env.js';
@@ -56,5 +57,35 @@ describe('Informer', () => {
       },
     );
     expect(informer.list()).toHaveLength(25);
+  });
+
+  it('lists a page at a time, handing each object on before the next page is read', async () => {
+    const api = new KubeApi(kubeConfig());
+    let pagesRead = 0;
+    const request = api.request.bind(api);
+    api.request = (...args) => {
+      pagesRead++;
+      return request(...args);
+    };
+    const pageWhenKept: number[] = [];
+    const list = await listAll(
+      api,
+      {
+        path: `/api/v1/namespaces/${namespace}/configmaps`,
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        labelSelector: label,
+        pageSize: 10,
+      },
+      (item) => {
+        pageWhenKept.push(pagesRead);
+        return { ...item, kept: true } as KubernetesObject;
+      },
+    );
+    // 25 objects in pages of 10: each was kept while its own page was the last one read.
+    const pageOf = (i: number): number => Math.floor(i / 10) + 1;
+    expect(pageWhenKept).toEqual(Array.from({ length: 25 }, (_, i) => pageOf(i)));
+    expect(list.items.every((item) => (item as { kept?: boolean }).kept === true)).toBe(true);
+    expect(list.items.filter((item) => item.metadata?.managedFields !== undefined)).toEqual([]);
   });
 });

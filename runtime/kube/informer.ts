@@ -207,8 +207,9 @@ export class Informer<T extends KubernetesObject> {
   }
 
   private async listAll(): Promise<KubernetesListObject<T>> {
-    const list = await listAll<T>(this.api, this.options);
-    list.items = list.items.map((item) => lighten(item, this.options, this.cached(item)));
+    const list = await listAll<T>(this.api, this.options, (item) =>
+      lighten(item, this.options, this.cached(item)),
+    );
     this.listed = true;
     return list;
   }

@@ -26,10 +26,15 @@ export function withoutManagedFields(metadata: unknown): unknown {
   return lean;
 }
 
-/** Every object of the collection, with the resourceVersion of the last page. */
+/**
+ * Every object of the collection, with the resourceVersion of the last page. `keep` turns each
+ * object into what the caller holds on to, as its page arrives: a list of 20,000 Deployments then
+ * never holds more than one page of them whole.
+ */
 export async function listAll<T extends KubernetesObject>(
   api: KubeApi,
   options: ListOptions,
+  keep: (item: T) => T = (item) => item,
 ): Promise<KubernetesListObject<T>> {
   const items: T[] = [];
   let continueToken: string | undefined;
@@ -49,8 +54,8 @@ export async function listAll<T extends KubernetesObject>(
       item.metadata = withoutManagedFields(item.metadata) as T['metadata'];
       item.apiVersion = options.apiVersion;
       item.kind = options.kind;
+      items.push(keep(item));
     }
-    items.push(...page.items);
     // The wire name is `continue`; client-node's typed model calls it `_continue`, but this is raw JSON.
     continueToken = (page.metadata as { continue?: string } | undefined)?.continue || undefined;
     resourceVersion = page.metadata?.resourceVersion ?? '';
