@@ -42,6 +42,8 @@ export const REQUIRED_METRICS = [
   'baseline.seconds',
   'landlord.cold.seconds',
   'landlord.cold.tenantsPerSecond',
+  'baseline.settled.apiServer.landlordWrites',
+  'landlord.cold.settled.apiServer.landlordWrites',
   'ratio',
   'landlord.steady.apiServer.reads',
   'landlord.steady.apiServer.writes',

@@ -19,13 +19,19 @@ const SERVER_VERB: Record<string, string> = {
   delete: 'DELETE',
 };
 
-interface Row {
-  what: string;
-  baseline?: number;
-  landlord?: number;
-  sync?: number;
-  operator?: number;
-}
+const SOURCES = [
+  'baseline',
+  'landlord',
+  'sync',
+  'operator',
+  'baselineSettled',
+  'landlordSettled',
+  'syncSettled',
+  'operatorSettled',
+] as const;
+type Source = (typeof SOURCES)[number];
+
+type Row = { what: string } & Partial<Record<Source, number>>;
 
 /** Own-metric keys ("apply tenants/status") in the API server's spelling ("APPLY tenants/status"). */
 function asServerKeys(own: Record<string, number> | undefined): Record<string, number> {
@@ -40,28 +46,44 @@ function asServerKeys(own: Record<string, number> | undefined): Record<string, n
 
 const isLandlordResource = (key: string): boolean => LANDLORD_RESOURCES.includes(key.split(' ')[1] ?? '');
 
-type Source = 'baseline' | 'landlord' | 'sync' | 'operator';
 type Counts = Partial<Record<Source, Record<string, number>>>;
+
+/** The API server's count of one window, with the totals as rows. */
+function serverCounts(b: RequestBreakdown | undefined): Record<string, number> | undefined {
+  return b === undefined
+    ? undefined
+    : { ...b.byVerbResource, [WRITES]: b.landlordWrites, [READS]: b.landlordReads, [ALL_WRITES]: b.writes };
+}
+
+/** One component's own count of one window. */
+function ownCounts(o: OwnRequests | undefined): Record<string, number> | undefined {
+  return o === undefined
+    ? undefined
+    : { ...asServerKeys(o.byVerbResource), [WRITES]: o.writes, [READS]: o.reads };
+}
 
 /** Each source's requests and totals, keyed as the API server names them. */
 function countsOf(result: SizeResult): Counts {
-  const cold = result.landlord?.cold;
-  const server = (b: RequestBreakdown | undefined): Record<string, number> | undefined =>
-    b === undefined
-      ? undefined
-      : {
-          ...b.byVerbResource,
-          [WRITES]: b.landlordWrites,
-          [READS]: b.landlordReads,
-          [ALL_WRITES]: b.writes,
-        };
-  const own = (o: OwnRequests | undefined): Record<string, number> | undefined =>
-    o === undefined ? undefined : { ...asServerKeys(o.byVerbResource), [WRITES]: o.writes, [READS]: o.reads };
+  return { ...convergenceCounts(result), ...settledCounts(result) };
+}
+
+function convergenceCounts({ baseline, landlord }: SizeResult): Counts {
+  const cold = landlord?.cold;
   return {
-    baseline: server(result.baseline?.apiServer),
-    landlord: server(cold?.apiServer),
-    sync: own(cold?.sync),
-    operator: own(cold?.operator),
+    baseline: serverCounts(baseline?.apiServer),
+    landlord: serverCounts(cold?.apiServer),
+    sync: ownCounts(cold?.sync),
+    operator: ownCounts(cold?.operator),
+  };
+}
+
+function settledCounts({ baseline, landlord }: SizeResult): Counts {
+  const settled = landlord?.cold?.settled;
+  return {
+    baselineSettled: serverCounts(baseline?.settled?.apiServer),
+    landlordSettled: serverCounts(settled?.apiServer),
+    syncSettled: ownCounts(settled?.sync),
+    operatorSettled: ownCounts(settled?.operator),
   };
 }
 
@@ -81,29 +103,55 @@ export function requestRows(result: SizeResult): Row[] {
       // A request the source never made is 0; a total it does not report stays blank.
       return counts[source] === undefined || what === ALL_WRITES ? undefined : 0;
     };
-    return {
-      what,
-      baseline: value('baseline'),
-      landlord: value('landlord'),
-      sync: value('sync'),
-      operator: value('operator'),
-    };
+    return Object.fromEntries([['what', what], ...SOURCES.map((source) => [source, value(source)])]) as Row;
   };
   return [...keys, WRITES, READS, ALL_WRITES].map(row);
 }
 
+const TITLES: Record<Source, string> = {
+  baseline: 'baseline',
+  landlord: 'landlord',
+  sync: 'sync',
+  operator: 'operator',
+  baselineSettled: 'baseline, settled',
+  landlordSettled: 'landlord, settled',
+  syncSettled: 'sync, settled',
+  operatorSettled: 'operator, settled',
+};
+
 const COLUMNS: Column<Row>[] = [
   { title: 'per tenant (cold)', value: (r) => r.what },
-  { title: 'baseline', value: (r) => fixed(r.baseline, 2) },
-  { title: 'landlord', value: (r) => fixed(r.landlord, 2) },
-  { title: 'sync', value: (r) => fixed(r.sync, 2) },
-  { title: 'operator', value: (r) => fixed(r.operator, 2) },
+  ...SOURCES.map((source): Column<Row> => ({ title: TITLES[source], value: (r) => fixed(r[source], 2) })),
 ];
+
+/** landlord's writes of its resources per tenant over the baseline's, at convergence and settled. */
+export function writeRatios(result: SizeResult): { atConvergence?: number; settled?: number } {
+  const cold = result.landlord?.cold;
+  const ratio = (landlord?: RequestBreakdown, baseline?: RequestBreakdown): number | undefined =>
+    landlord === undefined || baseline === undefined || baseline.landlordWrites === 0
+      ? undefined
+      : Math.round((landlord.landlordWrites / baseline.landlordWrites) * 100) / 100;
+  return {
+    atConvergence: ratio(cold?.apiServer, result.baseline?.apiServer),
+    settled: ratio(cold?.settled?.apiServer, result.baseline?.settled?.apiServer),
+  };
+}
+
+function ratioLine(result: SizeResult): string {
+  const { atConvergence, settled } = writeRatios(result);
+  const waits = [result.baseline?.settled, result.landlord?.cold?.settled]
+    .map((s) => (s === undefined ? '–' : `${fixed(s.seconds)} s${s.settled ? '' : ' (still writing)'}`))
+    .join(' / ');
+  return (
+    `writes of these resources, landlord over baseline (goal ≤ 1.5): ${fixed(atConvergence, 2)} at ` +
+    `convergence, ${fixed(settled, 2)} settled (waited baseline / landlord: ${waits})`
+  );
+}
 
 /** One table per size that has a cold convergence. */
 export function requestsTable(results: readonly SizeResult[]): string {
   return results
     .filter((r) => r.landlord?.cold !== undefined)
-    .map((r) => `N = ${r.n}\n${renderTable(requestRows(r), COLUMNS)}`)
+    .map((r) => `N = ${r.n}\n${renderTable(requestRows(r), COLUMNS)}\n${ratioLine(r)}`)
     .join('\n\n');
 }

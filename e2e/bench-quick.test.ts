@@ -51,6 +51,12 @@ describe('npm run bench -- --quick', () => {
       const [result] = report.results;
       expect(result?.error, output).toBeUndefined();
       expect(missingMetrics(result!)).toEqual([]);
+      // Settled counts extend the convergence window: never fewer writes, and the wait ended.
+      for (const side of [result!.baseline!, result!.landlord!.cold!]) {
+        expect(side.settled.apiServer.landlordWrites).toBeGreaterThanOrEqual(side.apiServer.landlordWrites);
+        expect(side.settled.settled).toBe(true);
+      }
+      expect(output).toMatch(/landlord over baseline \(goal ≤ 1\.5\): [\d.]+ at convergence, [\d.]+ settled/);
       // The same under the PerTenant default class, against its own baseline (no edits).
       expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
       const perTenant = report.pertenant![0]!;

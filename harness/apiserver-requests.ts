@@ -4,6 +4,7 @@
 // why the totals are also broken down by resource.
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { samplesOf } from './prom-text.js';
 
 const WRITE_VERBS = new Set([
@@ -149,3 +150,46 @@ function tally(result: RequestBreakdown, key: string, moved: number): void {
     if (landlord) result.landlordReads += moved;
   }
 }
+
+/** Writes of landlord's resources (Tenants, children, Events…) in the counters so far. */
+function landlordWritesOf(counts: RequestCounts): number {
+  let writes = 0;
+  for (const [key, value] of counts.requests) {
+    const [verb = '', resource = ''] = key.split(' ');
+    if (WRITE_VERBS.has(verb) && LANDLORD_RESOURCES.includes(resource)) writes += value;
+  }
+  return writes;
+}
+
+export interface SettledCounts {
+  counts: RequestCounts;
+  /** From the call until the writes stopped moving (or the wait gave up). */
+  seconds: number;
+  /** False when the writes were still moving at the deadline: the count is then a lower bound. */
+  settled: boolean;
+}
+
+/**
+ * The counters once writes of landlord's resources have stopped moving for `quietMs`. The
+ * controllers (and landlord's Event recorder) post their Events in the background, many of them
+ * after the objects have converged, so a count taken at convergence holds a share of them that
+ * depends on how long the run took: a longer run looks as if it wrote more per tenant.
+ */
+export async function settledRequestCounts(
+  access: ApiServerAccess,
+  { quietMs = 5_000, timeoutMs, everyMs = 1_000 }: { quietMs?: number; timeoutMs: number; everyMs?: number },
+): Promise<SettledCounts> {
+  const started = performance.now();
+  let counts = await requestCounts(access);
+  let quietSince = performance.now();
+  while (performance.now() - quietSince < quietMs) {
+    if (performance.now() - started > timeoutMs) return { counts, seconds: elapsed(started), settled: false };
+    await sleep(everyMs);
+    const next = await requestCounts(access);
+    if (landlordWritesOf(next) !== landlordWritesOf(counts)) quietSince = performance.now();
+    counts = next;
+  }
+  return { counts, seconds: elapsed(started), settled: true };
+}
+
+const elapsed = (since: number): number => Math.round((performance.now() - since) / 10) / 100;

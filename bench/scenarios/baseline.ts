@@ -26,6 +26,7 @@ import { apiPath } from '../../runtime/kube/paths.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
+import { settledSince, type SettledRequests } from './settled.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';
@@ -42,6 +43,8 @@ export interface BaselineResult {
   clusterStartSeconds: number;
   loadAverage: number[];
   apiServer: RequestBreakdown;
+  /** The same window's requests once the cluster stopped writing (the controllers' Events). */
+  settled: SettledRequests;
   /** CPU seconds each process spent: who was busy. */
   cpuSeconds: CpuTimes;
 }
@@ -134,6 +137,7 @@ export async function runBaseline(
     const seconds = (done - started) / 1000;
     const cpuSeconds = cpuDelta(cpuBefore, childCpuTimes());
     const after = await requestCounts(bench.access);
+    const settled = await settledSince(bench.access, before, n);
     return {
       seconds: round(seconds),
       createSeconds: round((created - started) / 1000),
@@ -142,6 +146,7 @@ export async function runBaseline(
       clusterStartSeconds: round(bench.startSeconds),
       loadAverage: ctx.loadAverage(),
       apiServer: delta(before, after),
+      settled,
       cpuSeconds,
     };
   } finally {

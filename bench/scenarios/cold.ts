@@ -6,6 +6,7 @@ import { delta, requestCounts, type RequestBreakdown } from '../../harness/apise
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
+import { settledSince, type SettledRequests } from './settled.js';
 import type { Session } from './session.js';
 
 export interface ColdResult {
@@ -21,6 +22,8 @@ export interface ColdResult {
   operator: OwnRequests & { reconciles: number; reconcileSeconds: number };
   /** CPU seconds each process spent converging: who was busy. */
   cpuSeconds: CpuTimes;
+  /** The same window's requests once the cluster stopped writing (background Events included). */
+  settled: SettledRequests & { sync: OwnRequests; operator: OwnRequests };
 }
 
 /** The operator's reconciles so far and the time they took in total, from its metrics. */
@@ -84,6 +87,8 @@ export async function measureCold(session: Session): Promise<ColdResult> {
     sync.metrics(),
     operator.metrics(),
   ]);
+  const settledRequests = await settledSince(session.bench.access, before, n);
+  const [syncSettled, operatorSettled] = await Promise.all([sync.metrics(), operator.metrics()]);
   const scan = sync.lines.find((l) => l.msg === 'scan complete');
   return {
     seconds: round(seconds),
@@ -94,5 +99,10 @@ export async function measureCold(session: Session): Promise<ColdResult> {
     cpuSeconds,
     sync: ownDelta('', syncMetrics),
     operator: { ...ownDelta('', operatorMetrics), ...reconcileTotals(operatorMetrics) },
+    settled: {
+      ...settledRequests,
+      sync: ownDelta('', syncSettled),
+      operator: ownDelta('', operatorSettled),
+    },
   };
 }
