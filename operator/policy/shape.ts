@@ -9,14 +9,18 @@ import { refusal, type Refusal } from './refusals.js';
 import { CONFIG_MAP_SCHEMA, DEPLOYMENT_SCHEMA, FORMAT } from './schema.js';
 import { errorPath } from './shape-paths.js';
 
-// verbose: errors carry the failing schema and data, which the messages below need.
-const ajv = new Ajv({ allowUnionTypes: true, verbose: true });
+// verbose: errors carry the failing schema and data, which the messages below need. inlineRefs off:
+// a referenced schema is compiled once as a function of its own (schema.ts says why).
+const ajv = new Ajv({ allowUnionTypes: true, verbose: true, inlineRefs: false });
 ajv.addVocabulary(['hint']);
 ajv.addFormat(FORMAT.label, isDns1123Label);
 ajv.addFormat(FORMAT.subdomain, isDns1123Subdomain);
 
-const validateDeployment = ajv.compile<V1Deployment>(DEPLOYMENT_SCHEMA);
-const validateConfigMap = ajv.compile<V1ConfigMap>(CONFIG_MAP_SCHEMA);
+/** The compiled shape of each child kind (shape.test.ts keeps their generated code small). */
+export const SHAPE_VALIDATORS = {
+  Deployment: ajv.compile<V1Deployment>(DEPLOYMENT_SCHEMA),
+  ConfigMap: ajv.compile<V1ConfigMap>(CONFIG_MAP_SCHEMA),
+} as const;
 
 /** Required fields whose absence deserves more than "is required". */
 const MISSING_HINTS: Record<string, string> = {
@@ -32,11 +36,11 @@ export function checkConfigMapList(list: unknown): Refusal | undefined {
 }
 
 export function checkShapes(deployment: Child, configMaps: readonly Child[]): ShapeResult {
-  const checked = validated(deployment, validateDeployment);
+  const checked = validated(deployment, SHAPE_VALIDATORS.Deployment);
   if (!checked.ok) return checked;
   const valid: Child<V1ConfigMap>[] = [];
   for (const child of configMaps) {
-    const configMap = validated(child, validateConfigMap);
+    const configMap = validated(child, SHAPE_VALIDATORS.ConfigMap);
     if (!configMap.ok) return configMap;
     valid.push(configMap.child);
   }
