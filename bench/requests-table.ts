@@ -125,7 +125,7 @@ const COLUMNS: Column<Row>[] = [
 ];
 
 /** landlord's writes of its resources per tenant over the baseline's, at convergence and settled. */
-export function writeRatios(result: SizeResult): { atConvergence?: number; settled?: number } {
+function writeRatios(result: SizeResult): { atConvergence?: number; settled?: number } {
   const cold = result.landlord?.cold;
   const ratio = (landlord?: RequestBreakdown, baseline?: RequestBreakdown): number | undefined =>
     landlord === undefined || baseline === undefined || baseline.landlordWrites === 0

@@ -151,16 +151,6 @@ function tally(result: RequestBreakdown, key: string, moved: number): void {
   }
 }
 
-/** Writes of landlord's resources (Tenants, children, Events…) in the counters so far. */
-function landlordWritesOf(counts: RequestCounts): number {
-  let writes = 0;
-  for (const [key, value] of counts.requests) {
-    const [verb = '', resource = ''] = key.split(' ');
-    if (WRITE_VERBS.has(verb) && LANDLORD_RESOURCES.includes(resource)) writes += value;
-  }
-  return writes;
-}
-
 export interface SettledCounts {
   counts: RequestCounts;
   /** From the call until the writes stopped moving (or the wait gave up). */
@@ -186,7 +176,7 @@ export async function settledRequestCounts(
     if (performance.now() - started > timeoutMs) return { counts, seconds: elapsed(started), settled: false };
     await sleep(everyMs);
     const next = await requestCounts(access);
-    if (landlordWritesOf(next) !== landlordWritesOf(counts)) quietSince = performance.now();
+    if (delta(counts, next).landlordWrites > 0) quietSince = performance.now();
     counts = next;
   }
   return { counts, seconds: elapsed(started), settled: true };
