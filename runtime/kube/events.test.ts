@@ -10,13 +10,20 @@ import { admits, EventRecorder, type EventType } from './events.js';
 const logger = createLogger('test', 'error', { stream: new Writable({ write: (_c, _e, cb) => cb() }) });
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Records each Event's reason as its write starts; every write waits until released. */
+interface Write {
+  method: string;
+  body: { reason?: string; count?: number };
+}
+
+/** Records each Event's reason (and the whole write) as it starts; every write waits until released. */
 function heldApi() {
   const started: string[] = [];
+  const writes: Write[] = [];
   const held: (() => void)[] = [];
   const api = {
-    request: (req: { body?: { reason?: string } }) => {
-      started.push(req.body?.reason ?? '?');
+    request: (req: Write) => {
+      started.push(req.body.reason ?? '?');
+      writes.push(req);
       return new Promise<unknown>((resolve) => held.push(() => resolve({})));
     },
   } as unknown as KubeApi;
@@ -26,7 +33,7 @@ function heldApi() {
       await settle();
     }
   };
-  return { api, started, releaseAll };
+  return { api, started, writes, releaseAll };
 }
 
 const tenant = (i: number) => ({
@@ -38,8 +45,12 @@ const tenant = (i: number) => ({
 describe('EventRecorder', () => {
   it('keeps room for Warnings when Normal Events fill the backlog', () => {
     const at = (type: EventType, backlog: number): boolean => admits(type, backlog);
-    expect([at('Normal', 4_999), at('Normal', 5_000)]).toEqual([true, false]);
-    expect([at('Warning', 5_000), at('Warning', 5_999), at('Warning', 6_000)]).toEqual([true, true, false]);
+    expect([at('Normal', 19_999), at('Normal', 20_000)]).toEqual([true, false]);
+    expect([at('Warning', 20_000), at('Warning', 20_999), at('Warning', 21_000)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('writes a waiting Warning before the Normal Events queued ahead of it', async () => {
@@ -53,5 +64,43 @@ describe('EventRecorder', () => {
     await releaseAll();
     expect(started[4]).toBe('PolicyViolation');
     expect(started).toHaveLength(11);
+  });
+
+  it('folds repeats that wait for a turn into one write with their count', async () => {
+    const { api, writes, releaseAll } = heldApi();
+    const recorder = new EventRecorder(api, 'landlord-operator', logger);
+    for (let i = 0; i < 4; i++) recorder.record(tenant(i), 'Normal', 'Created', `Created ${i}`);
+    for (let i = 0; i < 3; i++) recorder.record(tenant(9), 'Warning', 'PolicyViolation', 'refused');
+    await releaseAll();
+    const refusals = writes.filter((w) => w.body.reason === 'PolicyViolation');
+    expect(refusals.map((w) => [w.method, w.body.count])).toEqual([['POST', 3]]);
+  });
+
+  it("writes a repeat recorded during its Event's write after it, as a bump of the count", async () => {
+    const { api, writes, releaseAll } = heldApi();
+    const recorder = new EventRecorder(api, 'landlord-operator', logger);
+    recorder.record(tenant(1), 'Warning', 'PolicyViolation', 'refused');
+    await settle();
+    recorder.record(tenant(1), 'Warning', 'PolicyViolation', 'refused');
+    recorder.record(tenant(1), 'Warning', 'PolicyViolation', 'refused');
+    await settle();
+    // The repeats wait for the first write: two at once would make two Events.
+    expect(writes.map((w) => w.method)).toEqual(['POST']);
+    await releaseAll();
+    expect(writes.map((w) => [w.method, w.body.count])).toEqual([
+      ['POST', 1],
+      ['PATCH', 3],
+    ]);
+  });
+
+  it('takes a repeat of a waiting Event even when the backlog is full', async () => {
+    const { api, writes, releaseAll } = heldApi();
+    const recorder = new EventRecorder(api, 'landlord-operator', logger);
+    for (let i = 0; i < 20_000; i++) recorder.record(tenant(i), 'Normal', 'Created', 'Created');
+    recorder.record(tenant(20_000), 'Normal', 'Created', 'Created');
+    recorder.record(tenant(19_999), 'Normal', 'Created', 'Created');
+    await releaseAll();
+    expect(writes).toHaveLength(20_000);
+    expect(writes.at(-1)?.body.count).toBe(2);
   });
 });
