@@ -49,10 +49,10 @@ interface Pending {
   attempt: number;
 }
 
+/** An Event written, which a repeat bumps: its name and count are all the bump needs. */
 interface Recorded {
   name: string;
   count: number;
-  firstTimestamp: string;
 }
 
 const MAX_REMEMBERED = 10_000;
@@ -277,7 +277,7 @@ export class EventRecorder {
       body,
     });
     if (this.recent.size >= MAX_REMEMBERED) this.recent.delete(this.recent.keys().next().value!);
-    this.recent.set(pending.key, { name, count: pending.occurrences, firstTimestamp: pending.first });
+    this.recent.set(pending.key, { name, count: pending.occurrences });
   }
 
   private async bump(pending: Pending, previous: Recorded): Promise<void> {
