@@ -59,6 +59,17 @@ describe('NeighbourIndex', () => {
     expect(index.tenantsIn('team-b')).toEqual(['acme']);
   });
 
+  it('holds the newest version of a Tenant whose labels did not change', () => {
+    const index = new NeighbourIndex();
+    index.tenantChanged(tenant('acme'));
+    const newer = tenant('acme');
+    newer.status = { observedGeneration: 1 };
+    index.tenantChanged(newer);
+    const [held] = index.inNamespace('team-a');
+    expect(index.tenantsIn('team-a')).toEqual(['acme']);
+    expect(held?.selector).toBe(newer.spec!.deployment!.spec!.selector);
+  });
+
   it('drops a Tenant that went, or keeps no children', () => {
     const index = new NeighbourIndex();
     index.tenantChanged(tenant('acme'));
@@ -84,16 +95,18 @@ describe('NeighbourIndex', () => {
     );
     const deployed = fc.record({ podLabels: labels, selector });
 
-    function indexOf(
-      list: { podLabels: Record<string, string>; selector: V1LabelSelector }[],
-    ): NeighbourIndex {
+    type Deployed = { podLabels: Record<string, string>; selector: V1LabelSelector };
+
+    function deployedTenant(name: string, { podLabels, selector: sel }: Deployed): Tenant {
+      const t = tenant(name);
+      t.spec!.deployment!.spec!.selector = sel;
+      t.spec!.deployment!.spec!.template.metadata = { labels: podLabels };
+      return t;
+    }
+
+    function indexOf(list: Deployed[]): NeighbourIndex {
       const index = new NeighbourIndex();
-      list.forEach(({ podLabels, selector: sel }, i) => {
-        const t = tenant(`t${i}`);
-        t.spec!.deployment!.spec!.selector = sel;
-        t.spec!.deployment!.spec!.template.metadata = { labels: podLabels };
-        index.tenantChanged(t);
-      });
+      list.forEach((d, i) => index.tenantChanged(deployedTenant(`t${i}`, d)));
       return index;
     }
 
@@ -111,6 +124,24 @@ describe('NeighbourIndex', () => {
           }
         }),
         { numRuns: 500 },
+      );
+    });
+
+    it('finds the same Deployments whatever labels their Tenants had before', () => {
+      const changed = fc.array(fc.record({ before: deployed, now: deployed }), { maxLength: 12 });
+      fc.assert(
+        fc.property(changed, deployed, fc.boolean(), (list, probe, same) => {
+          const direct = indexOf(list.map((d) => d.now));
+          const edited = indexOf(list.map((d) => (same ? d.now : d.before)));
+          list.forEach(({ now }, i) => edited.tenantChanged(deployedTenant(`t${i}`, now)));
+          const names = (index: NeighbourIndex): string[] =>
+            [...index.candidates('team-a', probe)].map((n) => n.tenant).sort();
+          expect(names(edited)).toEqual(names(direct));
+          const held = (index: NeighbourIndex) =>
+            index.inNamespace('team-a').sort((a, b) => (a.tenant < b.tenant ? -1 : 1));
+          expect(held(edited)).toEqual(held(direct));
+        }),
+        { numRuns: 300 },
       );
     });
 
