@@ -166,7 +166,7 @@ export class NeighbourIndex implements Neighbours {
    */
   tenantChanged(tenant: Tenant): void {
     const name = tenant.metadata.name ?? '';
-    const made = this.neighbourOf(tenant);
+    const made = this.neighbourFor(tenant);
     const held = this.namespaceOf.get(name);
     if (made !== undefined && made.namespace === held && this.byNamespace.get(held)?.replace(made.neighbour))
       return;
@@ -179,7 +179,7 @@ export class NeighbourIndex implements Neighbours {
   }
 
   /** The Neighbour the Tenant's Deployment makes in a shared namespace; undefined when it holds no labels. */
-  private neighbourOf(tenant: Tenant): ReturnType<typeof neighbourOf> {
+  private neighbourFor(tenant: Tenant): ReturnType<typeof neighbourOf> {
     if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(stateOf(tenant))) return undefined;
     if (this.ownNamespace(tenant)) return undefined;
     const self = {
