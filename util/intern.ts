@@ -24,12 +24,13 @@ export function intern(value: string): string {
  * comparison instead of a lookup in the string table. Most of an update repeats its previous version.
  */
 export function internStrings(value: unknown, previous?: unknown): void {
+  // A frozen part is a cached object's, interned when it was cached (util/shared-subtrees.ts).
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   if (Array.isArray(value)) {
     const before: unknown[] | undefined = Array.isArray(previous) ? previous : undefined;
     for (let i = 0; i < value.length; i++) value[i] = interned(value[i], before?.[i]);
     return;
   }
-  if (typeof value !== 'object' || value === null) return;
   const record = value as Record<string, unknown>;
   const before = isRecord(previous) ? previous : undefined;
   for (const key in record) record[key] = interned(record[key], before?.[key]);

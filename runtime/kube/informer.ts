@@ -10,6 +10,7 @@ import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
 import { internStrings } from '../../util/intern.js';
+import { cachedSubtrees } from '../../util/shared-subtrees.js';
 import { listAll, withoutManagedFields } from './list.js';
 
 /** How long the server keeps a watch open before the client reconnects from its last resourceVersion. */
@@ -86,8 +87,9 @@ export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): bo
 }
 
 /**
- * What a cache keeps of an object: never managedFields, no status or spec when it is not read, and
- * one copy of each string (util/intern.ts). A copy rather than the object itself: deleting a
+ * What a cache keeps of an object: never managedFields, no status or spec when it is not read, one
+ * copy of each string (util/intern.ts) and of parts equal to other cached objects' (frozen, like the
+ * rest of it: util/shared-subtrees.ts). A copy rather than the object itself: deleting a
  * property that is not an object's last turns it into a hash table, which cost a cached metadata
  * 550 bytes (1.6 KB per tenant in the operator, for its Tenant, Deployment and ConfigMap).
  * `previous` is the cached version the object replaces, whose strings it can share.
@@ -102,7 +104,7 @@ export function lighten<T>(obj: T, unread: Unread = {}, previous?: T): T {
     lean[key] = kept(key, source[key], unread);
   }
   internStrings(lean, previous);
-  return lean as T;
+  return cachedSubtrees.share(lean, typeof source.kind === 'string' ? source.kind : '') as T;
 }
 
 function kept(key: string, value: unknown, unread: Unread): unknown {

@@ -1,0 +1,103 @@
+import type { V1Deployment } from '@kubernetes/client-node';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SubtreePool } from './shared-subtrees.js';
+
+/** A Deployment as the API server serves one, for the tenant named. */
+function deployment(tenant: string): V1Deployment {
+  return JSON.parse(
+    JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `${tenant}-app`, namespace: tenant, labels: { 'landlord.dev/tenant': tenant } },
+      spec: {
+        replicas: 1,
+        strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' }, type: 'RollingUpdate' },
+        template: {
+          spec: {
+            containers: [{ image: 'nginx:1.27', name: 'app', resources: {}, ports: [{ containerPort: 80 }] }],
+            securityContext: {},
+          },
+        },
+      },
+    }),
+  ) as V1Deployment;
+}
+
+describe('SubtreePool', () => {
+  it('holds equal parts of two objects once, and leaves each equal to what it was', () => {
+    const pool = new SubtreePool();
+    const a = pool.share(deployment('a'), 'Deployment');
+    const b = pool.share(deployment('b'), 'Deployment');
+    expect(b.spec!.strategy).toBe(a.spec!.strategy);
+    expect(b.spec!.template).toBe(a.spec!.template);
+    expect(b.metadata).not.toBe(a.metadata);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(deployment('a')));
+    expect(JSON.stringify(b)).toBe(JSON.stringify(deployment('b')));
+  });
+
+  it('freezes what it keeps, so a change in place fails instead of changing other objects', () => {
+    const pool = new SubtreePool();
+    pool.share(deployment('a'), 'Deployment');
+    const b = pool.share(deployment('b'), 'Deployment');
+    expect(Object.isFrozen(b)).toBe(true);
+    const containers = b.spec!.template.spec!.containers;
+    expect(() => {
+      containers[0]!.image = 'evil:1';
+    }).toThrow(TypeError);
+    expect(() => containers.push({ name: 'more' })).toThrow(TypeError);
+  });
+
+  it('does not share parts whose keys come in another order (a copy may be compared as JSON)', () => {
+    const pool = new SubtreePool();
+    const a = pool.share({ kind: 'X', spec: { x: { a: 1, b: 2 } } }, 'X');
+    const b = pool.share({ kind: 'X', spec: { x: { b: 2, a: 1 } } }, 'X');
+    expect(b.spec.x).not.toBe(a.spec.x);
+    expect(JSON.stringify(b)).toBe('{"kind":"X","spec":{"x":{"b":2,"a":1}}}');
+  });
+
+  it('shares only among parts at the same place', () => {
+    const pool = new SubtreePool();
+    const a = pool.share({ one: { v: 1 }, two: { v: 2 } }, 'X');
+    const b = pool.share({ one: { v: 2 }, two: { v: 1 } }, 'X');
+    expect(b.one).not.toBe(a.two);
+    expect(b.one).toEqual({ v: 2 });
+  });
+
+  it('does not remember large parts, which would outlive their objects', () => {
+    const pool = new SubtreePool();
+    const big = (): { data: { text: string } } => ({ data: { text: 'x'.repeat(4096) } });
+    const a = pool.share(big(), 'ConfigMap');
+    const b = pool.share(big(), 'ConfigMap');
+    expect(b.data).not.toBe(a.data);
+  });
+
+  it('bounds its places, whatever keys the objects bring', () => {
+    const pool = new SubtreePool();
+    for (let i = 0; i < 5000; i++) pool.share({ spec: { [`key-${i}`]: { [`inner-${i}`]: {} } } }, 'Tenant');
+    expect(pool.size).toBeLessThanOrEqual(1024);
+    // Past the bound, objects are still frozen and unchanged.
+    const late = pool.share({ spec: { fresh: { a: [1, { b: 2 }] } } }, 'Tenant');
+    expect(Object.isFrozen(late.spec.fresh.a[1])).toBe(true);
+    expect(late).toEqual({ spec: { fresh: { a: [1, { b: 2 }] } } });
+  });
+
+  it('takes parts already frozen as shared, without changing them', () => {
+    const pool = new SubtreePool();
+    const a = pool.share(deployment('a'), 'Deployment');
+    const built: V1Deployment = { ...a, metadata: { ...a.metadata, name: 'other' } };
+    const b = pool.share(built, 'Deployment');
+    expect(b.spec).toBe(a.spec);
+    expect(b.metadata?.name).toBe('other');
+  });
+
+  it('returns a value equal to any JSON it is given', () => {
+    const pool = new SubtreePool();
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 1, maxLength: 8 }), (values) => {
+        const shared = values.map((v) => pool.share(JSON.parse(JSON.stringify(v)) as unknown, 'K'));
+        shared.forEach((s, i) => expect(JSON.stringify(s)).toBe(JSON.stringify(values[i])));
+      }),
+    );
+  });
+});
