@@ -103,4 +103,27 @@ describe('EventRecorder', () => {
     expect(writes).toHaveLength(20_000);
     expect(writes.at(-1)?.body.count).toBe(2);
   });
+
+  it('bumps a repeat of an Event repeated lately, after thousands of others were written', async () => {
+    const { api, writes, releaseAll } = heldApi();
+    const recorder = new EventRecorder(api, 'landlord-operator', logger);
+    const refusal = (i: number) => recorder.record(tenant(i), 'Warning', 'PolicyViolation', 'refused');
+    refusal(1);
+    refusal(2);
+    await releaseAll();
+    refusal(1);
+    await releaseAll();
+    // 4,095 more Events written: tenant 1's refusal was repeated after tenant 2's, so tenant 2's
+    // is the one forgotten (a repeat starts a new Event) and tenant 1's still bumps its count.
+    for (let i = 0; i < 4_095; i++) recorder.record(tenant(100 + i), 'Normal', 'Created', 'Created');
+    await releaseAll();
+    writes.length = 0;
+    refusal(1);
+    refusal(2);
+    await releaseAll();
+    expect(writes.map((w) => [w.method, w.body.count])).toEqual([
+      ['PATCH', 3],
+      ['POST', 1],
+    ]);
+  });
 });
