@@ -13,6 +13,7 @@ import { EventRecorder } from './kube/events.js';
 import { LeaderElector } from './kube/leader.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { MemoryReturn } from './memory-return.js';
 
 export const COMMON_SETTINGS = {
   logLevel: {
@@ -128,11 +129,14 @@ class Lifecycle {
   private http: RunningHttpServer | undefined;
   private elector: LeaderElector | undefined;
   private stopping = false;
+  private readonly memory: MemoryReturn;
 
   constructor(
     private readonly component: Component,
     private readonly ctx: ComponentContext,
-  ) {}
+  ) {
+    this.memory = new MemoryReturn(ctx.logger);
+  }
 
   readiness(): Readiness {
     if (!this.prepared) return { ready: false, reason: 'caches are not synced yet' };
@@ -149,6 +153,7 @@ class Lifecycle {
       logger: ctx.logger,
     });
     ctx.logger.info('starting', { httpPort: this.http.port, identity: ctx.settings.identity });
+    this.memory.start();
     // The first request to the API server: where a wrong kubeconfig or server shows first.
     await ensureCrds(ctx.api, this.component.crds, ctx.settings.installCrd, ctx.logger).catch(
       (err: unknown) => {
@@ -189,6 +194,7 @@ class Lifecycle {
     this.stopping = true;
     const { logger } = this.ctx;
     logger.info('shutting down: finishing in-flight work', { exitCode: code });
+    this.memory.stop();
     await this.work?.stop();
     await this.ctx.events.flush();
     await this.elector?.release();
