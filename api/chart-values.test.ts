@@ -1,8 +1,8 @@
 // charts/landlord's values.schema.json against the code: each component's `settings` are exactly
 // the environment variables that component reads (`landlord <component> --help`), with the same
 // checks, so a setting added, renamed or tightened in the code fails here until the chart follows.
-// The settings the chart sets itself (namespace, identity, port, leader election, CRD install) are
-// not values.
+// The settings the chart sets itself (namespace, identity, port, leader election, CRD install, the
+// memory request from the downward API) are not values.
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { load } from 'js-yaml';
@@ -30,6 +30,7 @@ const CHART_OWNED = [
   'LANDLORD_HTTP_PORT',
   'LANDLORD_LEADER_ELECTION',
   'LANDLORD_INSTALL_CRD',
+  'LANDLORD_MEMORY_REQUEST',
 ];
 
 function expected(specs: Record<string, SettingSpec>[]): Record<string, unknown> {

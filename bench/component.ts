@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
-import { imageEnv, nodeOptionsFor } from './deployed.js';
+import { deployedMemoryRequestBytes, imageEnv, nodeOptionsFor } from './deployed.js';
 import { sleep } from './pool.js';
 import type { Tenancy } from './tenancy.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
@@ -79,10 +79,11 @@ export class ComponentProcess {
       [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
       {
         // As the image runs them (its ENV), with the deployed heap limits unless the run asked for
-        // others (--node-options).
+        // others (--node-options), and the memory request the downward API passes in a pod.
         env: {
           ...imageEnv(),
           NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.tenancy),
+          LANDLORD_MEMORY_REQUEST: String(deployedMemoryRequestBytes(options.name)),
           ...options.env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,9 +19,22 @@ interface EnvVar {
   name?: string;
   value?: string;
 }
+interface Container {
+  env?: EnvVar[];
+  resources?: { requests?: { memory?: string } };
+}
 interface Manifest {
   kind?: string;
-  spec?: { template?: { spec?: { containers?: { env?: EnvVar[] }[] } } };
+  spec?: { template?: { spec?: { containers?: Container[] } } };
+}
+
+/** The component's container in config/manager/<component>.yaml, and the file it came from. */
+function deployedContainer(component: ComponentName): { file: string; container: Container } {
+  // The purger is opt-in, so its manifest lives in its own kustomize component.
+  const file = join(repoRoot, 'config', component === 'purger' ? 'purger' : 'manager', `${component}.yaml`);
+  const docs = loadAll(readFileSync(file, 'utf8')) as Manifest[];
+  const container = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0] ?? {};
+  return { file, container };
 }
 
 /**
@@ -29,13 +42,33 @@ interface Manifest {
  * measured with its own heap limits, so a change to one manifest is what the benchmark runs.
  */
 export function deployedNodeOptions(component: ComponentName): string {
-  // The purger is opt-in, so its manifest lives in its own kustomize component.
-  const file = join(repoRoot, 'config', component === 'purger' ? 'purger' : 'manager', `${component}.yaml`);
-  const docs = loadAll(readFileSync(file, 'utf8')) as Manifest[];
-  const env = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.env ?? [];
-  const value = env.find((e) => e.name === 'NODE_OPTIONS')?.value;
+  const { file, container } = deployedContainer(component);
+  const value = container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
   if (value === undefined) throw new Error(`${file} sets no NODE_OPTIONS`);
   return value;
+}
+
+const QUANTITY_SUFFIXES: Record<string, number> = {
+  '': 1,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+};
+
+/**
+ * The container's memory request in bytes, as the downward API hands it to the component in
+ * LANDLORD_MEMORY_REQUEST (the manifests pass `requests.memory` that way).
+ */
+export function deployedMemoryRequestBytes(component: ComponentName): number {
+  const { file, container } = deployedContainer(component);
+  const quantity = container.resources?.requests?.memory ?? '';
+  const match = /^(\d+)(Ki|Mi|Gi|k|M|G)?$/.exec(quantity);
+  if (match === null)
+    throw new Error(`${file}: requests.memory "${quantity}" is not a quantity the bench reads`);
+  return Number(match[1]) * QUANTITY_SUFFIXES[match[2] ?? '']!;
 }
 
 /**

@@ -108,7 +108,7 @@ describe('config/: the kustomize manifests against the real API server', () => {
     expect(subjects.every((s) => s.kind === 'ServiceAccount' && s.namespace === SYSTEM)).toBe(true);
   });
 
-  it('runs each Deployment as the image does: its command, its user, leader election on, two replicas', async () => {
+  it('runs each Deployment as the image does: its command, its user, leader election on, two replicas, its memory request passed in', async () => {
     const deployments = (await withPurger()).filter(
       (o) => o.kind === 'Deployment',
     ) as unknown as V1Deployment[];
@@ -134,6 +134,13 @@ describe('config/: the kustomize manifests against the real API server', () => {
       );
       expect(env).toMatchObject({ POD_NAMESPACE: 'metadata.namespace', LANDLORD_IDENTITY: 'metadata.name' });
       expect(env).not.toHaveProperty('LANDLORD_LEADER_ELECTION'); // its default is on
+      // Near its request a component hands V8's spare pages back even while busy (memory-return.ts).
+      const request = container.env?.find((e) => e.name === 'LANDLORD_MEMORY_REQUEST');
+      expect(request?.valueFrom?.resourceFieldRef).toEqual({
+        containerName: container.name,
+        resource: 'requests.memory',
+      });
+      expect(container.resources?.requests?.memory).toBeDefined();
     }
   });
 

@@ -70,6 +70,13 @@ export const COMMON_SETTINGS = {
     default: hostname(),
     schema: { type: 'string', minLength: 1 },
   },
+  memoryRequestBytes: {
+    env: 'LANDLORD_MEMORY_REQUEST',
+    description:
+      "The container's memory request in bytes (downward API); near it, spare heap pages are handed back even while busy.",
+    default: '0',
+    schema: { type: 'integer', minimum: 0 },
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export interface CommonSettings {
@@ -82,6 +89,7 @@ export interface CommonSettings {
   retryPeriodSeconds: number;
   installCrd: boolean;
   identity: string;
+  memoryRequestBytes: number;
 }
 
 export interface ComponentContext {
@@ -135,7 +143,12 @@ class Lifecycle {
     private readonly component: Component,
     private readonly ctx: ComponentContext,
   ) {
-    this.memory = new MemoryReturn(ctx.logger);
+    const request = ctx.settings.memoryRequestBytes;
+    this.memory = new MemoryReturn({
+      logger: ctx.logger,
+      requestBytes: request > 0 ? request : undefined,
+      returns: ctx.metrics.memoryReturnsTotal,
+    });
   }
 
   readiness(): Readiness {

@@ -22,6 +22,7 @@ const EXPECTED_NAMES = [
   'landlord_purges_total',
   'landlord_purges',
   'landlord_leader',
+  'landlord_memory_returns_total',
 ];
 
 describe('createMetrics', () => {

@@ -3,6 +3,7 @@
 // names are an API: dashboards and alerts depend on them.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PURGE_PHASES, TENANT_STATES } from '../api/tenant.js';
+import { RETURN_REASONS } from './memory-return.js';
 import { collectProcessMetrics } from './process-metrics.js';
 
 export const METRIC_PREFIX = 'landlord_';
@@ -65,6 +66,8 @@ export interface Metrics {
   purges: Gauge<'phase'>;
   /** 1 while this replica holds its component's Lease, else 0. */
   leader: Gauge;
+  /** Collections that handed V8's pooled pages back to the system, by reason (runtime/memory-return.ts). */
+  memoryReturnsTotal: Counter<'reason'>;
 }
 
 /**
@@ -93,6 +96,12 @@ export function createMetrics(component: string): Metrics {
       help: "1 while this replica holds its component's leader Lease, else 0.",
       registers,
     }),
+    memoryReturnsTotal: new Counter({
+      name: 'landlord_memory_returns_total',
+      help: "Collections that handed V8's spare heap pages back to the system, by reason: quiet (after a burst) or pressure (near the memory request).",
+      labelNames: ['reason'] as const,
+      registers,
+    }),
   };
   // Known label values start at zero, so that rate() and absent() work before the first event.
   for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.labels({ result }).inc(0);
@@ -102,6 +111,7 @@ export function createMetrics(component: string): Metrics {
   for (const state of TENANT_STATES) metrics.tenantStates.set({ state }, 0);
   for (const result of PURGE_RESULTS) metrics.purgesTotal.labels({ result }).inc(0);
   for (const phase of PURGE_PHASES) metrics.purges.set({ phase }, 0);
+  for (const reason of RETURN_REASONS) metrics.memoryReturnsTotal.labels({ reason }).inc(0);
   return metrics;
 }
 
