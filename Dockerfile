@@ -68,8 +68,8 @@ EXPOSE 8080
 # V8's optimizing compilers are left out (--no-opt: TurboFan, --no-maglev: Maglev; the baseline
 # compiler Sparkplug stays): landlord waits on the API server and DynamoDB, not on its own
 # JavaScript, and the compilers' code and zone memory cost ~9 MiB per process at rest and 20-35 MiB
-# at the peaks of 5,000 Tenants, for 22-44 % more CPU in bursts with the same convergence time and
-# edit latency (docs/performance.md, "The optimizing compilers left out"; ADR 0006). Not --jitless:
+# at the peaks of 5,000 Tenants, for 30-50 % more operator CPU in bursts with the same convergence
+# time and edit latency (docs/performance.md, "The optimizing compilers left out"; ADR 0006). Not --jitless:
 # it also turns WebAssembly off, and undici parses HTTP/1 with it. --optimize-for-size stays out:
 # it pins V8's young generation at 2 MiB (the 2026-12-01 amendment). NODE_OPTIONS refuses these
 # flags, so they are here; bench/ runs the components with the flags found here.
