@@ -84,11 +84,11 @@ class OperatorComponent implements Component {
     const resyncAll = (): void => void this.resync(ctx, queue);
     resyncAll();
     const resync = setInterval(resyncAll, this.settings.resyncSeconds * 1000);
-    const gauges = setInterval(() => this.updateGauges(ctx), 5_000);
+    ctx.metrics.refreshOnScrape(() => this.updateGauges(ctx));
     return Promise.resolve({
       stop: async () => {
         clearInterval(resync);
-        clearInterval(gauges);
+        ctx.metrics.refreshOnScrape(undefined);
         await queue.shutdown();
       },
     });

@@ -1,6 +1,7 @@
 // The counts behind the operator's Tenant gauges (by condition, by state, paused), in one pass over
-// the cache. The gauges are refreshed every few seconds; at 20,000 Tenants a pass per gauge, with a
-// "Ready/True" string made per Tenant and condition, was a visible share of the operator's garbage.
+// the cache, made when Prometheus scrapes (runtime/metrics.ts). At 20,000 Tenants a pass per gauge,
+// with a "Ready/True" string made per Tenant and condition, was a visible share of the operator's
+// garbage, and a pass every 5 s ~2 % of a core without V8's optimizing compilers.
 import { findCondition } from '../api/conditions.js';
 import { CONDITION, isPaused, TENANT_STATES, type Tenant, type TenantState } from '../api/tenant.js';
 import { stateOf } from './lifecycle.js';

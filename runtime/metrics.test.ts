@@ -77,4 +77,21 @@ describe('createMetrics', () => {
     expect(await sync.registry.metrics()).toContain('landlord_sync_invalid_rows{component="sync"} 0');
     expect(await operator.registry.metrics()).toContain('landlord_sync_invalid_rows{component="operator"} 5');
   });
+
+  it('brings the gauges up to date once per scrape, and not after the refresh is taken away', async () => {
+    const metrics = createMetrics('operator');
+    let passes = 0;
+    metrics.refreshOnScrape(() => {
+      passes += 1;
+      metrics.queueDepth.set(passes * 10);
+      metrics.tenantsPaused.set(passes);
+    });
+    const first = await metrics.registry.metrics();
+    expect(passes).toBe(1);
+    expect(first).toContain('landlord_queue_depth{component="operator"} 10');
+    expect(first).toContain('landlord_tenants_paused{component="operator"} 1');
+    metrics.refreshOnScrape(undefined);
+    expect(await metrics.registry.metrics()).toContain('landlord_queue_depth{component="operator"} 10');
+    expect(passes).toBe(1);
+  });
 });

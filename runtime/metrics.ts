@@ -68,6 +68,12 @@ export interface Metrics {
   leader: Gauge;
   /** Collections that handed V8's pooled pages back to the system, by reason (runtime/memory-return.ts). */
   memoryReturnsTotal: Counter<'reason'>;
+  /**
+   * Sets what brings the queue and Tenant gauges up to date, run once per scrape before they are
+   * read (undefined: they keep their values). At 20,000 Tenants the Tenant gauges are a pass over
+   * the whole cache, so it runs when Prometheus asks, not on a timer.
+   */
+  refreshOnScrape(refresh: (() => void) | undefined): void;
 }
 
 /**
@@ -80,9 +86,11 @@ export function createMetrics(component: string): Metrics {
   registry.setDefaultLabels({ component });
   collectProcessMetrics(registry, METRIC_PREFIX);
   const registers = [registry];
+  const scrape = oncePerScrape();
   const metrics: Metrics = {
     registry,
-    ...reconcileMetrics(registers),
+    refreshOnScrape: scrape.set,
+    ...reconcileMetrics(registers, scrape.collect),
     ...syncMetrics(registers),
     ...purgeMetrics(registers),
     apiRequestsTotal: new Counter({
@@ -117,8 +125,33 @@ export function createMetrics(component: string): Metrics {
 
 type Registers = Registry[];
 
+/** Scrapes read every gauge within this time; one refresh serves them all. */
+const SCRAPE_MS = 1_000;
+
+/**
+ * A refresh shared by several gauges: each gauge's collect hook asks for it, and the first asking
+ * in a scrape runs it, so one scrape makes one pass.
+ */
+function oncePerScrape(): { set: (refresh: (() => void) | undefined) => void; collect: () => void } {
+  let refresh: (() => void) | undefined;
+  let ranAt = -Infinity;
+  return {
+    set: (next) => {
+      refresh = next;
+      ranAt = -Infinity;
+    },
+    collect: () => {
+      const now = performance.now();
+      if (refresh === undefined || now - ranAt < SCRAPE_MS) return;
+      ranAt = now;
+      refresh();
+    },
+  };
+}
+
 function reconcileMetrics(
   registers: Registers,
+  collect: () => void,
 ): Pick<
   Metrics,
   | 'reconcileTotal'
@@ -143,29 +176,38 @@ function reconcileMetrics(
       buckets: RECONCILE_BUCKETS,
       registers,
     }),
-    queueDepth: new Gauge({ name: 'landlord_queue_depth', help: 'Keys ready to run.', registers }),
-    queueInFlight: new Gauge({ name: 'landlord_queue_in_flight', help: 'Keys being handled.', registers }),
+    queueDepth: new Gauge({ name: 'landlord_queue_depth', help: 'Keys ready to run.', registers, collect }),
+    queueInFlight: new Gauge({
+      name: 'landlord_queue_in_flight',
+      help: 'Keys being handled.',
+      registers,
+      collect,
+    }),
     statusHoldSeconds: new Gauge({
       name: 'landlord_status_hold_seconds',
       help: "How long a new generation's status waits for its rollout before it is written: 60 on a quiet cluster, up to 600 while rollouts are slow.",
       registers,
+      collect,
     }),
     tenants: new Gauge({
       name: 'landlord_tenants',
       help: 'Tenants by condition type and condition status.',
       labelNames: ['condition', 'status'] as const,
       registers,
+      collect,
     }),
     tenantStates: new Gauge({
       name: 'landlord_tenant_states',
       help: 'Tenants by the lifecycle state their spec asks for (active, suspended, archived, purged).',
       labelNames: ['state'] as const,
       registers,
+      collect,
     }),
     tenantsPaused: new Gauge({
       name: 'landlord_tenants_paused',
       help: 'Tenants paused by hand with the landlord.dev/paused annotation.',
       registers,
+      collect,
     }),
   };
 }
