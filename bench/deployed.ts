@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { envOf, instructions, parseDockerfile, type Stage } from '../harness/dockerfile.js';
 import { repoRoot } from '../harness/paths.js';
+import { quantityValue } from '../operator/drift.js';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
 import type { Tenancy } from './tenancy.js';
 
@@ -48,27 +49,18 @@ export function deployedNodeOptions(component: ComponentName): string {
   return value;
 }
 
-const QUANTITY_SUFFIXES: Record<string, number> = {
-  '': 1,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-};
-
 /**
  * The container's memory request in bytes, as the downward API hands it to the component in
  * LANDLORD_MEMORY_REQUEST (the manifests pass `requests.memory` that way).
  */
 export function deployedMemoryRequestBytes(component: ComponentName): number {
   const { file, container } = deployedContainer(component);
-  const quantity = container.resources?.requests?.memory ?? '';
-  const match = /^(\d+)(Ki|Mi|Gi|k|M|G)?$/.exec(quantity);
-  if (match === null)
-    throw new Error(`${file}: requests.memory "${quantity}" is not a quantity the bench reads`);
-  return Number(match[1]) * QUANTITY_SUFFIXES[match[2] ?? '']!;
+  const quantity = container.resources?.requests?.memory;
+  // The operator's quantity reader, which the drift check uses for the same notation.
+  const bytes = quantityValue(quantity);
+  if (bytes === undefined)
+    throw new Error(`${file}: requests.memory "${String(quantity)}" is not a quantity`);
+  return bytes;
 }
 
 /**

@@ -12,9 +12,9 @@
 //   Tenants the operator passed its 256Mi request with 46-71 MiB of it pooled pages (peak 271.8
 //   MiB; 237.4 with these returns).
 // Either costs a pause that grows with the heap (0.2-0.8 s at 10,000 Tenants, up to 2.8 s at
-// 20,000 on two busy cores), and needs GROWTH_BYTES of growth since the last return, so a process whose live heap
-// alone is above its request does not collect over and over. It needs `--expose-gc` (the
-// manifests' NODE_OPTIONS), and without it does nothing.
+// 20,000 on two busy cores), and needs GROWTH_BYTES of growth since the last return, so a process
+// whose live heap alone is above its request does not collect over and over. It needs
+// `--expose-gc` (the manifests' NODE_OPTIONS), and without it does nothing.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Counter } from 'prom-client';
 import type { Logger } from './logger.js';
@@ -126,7 +126,8 @@ export class MemoryReturn {
     if (reason === undefined) return;
     const started = performance.now();
     collect();
-    this.last = { rssBytes: this.read().rssBytes, at: Date.now() };
+    const after = this.read();
+    this.last = { rssBytes: after.rssBytes, at: after.at };
     this.options.returns?.inc({ reason });
     this.options.logger.info('returned spare heap pages to the system', {
       reason,
