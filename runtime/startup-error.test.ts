@@ -10,8 +10,14 @@ function fetchFailed(code: string): Error {
   return new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
 }
 
+/** undici's dispatcher failure: the code is on the error itself. */
+function connectFailed(code: string): Error {
+  return Object.assign(new Error(`connect ${code} 127.0.0.1:6443`), { code });
+}
+
 describe('apiServerStartupError', () => {
   it.each([
+    ['refused connection (dispatcher)', connectFailed('ECONNREFUSED'), 'cannot be reached (ECONNREFUSED)'],
     ['refused connection', fetchFailed('ECONNREFUSED'), 'cannot be reached (ECONNREFUSED)'],
     ['unknown host', fetchFailed('ENOTFOUND'), 'cannot be reached (ENOTFOUND)'],
     [

@@ -10,11 +10,17 @@ export class StartupError extends Error {
 
 export const STARTUP_EXIT_CODE = 2;
 
-/** The cause a failed request gives (ECONNREFUSED, a TLS error), or its own message. */
+/**
+ * What a failed request says went wrong (ECONNREFUSED, a TLS error): undici's dispatcher puts the
+ * code on the error itself, fetch on its cause; otherwise its message.
+ */
 function causeOf(err: unknown): string {
+  const own = err instanceof Error ? (err as { code?: unknown }) : undefined;
   const cause =
     err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-  const text = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  const code =
+    typeof own?.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(own.code) ? own.code : undefined;
+  const text = cause?.code ?? cause?.message ?? code ?? (err instanceof Error ? err.message : String(err));
   return text.replace(/\s+/g, ' ').slice(0, 200);
 }
 

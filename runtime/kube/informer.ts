@@ -2,7 +2,7 @@
 // resourceVersion, resumes watches from it and relists on 410 Gone). Added around it: paginated
 // lists through KubeApi, watch bookmarks, managedFields (and, where unread, status) stripped to
 // save memory, and restarts with backoff after an error instead of stopping for good.
-import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 // The files that define them, not the package's index (which loads the whole generated client).
 import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
 import { Watch } from '@kubernetes/client-node/dist/watch.js';
@@ -19,16 +19,18 @@ const WATCH_SECONDS = 300;
 type WatchCallback = Parameters<Watch['watch']>[2];
 type WatchDone = Parameters<Watch['watch']>[3];
 
-/** client-node's Watch with bookmarks on, a server-side timeout, and lighter objects. */
+/**
+ * A watch for client-node's ListWatch, made through KubeApi (its pooled connection, no fetch): with
+ * bookmarks on, a server-side timeout, and lighter objects. It extends client-node's Watch only to
+ * have its type; none of that class's own code runs.
+ */
 class LeanWatch extends Watch {
   constructor(
-    config: KubeConfig,
+    private readonly api: KubeApi,
     /** Sees each object before the cache does, and returns what the cache keeps of it. */
     private readonly prepare: (phase: string, obj: unknown) => unknown,
   ) {
-    super(config);
-    // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
-    Object.assign(this, { requestTimeoutMs: (WATCH_SECONDS + 30) * 1000 });
+    super(api.kubeConfig);
   }
 
   override watch(
@@ -38,12 +40,14 @@ class LeanWatch extends Watch {
     done: WatchDone,
   ): Promise<AbortController> {
     const params = { ...queryParams, allowWatchBookmarks: true, timeoutSeconds: WATCH_SECONDS };
-    return super.watch(
+    return this.api.watch({
       path,
-      params,
-      (phase, obj: unknown, raw) => callback(phase, this.prepare(phase, obj), raw),
+      query: params,
+      onEvent: (event) => callback(event.type, this.prepare(event.type, event.object), event),
       done,
-    );
+      // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
+      idleMs: (WATCH_SECONDS + 30) * 1000,
+    });
   }
 }
 
@@ -128,7 +132,7 @@ export class Informer<T extends KubernetesObject> {
     private readonly api: KubeApi,
     private readonly options: InformerOptions,
   ) {
-    const watch = new LeanWatch(api.kubeConfig, (phase, obj) => this.prepare(phase, obj));
+    const watch = new LeanWatch(api, (phase, obj) => this.prepare(phase, obj));
     this.listWatch = new ListWatch<T>(
       options.path,
       watch,
