@@ -112,6 +112,21 @@ describe('KubeApi.request', () => {
     expect(err).toMatchObject({ status: 409, statusCode: 409, reason: 'Conflict' });
     expect((err as Error).message).toBe('the object has been modified');
   });
+
+  it('asks the kubeconfig for credentials again after a 401, not only once the reuse window ends', async () => {
+    const seen: (string | undefined)[] = [];
+    const kube = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      res.statusCode = req.headers.authorization === 'Bearer rotated-token' ? 200 : 401;
+      res.end(res.statusCode === 200 ? '{}' : JSON.stringify({ kind: 'Status', reason: 'Unauthorized' }));
+    });
+    const get = (): Promise<unknown> =>
+      kube.request({ method: 'GET', path: '/api/v1/namespaces' }).catch((e: unknown) => e);
+    expect(await get()).toMatchObject({ status: 401 });
+    kube.kubeConfig.users[0] = { name: 'u', token: 'rotated-token' };
+    expect(await get()).toEqual({});
+    expect(seen).toEqual(['Bearer secret-token', 'Bearer rotated-token']);
+  });
 });
 
 describe('KubeApi.watch', () => {

@@ -100,6 +100,7 @@ export class KubeApi {
       throw err;
     }
     this.observe(verb, resource, status);
+    if (status === 401) this.connection.forget();
     if (status < 200 || status >= 300) throw toApiError(status, text, req.path);
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }

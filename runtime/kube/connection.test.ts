@@ -1,7 +1,8 @@
 // One connection pool per API server, rebuilt only when the TLS material changes (a rotated client
-// certificate). No request is made: prepare() only reads the kubeconfig.
+// certificate); what the kubeconfig answers is reused for a short while. No request is made:
+// prepare() only reads the kubeconfig.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiConnection } from './connection.js';
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
@@ -20,7 +21,7 @@ function kubeConfig(cert: string): KubeConfig {
 describe('ApiConnection', () => {
   it('reuses its pool while the TLS material stays the same, and makes a new one when it changes', async () => {
     const kc = kubeConfig('cert-1');
-    const connection = new ApiConnection(kc);
+    const connection = new ApiConnection(kc, 0);
     const first = await connection.prepare('https://127.0.0.1:6443/api', 'GET');
     const again = await connection.prepare('https://127.0.0.1:6443/api', 'GET');
     expect(again.dispatcher).toBe(first.dispatcher);
@@ -30,5 +31,38 @@ describe('ApiConnection', () => {
     expect((await connection.prepare('https://127.0.0.1:6443/api', 'GET')).dispatcher).toBe(
       rotated.dispatcher,
     );
+  });
+
+  describe('reusing what the kubeconfig answered', () => {
+    afterEach(() => vi.useRealTimers());
+    const url = 'https://127.0.0.1:6443/api';
+    const tokenOf = async (connection: ApiConnection): Promise<string | undefined> =>
+      (await connection.prepare(url, 'GET')).headers['Authorization'];
+
+    function tokenConfig(token: string): KubeConfig {
+      const kc = kubeConfig('cert');
+      kc.users[0] = { name: 'u', token };
+      return kc;
+    }
+
+    it('asks the kubeconfig again once the reuse window has passed', async () => {
+      vi.useFakeTimers();
+      const kc = tokenConfig('one');
+      const connection = new ApiConnection(kc, 1_000);
+      expect(await tokenOf(connection)).toBe('Bearer one');
+      kc.users[0] = { name: 'u', token: 'two' };
+      expect(await tokenOf(connection)).toBe('Bearer one');
+      vi.advanceTimersByTime(1_000);
+      expect(await tokenOf(connection)).toBe('Bearer two');
+    });
+
+    it('asks again at once after forget(), as a 401 does', async () => {
+      const kc = tokenConfig('one');
+      const connection = new ApiConnection(kc, 60_000);
+      expect(await tokenOf(connection)).toBe('Bearer one');
+      kc.users[0] = { name: 'u', token: 'two' };
+      connection.forget();
+      expect(await tokenOf(connection)).toBe('Bearer two');
+    });
   });
 });
