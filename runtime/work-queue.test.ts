@@ -411,6 +411,34 @@ describe('WorkQueue', () => {
     });
   });
 
+  describe('the event loop', () => {
+    /** Holds the thread as a reconcile that computes and finds nothing to change does. */
+    const busy = (ms: number): void => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+
+    it('runs timers and I/O during a long pass of handlers that settle at once, so an edit goes next', async () => {
+      vi.useRealTimers();
+      const calls: string[] = [];
+      queue = new WorkQueue(
+        (key) => {
+          calls.push(key);
+          busy(1);
+          return Promise.resolve({ kind: 'done' });
+        },
+        { ...OPTIONS, concurrency: 4 },
+      );
+      queue.start();
+      for (let i = 0; i < 300; i += 1) queue.add(`r${i}`, 'resync');
+      setTimeout(() => queue!.add('edit'), 0);
+      await queue.drained();
+      expect(calls).toHaveLength(301);
+      // Without hand-backs the timer fires only after all 300 (≥ 300 ms of handlers in one task).
+      expect(calls.indexOf('edit')).toBeLessThan(100);
+    });
+  });
+
   describe('shutdown', () => {
     it('waits for running handlers, drops waiting work and clears every timer', async () => {
       const h = controlled();
