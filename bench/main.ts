@@ -9,6 +9,7 @@ import { parseArgs, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
+import { cpuTable } from './cpu-table.js';
 import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
 import { purgeTable, restTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
@@ -174,12 +175,7 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
 }
 
 function printTables(report: BenchReport): void {
-  if (report.results.length > 0) {
-    console.log(`\n${resultsTable(report.results)}\n`);
-    console.log(`${requestsTable(report.results)}\n`);
-    const heap = heapTable(report);
-    if (heap !== '') console.log(`${heap}\n`);
-  }
+  if (report.results.length > 0) printSizeTables(report);
   const perTenant = perTenantTables(report);
   if (perTenant !== '') console.log(`\n${perTenant}\n`);
   const perTenantHeap = heapTable(report, report.pertenant ?? []);
@@ -189,6 +185,13 @@ function printTables(report: BenchReport): void {
   if (report.multicluster !== undefined && !('error' in report.multicluster))
     console.log(`\nthree clusters, one table:\n${JSON.stringify(report.multicluster, null, 2)}\n`);
   if (report.rest !== undefined && !('error' in report.rest)) console.log(`\n${restTable(report.rest)}\n`);
+}
+
+/** The Shared sizes: results, requests per tenant, CPU per process, heap per tenant. */
+function printSizeTables(report: BenchReport): void {
+  console.log(`\n${resultsTable(report.results)}\n`);
+  for (const table of [requestsTable(report.results), cpuTable(report.results), heapTable(report)])
+    if (table !== '') console.log(`${table}\n`);
 }
 
 /** One scenario after the sizes: its result, or its failure recorded beside the others' results. */

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths.js';
+import { cpuTable } from './cpu-table.js';
 import { heapTable } from './heap-table.js';
 import { resultsTable, type BenchReport } from './report.js';
 import { requestsTable } from './requests-table.js';
@@ -11,8 +12,8 @@ const file = process.argv[2] ?? join(repoRoot, 'bench', 'results', 'latest.json'
 const report = JSON.parse(await readFile(file, 'utf8')) as BenchReport;
 console.log(resultsTable(report.results));
 console.log(`\n${requestsTable(report.results)}`);
-const heap = heapTable(report);
-if (heap !== '') console.log(`\n${heap}`);
+for (const table of [cpuTable(report.results), heapTable(report)])
+  if (table !== '') console.log(`\n${table}`);
 const perTenant = perTenantTables(report);
 if (perTenant !== '') console.log(`\n${perTenant}`);
 const perTenantHeap = heapTable(report, report.pertenant ?? []);

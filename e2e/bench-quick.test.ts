@@ -57,6 +57,13 @@ describe('npm run bench -- --quick', () => {
         expect(side.settled.settled).toBe(true);
       }
       expect(output).toMatch(/landlord over baseline \(goal ≤ 1\.5\): [\d.]+ at convergence, [\d.]+ settled/);
+      // Where the CPU went in each run, and the watches the API server closed (a count, often 0).
+      expect(output).toMatch(/CPU of every process, landlord over baseline: [\d.]+ \(wall time: [\d.]+\)/);
+      expect(output).toMatch(
+        /watches the API server closed for falling behind: baseline \d+.*, landlord \d+/,
+      );
+      for (const side of [result!.baseline!, result!.landlord!.cold!])
+        expect(typeof side.apiServer.terminatedWatchers).toBe('object');
       // The same under the PerTenant default class, against its own baseline (no edits).
       expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
       const perTenant = report.pertenant![0]!;

@@ -42,6 +42,13 @@ export interface RequestCounts {
   requests: Map<string, number>;
   /** VERB → [seconds spent serving, requests served], from apiserver_request_duration_seconds. */
   durations: Map<string, [number, number]>;
+  /**
+   * resource → watches the API server closed because the client fell behind
+   * (apiserver_terminated_watchers_total). On a loaded two-core machine the simulated kubelet and
+   * the controllers fall behind too; each closed watch is a re-watch, and a run with many of them
+   * spent CPU on the harness that the other run did not.
+   */
+  terminatedWatchers: Map<string, number>;
 }
 
 export interface ApiServerAccess {
@@ -92,7 +99,13 @@ export async function requestCounts(access: ApiServerAccess): Promise<RequestCou
   };
   add('_sum', 0);
   add('_count', 1);
-  return { requests, durations };
+  const terminatedWatchers = new Map<string, number>();
+  for (const s of samplesOf(text, 'apiserver_terminated_watchers_total')) {
+    const { resource = '', group = '' } = s.labels;
+    const key = group === '' ? resource : `${resource}.${group}`;
+    terminatedWatchers.set(key, (terminatedWatchers.get(key) ?? 0) + s.value);
+  }
+  return { requests, durations, terminatedWatchers };
 }
 
 export interface RequestBreakdown {
@@ -107,6 +120,8 @@ export interface RequestBreakdown {
   byVerbResource: Record<string, number>;
   /** VERB → mean time the API server took to serve one request in the window, in ms. */
   meanLatencyMs: Record<string, number>;
+  /** resource → watches the API server closed in the window because the client fell behind. */
+  terminatedWatchers: Record<string, number>;
 }
 
 export function delta(before: RequestCounts, after: RequestCounts): RequestBreakdown {
@@ -118,12 +133,17 @@ export function delta(before: RequestCounts, after: RequestCounts): RequestBreak
     nonResource: 0,
     byVerbResource: {},
     meanLatencyMs: {},
+    terminatedWatchers: {},
   };
   for (const [key, value] of after.requests) {
     const moved = value - (before.requests.get(key) ?? 0);
     if (moved <= 0) continue;
     result.byVerbResource[key] = moved;
     tally(result, key, moved);
+  }
+  for (const [resource, value] of after.terminatedWatchers) {
+    const moved = value - (before.terminatedWatchers.get(resource) ?? 0);
+    if (moved > 0) result.terminatedWatchers[resource] = moved;
   }
   for (const [verb, [seconds, count]] of after.durations) {
     const [secondsBefore, countBefore] = before.durations.get(verb) ?? [0, 0];
