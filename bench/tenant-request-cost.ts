@@ -1,0 +1,170 @@
+// What the API server spends, in CPU, on each request landlord makes to a Tenant during a tenant's
+// first convergence and an edit, made by the same code that makes them in sync and the operator.
+// The cold convergence's CPU table (bench/cpu-table.ts) says the API server is what bounds a run
+// on this machine; this says which of landlord's Tenant requests it spends that CPU on, one kind
+// at a time, so that a change to the CRD or to what a write carries can be measured in isolation.
+// Each phase makes N requests, 16 at a time, against one fresh control plane, and reads
+// kube-apiserver's CPU from /proc before and after.
+//
+//   npm run build && scripts/node24 dist/bench/tenant-request-cost.js [N]
+import { Command, InvalidArgumentError } from 'commander';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { computeStatus } from '../operator/status.js';
+import { StatusWriter } from '../operator/status-writer.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import { createMetrics } from '../runtime/metrics.js';
+import { tableIdentity } from '../sync/identity.js';
+import { desiredStatus } from '../sync/status.js';
+import { TenantWriter } from '../sync/tenant-writer.js';
+import { freshCluster, stopCluster, type BenchCluster } from './cluster.js';
+import { childCpuTimes, cpuDelta } from './measure/cpu.js';
+import { fixed, renderTable, type Column } from './measure/table.js';
+import { runPool, secondsSince } from './pool.js';
+import { configMap, deployment, deploymentName, tenantName } from './rows.js';
+
+const CONCURRENCY = 16;
+const TABLE = 'landlord-bench';
+
+interface PhaseCost {
+  phase: string;
+  requests: number;
+  apiServerCpuS: number;
+  etcdCpuS: number;
+  wallS: number;
+}
+
+const spec = (name: string, image?: string): TenantSpec => ({
+  deployment: deployment(name, image),
+  configMaps: [configMap(name)],
+});
+
+/** The Deployment of a tenant whose rollout is done, as the operator reads it from its cache. */
+function availableDeployment(name: string): V1Deployment {
+  const now = new Date();
+  const condition = { status: 'True', lastTransitionTime: now, lastUpdateTime: now };
+  return {
+    ...deployment(name),
+    status: {
+      replicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      updatedReplicas: 1,
+      observedGeneration: 1,
+      conditions: [
+        { ...condition, type: 'Available', reason: 'MinimumReplicasAvailable' },
+        { ...condition, type: 'Progressing', reason: 'NewReplicaSetAvailable' },
+      ],
+    },
+  };
+}
+
+/**
+ * The requests of one tenant's life, in the order it makes them, each as one phase over N Tenants.
+ * Each starts from the Tenant the previous one returned, as sync and the operator start from their
+ * caches, so no phase pays for a read it would not make.
+ */
+function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown>][] {
+  const writer = new TenantWriter(bench.api, tableIdentity(TABLE), createMetrics('bench'));
+  const status = new StatusWriter(bench.api);
+  const latest = new Map<string, Tenant>();
+  const kept = async (name: string, written: Promise<Tenant | undefined>): Promise<void> => {
+    const tenant = await written;
+    if (tenant !== undefined) latest.set(name, tenant);
+  };
+  const cached = (name: string): Tenant => latest.get(name)!;
+  const operatorStatus = (tenant: Tenant): ReturnType<typeof computeStatus> =>
+    computeStatus({
+      tenant,
+      error: undefined,
+      deployment: availableDeployment(tenant.metadata.name!),
+      deploymentName: `bench/${deploymentName(tenant.metadata.name!)}`,
+      configMaps: [`bench/${tenant.metadata.name!}-config`],
+      now: new Date(),
+      state: 'active',
+      paused: false,
+    });
+  const synced = (hash: string, tenant: Tenant): ReturnType<typeof desiredStatus> =>
+    desiredStatus({ kind: 'synced', hash }, tenant, TABLE, new Date());
+  const post = (name: string): Promise<unknown> =>
+    bench.api.request({
+      method: 'POST',
+      path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
+      body: { apiVersion: API_VERSION, kind: KIND, metadata: { name: `${name}-post` }, spec: spec(name) },
+    });
+  return [
+    ['the baseline: POST a Tenant', post],
+    ['sync: apply a new Tenant', (name) => kept(name, writer.create(name, spec(name), 'hash-1'))],
+    [
+      'sync: apply its Synced status',
+      (name) => kept(name, writer.applyStatus(name, synced('hash-1', cached(name)))),
+    ],
+    [
+      'operator: apply the status of a Ready tenant',
+      (name) => kept(name, status.write(cached(name), operatorStatus(cached(name)))),
+    ],
+    [
+      'sync: apply an edited row',
+      (name) =>
+        kept(name, writer.apply(name, spec(name, 'nginx:1.28'), 'hash-2', cached(name).metadata.uid ?? '')),
+    ],
+    [
+      'sync: apply its Synced status again',
+      (name) => kept(name, writer.applyStatus(name, synced('hash-2', cached(name)))),
+    ],
+    [
+      'GET a Tenant (for scale)',
+      (name) =>
+        bench.api.request({ method: 'GET', path: apiPath({ apiVersion: API_VERSION, kind: KIND, name }) }),
+    ],
+  ];
+}
+
+async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
+  const costs: PhaseCost[] = [];
+  for (const [phase, request] of phases(bench)) {
+    const before = childCpuTimes();
+    const started = performance.now();
+    await runPool(n, CONCURRENCY, async (i) => {
+      await request(tenantName(i));
+    });
+    const cpu = cpuDelta(before, childCpuTimes());
+    costs.push({
+      phase,
+      requests: n,
+      apiServerCpuS: cpu['kube-apiserver'] ?? 0,
+      etcdCpuS: cpu.etcd ?? 0,
+      wallS: secondsSince(started),
+    });
+  }
+  return costs;
+}
+
+const COLUMNS: Column<PhaseCost>[] = [
+  { title: 'phase (each N requests)', value: (c) => c.phase },
+  { title: 'API server CPU s', value: (c) => fixed(c.apiServerCpuS) },
+  { title: 'ms per Tenant', value: (c) => fixed((c.apiServerCpuS * 1000) / c.requests, 2) },
+  { title: 'etcd CPU s', value: (c) => fixed(c.etcdCpuS) },
+  { title: 'wall s', value: (c) => fixed(c.wallS) },
+];
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number of Tenants');
+  return n;
+}
+
+async function main(): Promise<void> {
+  const command = new Command('tenant-request-cost').argument('[n]', 'Tenants per phase', parseCount, 3000);
+  command.parse();
+  const n = command.processedArgs[0] as number;
+  const bench = await freshCluster((line) => console.error(line));
+  try {
+    const costs = await measure(bench, n);
+    console.log(`${renderTable(costs, COLUMNS)}\n${JSON.stringify({ n, costs })}`);
+  } finally {
+    await stopCluster(bench.cluster);
+  }
+}
+
+await main();
