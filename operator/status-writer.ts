@@ -3,7 +3,7 @@
 // field manager, so sync's Synced condition is never touched.
 import { isDeepStrictEqual } from 'node:util';
 import { findCondition, sameConditions } from '../api/conditions.js';
-import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { BUILT_BODY, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
@@ -40,7 +40,7 @@ export class StatusWriter {
     return this.api.request<Tenant>({
       method: 'PATCH',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
-      query: { fieldManager: FIELD_MANAGER.operator, force: true },
+      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.operator, force: true },
       contentType: CONTENT_TYPE.apply,
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
       verb: 'apply',

@@ -1,7 +1,7 @@
 // The one place the purger writes Tenant status: status.purge and the Purged condition, by
 // server-side apply on the status subresource under the purger's own field manager, so the
 // operator's and sync's conditions are never touched (and theirs never touch this).
-import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { BUILT_BODY, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { API_VERSION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { statusCurrent, type PurgerStatus } from './status.js';
@@ -25,7 +25,7 @@ export class StatusWriter {
     const tenant = await this.api.request<Tenant>({
       method: 'PATCH',
       path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
-      query: { fieldManager: FIELD_MANAGER.purger, force: true },
+      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.purger, force: true },
       contentType: CONTENT_TYPE.apply,
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
       verb: 'apply',

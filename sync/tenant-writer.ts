@@ -5,7 +5,7 @@
 // values is refused (409) instead of taken over; an apply to a Tenant sync made names its uid, and a
 // delete carries uid and resourceVersion preconditions, so a Tenant replaced meanwhile (by anyone)
 // is neither written nor deleted.
-import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { ApiError, BUILT_BODY, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { Metrics } from '../runtime/metrics.js';
 import {
@@ -89,7 +89,7 @@ export class TenantWriter {
     const tenant = await this.api.request<Tenant>({
       method: 'PATCH',
       path: tenantObjectPath(body.metadata.name ?? ''),
-      query: { fieldManager: FIELD_MANAGER.sync, force },
+      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.sync, force },
       contentType: CONTENT_TYPE.apply,
       body,
       verb: 'apply',
@@ -124,7 +124,7 @@ export class TenantWriter {
       method: 'PATCH',
       path: `${tenantObjectPath(name)}/status`,
       // Forcing only ever takes fields sync claims here (its own condition and status.sync).
-      query: { fieldManager: FIELD_MANAGER.sync, force: true },
+      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.sync, force: true },
       contentType: CONTENT_TYPE.apply,
       body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status },
       verb: 'apply',

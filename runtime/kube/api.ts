@@ -16,6 +16,14 @@ export const CONTENT_TYPE = {
   jsonPatch: 'application/json-patch+json',
 } as const;
 
+/**
+ * Query of an apply whose body landlord's own code builds (a Tenant's spec or status). By default
+ * (fieldValidation=Warn) the API server parses an apply body a second time, strictly, only to warn
+ * of unknown or duplicate fields: such a body has none, and landlord reads no warnings. That second
+ * parse of the YAML was about 4.5 % of the API server's CPU in a profile of Tenant writes.
+ */
+export const BUILT_BODY = { fieldValidation: 'Ignore' } as const;
+
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'apply' | 'delete' | 'watch';
 
 export interface ApiRequest {
