@@ -63,8 +63,7 @@ function watchersLine(result: SizeResult): string {
   );
 }
 
-function ratioLine(result: SizeResult): string {
-  const rows = cpuRows(result);
+function ratioLine(result: SizeResult, rows: readonly CpuRow[]): string {
   const total = rows.find((r) => r.process === TOTAL);
   const cpuRatio =
     total?.baseline === undefined || total.landlord === undefined || total.baseline === 0
@@ -77,6 +76,9 @@ function ratioLine(result: SizeResult): string {
 export function cpuTable(results: readonly SizeResult[]): string {
   return results
     .filter((r) => r.landlord?.cold?.cpuSeconds !== undefined)
-    .map((r) => `N = ${r.n}\n${renderTable(cpuRows(r), COLUMNS)}\n${ratioLine(r)}\n${watchersLine(r)}`)
+    .map((r) => {
+      const rows = cpuRows(r);
+      return `N = ${r.n}\n${renderTable(rows, COLUMNS)}\n${ratioLine(r, rows)}\n${watchersLine(r)}`;
+    })
     .join('\n\n');
 }

@@ -21,7 +21,7 @@ import { freshCluster, stopCluster, type BenchCluster } from './cluster.js';
 import { childCpuTimes, cpuDelta } from './measure/cpu.js';
 import { fixed, renderTable, type Column } from './measure/table.js';
 import { runPool, secondsSince } from './pool.js';
-import { configMap, deployment, deploymentName, tenantName } from './rows.js';
+import { BENCH_NAMESPACE, configMap, deployment, deploymentName, tenantName } from './rows.js';
 
 const CONCURRENCY = 16;
 const TABLE = 'landlord-bench';
@@ -78,8 +78,8 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
       tenant,
       error: undefined,
       deployment: availableDeployment(tenant.metadata.name!),
-      deploymentName: `bench/${deploymentName(tenant.metadata.name!)}`,
-      configMaps: [`bench/${tenant.metadata.name!}-config`],
+      deploymentName: `${BENCH_NAMESPACE}/${deploymentName(tenant.metadata.name!)}`,
+      configMaps: [`${BENCH_NAMESPACE}/${configMap(tenant.metadata.name!).metadata!.name!}`],
       now: new Date(),
       state: 'active',
       paused: false,
