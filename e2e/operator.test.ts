@@ -315,6 +315,56 @@ describe('kubectl', () => {
   });
 });
 
+describe('watch events a reconcile would find nothing new in', () => {
+  const name = uniqueName('echo');
+  const events = async (kind: string, outcome: 'queued' | 'skipped'): Promise<number> =>
+    metricValue(await operator.metrics(), 'landlord_watch_events_total', { kind, outcome });
+  const moreThan = async (kind: string, outcome: 'queued' | 'skipped', before: number) =>
+    (await events(kind, outcome)) > before;
+
+  it('skips status writes and the echoes of its own applies, and queues a change of the spec', async () => {
+    const before = await Promise.all(['Tenant', 'Deployment', 'ConfigMap'].map((k) => events(k, 'skipped')));
+    await createTenant(custom, tenantManifest(name, ns));
+    await ready(name);
+    // Its own status write comes back as a Tenant event; its applies as a Deployment and a ConfigMap event.
+    await waitUntil(
+      'the echoes of its own writes to be skipped',
+      async () =>
+        (await moreThan('Tenant', 'skipped', before[0]!)) &&
+        (await moreThan('Deployment', 'skipped', before[1]!)) &&
+        (await moreThan('ConfigMap', 'skipped', before[2]!)),
+      { timeoutMs: 10_000 },
+    );
+    // Another writer's condition (sync's Synced is one) changes nothing the operator decides from.
+    const skipped = await events('Tenant', 'skipped');
+    const condition = { type: 'E2E', status: 'True', reason: 'ByHand', message: 'set by the test' };
+    await custom.patchClusterCustomObjectStatus({
+      group: 'landlord.dev',
+      version: 'v1alpha1',
+      plural: 'tenants',
+      name,
+      body: [
+        {
+          op: 'add',
+          path: '/status/conditions/-',
+          value: { ...condition, lastTransitionTime: new Date().toISOString().replace(/\.\d+/, '') },
+        },
+      ],
+    });
+    await waitUntil('the status write to be skipped', () => moreThan('Tenant', 'skipped', skipped), {
+      timeoutMs: 10_000,
+    });
+    const queued = await events('Tenant', 'queued');
+    const spec = (await readTenant(custom, name)).spec;
+    await setSpec(custom, name, { ...spec, deployment: deploymentManifest(name, ns, 'nginx:1.28') });
+    await waitUntil('the new spec to be queued', () => moreThan('Tenant', 'queued', queued), {
+      timeoutMs: 10_000,
+    });
+    const applied = await waitForCondition(custom, name, { type: CONDITION.applied, status: 'True' });
+    expect(applied.status?.observedGeneration).toBe(2);
+  });
+});
+
 describe('scale and steady state', () => {
   it('brings 200 Tenants created at once to Ready', async () => {
     const names = Array.from({ length: 200 }, (_, i) => `bulk-${ns}-${i}`);

@@ -7,6 +7,7 @@ import { CRDS } from '../api/crds.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { API_VERSION, CONDITION, KIND, LABEL, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
+import type { Metrics } from '../runtime/metrics.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
 import { CHILD_API_VERSION, statusIsRead, TENANCY_KINDS, type ChildKind } from './child-ref.js';
@@ -18,7 +19,7 @@ import { REFUSAL_REASON } from './policy/index.js';
 import { Reconciler } from './reconciler.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { StatusWriter } from './status-writer.js';
-import { InformerOperator, type WatchSpec } from './watcher.js';
+import { InformerOperator, type WatchEvent, type WatchSpec } from './watcher.js';
 import {
   classChange,
   classMark,
@@ -55,14 +56,14 @@ class OperatorComponent implements Component {
       kind,
       namespace,
       labelSelector: LABEL.tenant,
-      onEvent: (e) => this.onChildEvent(kind, e),
+      onEvent: (e) => this.onChildEvent(ctx.metrics, kind, e),
       dropStatus: !statusIsRead(kind),
     });
     const specs: WatchSpec[] = [
       {
         apiVersion: API_VERSION,
         kind: KIND,
-        onEvent: (e) => this.onTenantEvent(e),
+        onEvent: (e) => this.onTenantEvent(ctx.metrics, e),
         onRecovered: () => this.afterOutage(ctx),
       },
       { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND, onEvent: (e) => this.onClassEvent(ctx, e) },
@@ -143,7 +144,12 @@ class OperatorComponent implements Component {
     }
   }
 
-  private onTenantEvent(event: ResourceEvent): void {
+  /**
+   * A status write (the operator's own, sync's Synced, the purger's) changes nothing a reconcile
+   * decides from: the caches take it, and the Tenant is not looked at again for it. That was two
+   * of the seven reconciles of a new tenant.
+   */
+  private onTenantEvent(metrics: Metrics, event: WatchEvent): void {
     const tenant = event.object as Tenant;
     const name = tenant.metadata.name!;
     const generation = tenant.metadata.generation;
@@ -152,7 +158,8 @@ class OperatorComponent implements Component {
     if (previous !== generation) this.queue?.forget(name);
     const deleted = event.type === ResourceEventType.Deleted;
     const moved = this.trackTenant(tenant, deleted);
-    this.queue?.add(name);
+    metrics.watchEventsTotal.inc({ kind: KIND, outcome: event.statusOnly ? 'skipped' : 'queued' });
+    if (!event.statusOnly) this.queue?.add(name);
     const respecified = previous !== undefined && previous !== generation;
     // A Tenant that starts holding labels (new, or back from archived) frees none.
     const left = moved.from !== undefined && moved.from !== moved.to;
@@ -219,10 +226,11 @@ class OperatorComponent implements Component {
     });
   }
 
-  private onChildEvent(kind: ChildKind, event: ResourceEvent): void {
+  private onChildEvent(metrics: Metrics, kind: ChildKind, event: WatchEvent): void {
     const deleted = event.type === ResourceEventType.Deleted;
-    for (const tenant of this.observed?.childChanged(kind, event.object, deleted) ?? [])
-      this.queue?.add(tenant);
+    const tenants = this.observed?.childChanged(kind, event.object, deleted) ?? [];
+    metrics.watchEventsTotal.inc({ kind, outcome: tenants.length > 0 ? 'queued' : 'skipped' });
+    for (const tenant of tenants) this.queue?.add(tenant);
   }
 
   private updateGauges(ctx: ComponentContext): void {

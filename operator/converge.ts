@@ -8,7 +8,7 @@ import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { KeyedLock } from '../util/keyed-lock.js';
-import { Applier } from './apply.js';
+import { Applier, type Applied } from './apply.js';
 import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
@@ -23,6 +23,8 @@ export interface Converged {
   deployment: V1Deployment | undefined;
   /** Children kept until the Deployment replacing them has rolled out (prune.ts). */
   pruneHeld?: Pruned['held'];
+  /** A child changed while it was being applied, after the version reported here: look again. */
+  changedMeanwhile: boolean;
 }
 
 export class Converger {
@@ -54,18 +56,39 @@ export class Converger {
     const cached = desired.map((child) => this.observed.child(child.ref));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, cached[i]));
     this.assertNamespacesFree(tenant, desired);
-    const applied = await this.applier.applyDrifted(tenant.metadata.name!, desired, cached, (ref) =>
-      this.claimUnseen(tenant, ref),
-    );
-    desired.forEach((child, i) => {
-      const object = applied.objects[i]!;
-      if (object !== cached[i]) this.observed.childApplied(child.ref, object);
-    });
+    const applied = await this.applyHoldingEvents(tenant, desired, cached);
     const pruned = await this.pruner.prune(tenant, desired);
     const changes = [...applied.changes, ...pruned.changes];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
     const deployment = at === -1 ? undefined : applied.objects[at];
-    return { changes, deployment, ...(pruned.held === undefined ? {} : { pruneHeld: pruned.held }) };
+    const held = pruned.held === undefined ? {} : { pruneHeld: pruned.held };
+    return { changes, deployment, changedMeanwhile: applied.changedMeanwhile, ...held };
+  }
+
+  /**
+   * Applies what drifted. The children's watch events that come meanwhile, their echoes mostly,
+   * wake nobody (ObservedState.convergeStarted); one newer than what this reconcile reports from
+   * makes it look again.
+   */
+  private async applyHoldingEvents(
+    tenant: Tenant,
+    desired: readonly DesiredChild[],
+    cached: readonly (KubernetesObject | undefined)[],
+  ): Promise<Applied & { changedMeanwhile: boolean }> {
+    const refs = desired.map((child) => child.ref);
+    this.observed.convergeStarted(tenant.metadata.name!, refs);
+    const applied = await this.applier
+      .applyDrifted(tenant.metadata.name!, desired, cached, (ref) => this.claimUnseen(tenant, ref))
+      .catch((err: unknown) => {
+        // The retry reads the caches afresh: what came meanwhile needs no second look.
+        refs.forEach((ref) => this.observed.convergeEnded(ref, undefined));
+        throw err;
+      });
+    applied.objects.forEach((object, i) => {
+      if (object !== cached[i]) this.observed.childApplied(refs[i]!, object);
+    });
+    const missed = refs.map((ref, i) => this.observed.convergeEnded(ref, applied.objects[i]));
+    return { ...applied, changedMeanwhile: missed.includes(true) };
   }
 
   /** The Tenant is gone: drop what was remembered of its children. */

@@ -12,7 +12,7 @@ import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
 import { lighten } from '../runtime/kube/informer.js';
 import { pluralOf } from '../runtime/kube/paths.js';
-import { isNewer } from '../runtime/kube/resource-version.js';
+import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import {
   childKey,
@@ -35,6 +35,8 @@ const CLASSES = pluralOf(CLASS_API_VERSION, CLASS_KIND);
  */
 const APPLIED_TTL_MS = 60_000;
 
+const versioned = (resourceVersion: string): KubernetesObject => ({ metadata: { resourceVersion } });
+
 export class ObservedState {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
@@ -43,6 +45,13 @@ export class ObservedState {
   private readonly written = new Map<string, Tenant>();
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
+  /**
+   * Children a reconcile is converging now → its Tenant, and the newest version their watch
+   * delivered meanwhile ('' for none). Their events are held here rather than waking the Tenant:
+   * most are the echo of the apply under way, which the reconcile reports from; convergeEnded says
+   * which were not.
+   */
+  private readonly converging = new Map<string, { tenant: string; seen: string }>();
 
   constructor(
     private readonly watcher: InformerOperator,
@@ -152,11 +161,56 @@ export class ObservedState {
     this.written.delete(tenant);
   }
 
-  /** Called for every child watch event: keeps the index current, and names the Tenants to look at. */
+  /**
+   * Called for every child watch event: keeps the index current, and names the Tenants to look at.
+   * None for the echo of the operator's own apply (the version the apply returned), nor for a
+   * child being converged now: the reconcile reports from the object its apply returned, so
+   * another would find nothing new.
+   */
   childChanged(kind: ChildKind, object: KubernetesObject, deleted: boolean): string[] {
     const key = childKey(childRef(kind, object.metadata?.namespace ?? '', object.metadata?.name ?? ''));
+    const echo = this.settleApplied(key, object, deleted);
+    const tenants = this.index.childChanged(kind, object, deleted);
+    if (deleted) return tenants;
+    return this.heldWhileConverging(key, object, tenants) || echo ? [] : tenants;
+  }
+
+  /** Drops the applied copy once the watch has caught up with it; true for the event that is its echo. */
+  private settleApplied(key: string, object: KubernetesObject, deleted: boolean): boolean {
     const applied = this.applied.get(key);
-    if (applied !== undefined && (deleted || !isNewer(applied.object, object))) this.applied.delete(key);
-    return this.index.childChanged(kind, object, deleted);
+    if (applied === undefined) return false;
+    if (deleted || !isNewer(applied.object, object)) this.applied.delete(key);
+    return !deleted && sameVersion(applied.object, object);
+  }
+
+  /**
+   * A child its own Tenant is converging: the event wakes nobody, and its version is kept for
+   * convergeEnded. An event that concerns another Tenant wakes it as usual.
+   */
+  private heldWhileConverging(key: string, object: KubernetesObject, tenants: string[]): boolean {
+    const held = this.converging.get(key);
+    if (held === undefined || tenants.length !== 1 || tenants[0] !== held.tenant) return false;
+    if (held.seen === '' || isNewer(object, versioned(held.seen)))
+      held.seen = object.metadata?.resourceVersion ?? '';
+    return true;
+  }
+
+  /** The Tenant's reconcile starts converging these children (under their locks: one at a time per child). */
+  convergeStarted(tenant: string, refs: readonly ChildRef[]): void {
+    for (const ref of refs) this.converging.set(childKey(ref), { tenant, seen: '' });
+  }
+
+  /**
+   * The reconcile is done with the child, and reported from `object` (what its apply returned, or
+   * the cached copy it left alone; undefined when it failed). True when the watch delivered a
+   * version it did not see meanwhile: the Tenant must be looked at again.
+   */
+  convergeEnded(ref: ChildRef, object: KubernetesObject | undefined): boolean {
+    const key = childKey(ref);
+    const held = this.converging.get(key);
+    this.converging.delete(key);
+    if (held === undefined || held.seen === '') return false;
+    const seen = versioned(held.seen);
+    return object === undefined || !(sameVersion(seen, object) || isNewer(object, seen));
   }
 }

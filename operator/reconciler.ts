@@ -74,6 +74,8 @@ export class Reconciler {
       });
       return { kind: 'retry', error };
     }
+    // A child changed during its apply, and its event woke nobody (converge.ts): look again now.
+    if (attempt.converged?.changedMeanwhile === true) return { kind: 'requeueAfter', delayMs: 0 };
     // A held status is written by a later reconcile: the Deployment's next event, or this one.
     if (held > 0) return { kind: 'requeueAfter', delayMs: held };
     if (attempt.error === undefined) return { kind: 'done' };

@@ -10,9 +10,12 @@
 import operatorModule, { ResourceEventType, ResourceMetaImpl, type ResourceEvent } from '@dot-i/k8s-operator';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { KubeApi } from '../runtime/kube/api.js';
-import { Informer } from '../runtime/kube/informer.js';
+import { Informer, type Change } from '../runtime/kube/informer.js';
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import type { Logger } from '../runtime/logger.js';
+
+/** A watch event, and whether it changed only the object's status. */
+export type WatchEvent = ResourceEvent & Change;
 
 export interface WatchSpec {
   apiVersion: string;
@@ -20,7 +23,7 @@ export interface WatchSpec {
   labelSelector?: string;
   /** Watch one namespace; all namespaces when absent. */
   namespace?: string;
-  onEvent: (event: ResourceEvent) => void;
+  onEvent: (event: WatchEvent) => void;
   /** The watch reconnected after an error. */
   onRecovered?: () => void;
   /** Cache the objects without their status (InformerOptions.dropStatus). */
@@ -59,7 +62,7 @@ export class InformerOperator extends Operator {
 
   protected async init(): Promise<void> {
     for (const spec of this.specs) {
-      const onEvent = (e: ResourceEvent): Promise<void> => Promise.resolve(spec.onEvent(e));
+      const onEvent = (e: WatchEvent): Promise<void> => Promise.resolve(spec.onEvent(e));
       const { group, version, plural } = librarySpelling(spec);
       await this.watchResource(group, version, plural, onEvent, spec.namespace);
     }
@@ -76,7 +79,7 @@ export class InformerOperator extends Operator {
     group: string,
     version: string,
     plural: string,
-    onEvent: (event: ResourceEvent) => Promise<void>,
+    onEvent: (event: WatchEvent) => Promise<void>,
     namespace?: string,
   ): Promise<void> {
     const spec = this.specs.find((s) => librarySpelling(s).plural === plural && s.namespace === namespace);
@@ -91,10 +94,11 @@ export class InformerOperator extends Operator {
       onRecovered: spec.onRecovered,
       dropStatus: spec.dropStatus,
     });
-    const deliver = (type: ResourceEventType) => (object: KubernetesObject) => {
+    const deliver = (type: ResourceEventType) => (object: KubernetesObject, change: Change) => {
       object.apiVersion ??= apiVersion;
       object.kind ??= kind;
-      void onEvent({ type, object, meta: ResourceMetaImpl.createWithPlural(plural, object) });
+      const meta = ResourceMetaImpl.createWithPlural(plural, object);
+      void onEvent({ type, object, meta, statusOnly: change.statusOnly });
     };
     informer.on('add', deliver(ResourceEventType.Added));
     informer.on('update', deliver(ResourceEventType.Modified));

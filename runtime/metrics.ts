@@ -28,6 +28,12 @@ export interface Metrics {
   registry: Registry;
   /** Reconciles by result: success, error (retried), refused (invalid input), requeue. */
   reconcileTotal: Counter<'result'>;
+  /**
+   * Watch events the operator received, by kind, and whether they queued a reconcile
+   * (`queued`) or changed nothing a reconcile decides from (`skipped`: a Tenant's status write,
+   * the echo of the operator's own apply).
+   */
+  watchEventsTotal: Counter<'kind' | 'outcome'>;
   reconcileDuration: Histogram;
   /** Keys ready to run in the work queue. */
   queueDepth: Gauge;
@@ -155,6 +161,7 @@ function reconcileMetrics(
 ): Pick<
   Metrics,
   | 'reconcileTotal'
+  | 'watchEventsTotal'
   | 'reconcileDuration'
   | 'queueDepth'
   | 'queueInFlight'
@@ -168,6 +175,12 @@ function reconcileMetrics(
       name: 'landlord_reconcile_total',
       help: 'Reconciles by result: success, error, refused or requeue.',
       labelNames: ['result'] as const,
+      registers,
+    }),
+    watchEventsTotal: new Counter({
+      name: 'landlord_watch_events_total',
+      help: 'Watch events by kind: queued a reconcile, or skipped (a status write, the echo of its own apply).',
+      labelNames: ['kind', 'outcome'] as const,
       registers,
     }),
     reconcileDuration: new Histogram({

@@ -2,7 +2,7 @@
 // without status: only those that change something it keeps.
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { lighten, sameBesidesVersion } from './informer.js';
+import { lighten, sameBesidesStatus, sameBesidesVersion } from './informer.js';
 
 setFlagsFromString('--allow-natives-syntax');
 /** False once an object has become a hash table (what deleting a property in its middle does). */
@@ -26,6 +26,26 @@ describe('sameBesidesVersion', () => {
     const relabelled = quota('11');
     relabelled.metadata.labels = { a: 'c' };
     expect(sameBesidesVersion(quota('10'), relabelled)).toBe(false);
+  });
+});
+
+describe('sameBesidesStatus', () => {
+  const deployment = (resourceVersion: string, ready: number, labels = { app: 'a' }) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'acme', resourceVersion, generation: 1, labels },
+    spec: { replicas: 1 },
+    status: { readyReplicas: ready },
+  });
+
+  it('holds for a status write', () => {
+    expect(sameBesidesStatus(deployment('10', 0), deployment('11', 1))).toBe(true);
+  });
+
+  it('fails for a change of the spec or metadata made with it', () => {
+    const respecified = { ...deployment('11', 1), spec: { replicas: 2 } };
+    expect(sameBesidesStatus(deployment('10', 0), respecified)).toBe(false);
+    expect(sameBesidesStatus(deployment('10', 0), deployment('11', 1, { app: 'b' }))).toBe(false);
   });
 });
 

@@ -85,9 +85,19 @@ export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfSt
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
-  const unversioned = (o: KubernetesObject): string =>
-    JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
   return unversioned(a) === unversioned(b);
+}
+
+/** Equal but for metadata.resourceVersion and status: only a status write came between them. */
+export function sameBesidesStatus(a: KubernetesObject, b: KubernetesObject): boolean {
+  return unversioned(a, 'status') === unversioned(b, 'status');
+}
+
+function unversioned(o: KubernetesObject, leaveOut?: 'status'): string {
+  const metadata = { ...o.metadata, resourceVersion: undefined };
+  return JSON.stringify(
+    leaveOut === undefined ? { ...o, metadata } : { ...o, metadata, [leaveOut]: undefined },
+  );
 }
 
 /**
@@ -117,7 +127,12 @@ function kept(key: string, value: unknown, unread: Unread): unknown {
   return value;
 }
 
-export type ObjectHandler<T> = (obj: T) => void;
+/** What a watch event changed: `statusOnly` when the update changed the object's status and nothing else. */
+export interface Change {
+  statusOnly: boolean;
+}
+
+export type ObjectHandler<T> = (obj: T, change: Change) => void;
 
 export class Informer<T extends KubernetesObject> {
   private readonly listWatch: ListWatch<T>;
@@ -127,6 +142,8 @@ export class Informer<T extends KubernetesObject> {
   private restartTimer: NodeJS.Timeout | undefined;
   /** Updates that changed nothing the cache keeps: the cache takes them, handlers do not hear of them. */
   private readonly unchanged = new WeakSet<object>();
+  /** Updates that changed only the status: handlers hear of them, and are told so. */
+  private readonly statusOnly = new WeakSet<object>();
 
   constructor(
     private readonly api: KubeApi,
@@ -154,21 +171,25 @@ export class Informer<T extends KubernetesObject> {
 
   on(verb: 'add' | 'update' | 'delete', handler: ObjectHandler<T>): void {
     this.listWatch.on(verb, (obj) => {
-      if (!this.unchanged.has(obj)) handler(obj);
+      if (!this.unchanged.has(obj)) handler(obj, { statusOnly: this.statusOnly.has(obj) });
     });
   }
 
   /**
    * Lightens the object; an update of a kind cached without status that differs from the cached
    * copy only in resourceVersion was a status write (a quota's usage recounted as pods come): a
-   * reconcile for it would find nothing new, so its handlers are skipped.
+   * reconcile for it would find nothing new, so its handlers are skipped. Of a kind cached with
+   * its status, an update that changed only the status is marked as such for the handlers.
    */
   private prepare(phase: string, obj: unknown): unknown {
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
     const next = lighten(obj as T, this.options, cached);
-    const statusOnly =
-      this.options.dropStatus === true && cached !== undefined && sameBesidesVersion(cached, next);
-    if (statusOnly) this.unchanged.add(next);
+    if (cached === undefined) return next;
+    if (this.options.dropStatus === true) {
+      if (sameBesidesVersion(cached, next)) this.unchanged.add(next);
+    } else if (sameBesidesStatus(cached, next)) {
+      this.statusOnly.add(next);
+    }
     return next;
   }
 

@@ -9,3 +9,9 @@ export function isNewer(a: KubernetesObject, b: KubernetesObject): boolean {
   if (!/^\d+$/.test(x) || !/^\d+$/.test(y)) return false;
   return BigInt(x) > BigInt(y);
 }
+
+/** The same version of one object: both copies carry one resourceVersion. */
+export function sameVersion(a: KubernetesObject, b: KubernetesObject): boolean {
+  const version = a.metadata?.resourceVersion;
+  return version !== undefined && version === b.metadata?.resourceVersion;
+}

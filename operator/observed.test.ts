@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { LABEL } from '../api/tenant.js';
+import { builtInClass } from '../api/tenantclass.js';
+import { childRef } from './child-ref.js';
+import { ObservedState } from './observed.js';
+import type { InformerOperator } from './watcher.js';
+
+/** No watch has listed anything: every lookup falls through to what the operator applied. */
+const noCaches = { informer: () => undefined } as unknown as InformerOperator;
+
+const deployment = (resourceVersion: string, tenant = 'acme'): V1Deployment => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'acme', resourceVersion, labels: { [LABEL.tenant]: tenant } },
+  spec: { selector: { matchLabels: { app: 'web' } }, template: {} },
+});
+
+describe('ObservedState.childChanged', () => {
+  const ref = childRef('Deployment', 'acme', 'web');
+
+  it('names no Tenant for the echo of the operator’s own apply', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.childApplied(ref, deployment('7'));
+    expect(observed.childChanged('Deployment', deployment('7'), false)).toEqual([]);
+    // The index still learnt the child from it.
+    expect(observed.childrenOf('acme')).toEqual([ref]);
+  });
+
+  it('names the Tenant for a later version, a deletion, or a child it did not apply', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.childApplied(ref, deployment('7'));
+    expect(observed.childChanged('Deployment', deployment('8'), false)).toEqual(['acme']);
+    observed.childApplied(ref, deployment('9'));
+    expect(observed.childChanged('Deployment', deployment('9'), true)).toEqual(['acme']);
+    expect(observed.childChanged('Deployment', deployment('12'), false)).toEqual(['acme']);
+  });
+});
+
+describe('ObservedState while a reconcile converges a child', () => {
+  const ref = childRef('Deployment', 'acme', 'web');
+  const converging = (): ObservedState => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.convergeStarted('acme', [ref]);
+    return observed;
+  };
+
+  it('holds the echo that comes before the apply returns, and asks for no second look', () => {
+    const observed = converging();
+    expect(observed.childChanged('Deployment', deployment('7'), false)).toEqual([]);
+    observed.childApplied(ref, deployment('7'));
+    expect(observed.convergeEnded(ref, deployment('7'))).toBe(false);
+  });
+
+  it('asks for a second look when a version newer than the one reported came meanwhile', () => {
+    const observed = converging();
+    expect(observed.childChanged('Deployment', deployment('9'), false)).toEqual([]);
+    expect(observed.childChanged('Deployment', deployment('8'), false)).toEqual([]);
+    expect(observed.convergeEnded(ref, deployment('7'))).toBe(true);
+  });
+
+  it('asks for one when the apply failed after an event, and none without an event', () => {
+    const observed = converging();
+    observed.childChanged('Deployment', deployment('9'), false);
+    expect(observed.convergeEnded(ref, undefined)).toBe(true);
+    observed.convergeStarted('acme', [ref]);
+    expect(observed.convergeEnded(ref, undefined)).toBe(false);
+  });
+
+  it('wakes the Tenant for a deletion, and another Tenant for its own event', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.childChanged('Deployment', deployment('7'), false);
+    observed.convergeStarted('acme', [ref]);
+    expect(observed.childChanged('Deployment', deployment('9'), true)).toEqual(['acme']);
+    expect(converging().childChanged('Deployment', deployment('8', 'other'), false)).toEqual(['other']);
+  });
+
+  it('holds nothing once the converge has ended', () => {
+    const observed = converging();
+    observed.convergeEnded(ref, deployment('7'));
+    expect(observed.childChanged('Deployment', deployment('8'), false)).toEqual(['acme']);
+  });
+});
