@@ -64,6 +64,7 @@ class OperatorComponent implements Component {
         apiVersion: API_VERSION,
         kind: KIND,
         onEvent: (e) => this.onTenantEvent(ctx.metrics, e),
+        markStatusOnly: true,
         onRecovered: () => this.afterOutage(ctx),
       },
       { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND, onEvent: (e) => this.onClassEvent(ctx, e) },

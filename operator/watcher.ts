@@ -28,6 +28,8 @@ export interface WatchSpec {
   onRecovered?: () => void;
   /** Cache the objects without their status (InformerOptions.dropStatus). */
   dropStatus?: boolean;
+  /** Say in each event whether it changed only the status (InformerOptions.markStatusOnly). */
+  markStatusOnly?: boolean;
 }
 
 // The library is CommonJS with an `exports.default` class; from ESM its default import is the module object.
@@ -93,6 +95,7 @@ export class InformerOperator extends Operator {
       logger: this.log,
       onRecovered: spec.onRecovered,
       dropStatus: spec.dropStatus,
+      markStatusOnly: spec.markStatusOnly,
     });
     const deliver = (type: ResourceEventType) => (object: KubernetesObject, change: Change) => {
       object.apiVersion ??= apiVersion;

@@ -78,6 +78,11 @@ export interface InformerOptions {
    * its Synced condition and status.sync, not the operator's conditions).
    */
   keepOfStatus?: (status: unknown) => unknown;
+  /**
+   * Tell handlers whether an update changed only the status (Change.statusOnly), for a handler
+   * that skips those. Off by default: the comparison serialises both copies, on every update.
+   */
+  markStatusOnly?: boolean;
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
@@ -127,7 +132,7 @@ function kept(key: string, value: unknown, unread: Unread): unknown {
   return value;
 }
 
-/** What a watch event changed: `statusOnly` when the update changed the object's status and nothing else. */
+/** What a watch event changed: `statusOnly` when the update changed only the status (with markStatusOnly). */
 export interface Change {
   statusOnly: boolean;
 }
@@ -179,7 +184,7 @@ export class Informer<T extends KubernetesObject> {
    * Lightens the object; an update of a kind cached without status that differs from the cached
    * copy only in resourceVersion was a status write (a quota's usage recounted as pods come): a
    * reconcile for it would find nothing new, so its handlers are skipped. Of a kind cached with
-   * its status, an update that changed only the status is marked as such for the handlers.
+   * its status, an update that changed only the status is marked as such when asked.
    */
   private prepare(phase: string, obj: unknown): unknown {
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
@@ -187,7 +192,7 @@ export class Informer<T extends KubernetesObject> {
     if (cached === undefined) return next;
     if (this.options.dropStatus === true) {
       if (sameBesidesVersion(cached, next)) this.unchanged.add(next);
-    } else if (sameBesidesStatus(cached, next)) {
+    } else if (this.options.markStatusOnly === true && sameBesidesStatus(cached, next)) {
       this.statusOnly.add(next);
     }
     return next;
