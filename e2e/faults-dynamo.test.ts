@@ -16,6 +16,7 @@ import {
   createTable,
   deleteRow,
   deleteSyncedTenants,
+  loggedAtLeast,
   lowLevel,
   putRow,
   row,
@@ -207,7 +208,7 @@ describe('a scan that fails on its second page', () => {
     removed.forEach((name) => rows.delete(name));
     await waitSynced(table, rows, 120_000);
     expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
-    const deleted = sync.logs.filter((l) => l.msg === LOG.deletedGone).map((l) => String(l.tenant));
+    const deleted = (await loggedAtLeast(sync, LOG.deletedGone, removed.length)).map((l) => String(l.tenant));
     expect(deleted.sort()).toEqual(removed);
   });
 });

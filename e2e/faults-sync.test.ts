@@ -17,6 +17,7 @@ import {
   deleteRow,
   deleteSyncedTenants,
   eventsFor,
+  loggedAtLeast,
   lowLevel,
   row,
   startSync,
@@ -157,7 +158,7 @@ describe('SIGKILL of sync', () => {
       `faults-sync: ${rows.size} Tenants match their rows ${(ms / 1000).toFixed(1)} s after restart`,
     );
     expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
-    const deleted = restarted.logs.filter((l) => l.msg === LOG.deletedGone).map((l) => l.tenant);
+    const deleted = (await loggedAtLeast(restarted, LOG.deletedGone, removed.length)).map((l) => l.tenant);
     expect(deleted.sort()).toEqual([...removed].sort());
   });
 });

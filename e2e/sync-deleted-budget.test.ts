@@ -13,6 +13,7 @@ import {
   createTable,
   deleteSyncedTenants,
   eventsFor,
+  loggedAtLeast,
   lowLevel,
   row,
   startSync,
@@ -91,7 +92,7 @@ describe(`deleted: true on ${MARKED} of ${MARKED + KEPT} rows at once`, () => {
     expect(left.every((t) => syncedCondition(t)?.status === 'True')).toBe(true);
 
     const perPass = new Map<number, number>();
-    for (const line of sync.logs.filter((l) => l.msg === LOG.deletedByRow)) {
+    for (const line of await loggedAtLeast(sync, LOG.deletedByRow, MARKED)) {
       perPass.set(Number(line.pass), (perPass.get(Number(line.pass)) ?? 0) + 1);
     }
     console.log(`sync: deleted: true deletions per pass ${JSON.stringify(Object.fromEntries(perPass))}`);

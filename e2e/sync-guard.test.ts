@@ -10,6 +10,7 @@ import {
   createTable,
   deleteSyncedTenants,
   eventsFor,
+  loggedAtLeast,
   lowLevel,
   row,
   startSync,
@@ -71,7 +72,7 @@ describe('a table emptied at once', () => {
       intervalMs: 500,
     });
     const perPass = new Map<number, number>();
-    for (const line of sync.logs.filter((l) => l.msg === LOG.deletedGone)) {
+    for (const line of await loggedAtLeast(sync, LOG.deletedGone, 20)) {
       perPass.set(Number(line.pass), (perPass.get(Number(line.pass)) ?? 0) + 1);
     }
     console.log(`sync: deletions per pass ${JSON.stringify(Object.fromEntries(perPass))}`);

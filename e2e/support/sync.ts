@@ -153,3 +153,17 @@ export async function moreScans(sync: LandlordProcess, count: number, timeoutMs 
   const target = scans() + count;
   await sync.waitForLog(() => scans() >= target, timeoutMs);
 }
+
+/**
+ * The lines sync logged with `msg`, once there are at least `count`. A Tenant can be gone from a
+ * list before sync has read the delete's response and logged it, so counting at once can miss some.
+ */
+export async function loggedAtLeast(
+  sync: LandlordProcess,
+  msg: string,
+  count: number,
+): Promise<LandlordProcess['logs']> {
+  const lines = () => sync.logs.filter((line) => line.msg === msg);
+  await sync.waitForLog(() => lines().length >= count, 30_000);
+  return lines();
+}
