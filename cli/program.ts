@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { COMMON_SETTINGS, makeContext, runComponent } from '../runtime/component.js';
-import { ConfigError, describeSettings, loadSettings, type SettingSpec } from '../runtime/config.js';
+import {
+  ConfigError,
+  describeSettings,
+  formerNamesInUse,
+  loadSettings,
+  type SettingSpec,
+} from '../runtime/config.js';
+import type { Logger } from '../runtime/logger.js';
 import { crdYaml } from '../api/crd.js';
 import { ALL_CRDS } from '../api/crds.js';
 import { OPERATOR_SETTINGS, type OperatorSettings } from '../operator/settings.js';
@@ -42,7 +49,14 @@ async function runSync(): Promise<void> {
 async function runPurger(): Promise<void> {
   const settings = settingsOf<PurgerSettings>(PURGER_SETTINGS);
   const { createPurger } = await import('../purger/index.js');
-  await runComponent(createPurger(settings), makeContext('purger', settings));
+  const ctx = makeContext('purger', settings);
+  warnFormerNames(ctx.logger, PURGER_SETTINGS);
+  await runComponent(createPurger(settings), ctx);
+}
+
+/** A setting still read under its former name works, and says so where the operator of landlord looks. */
+function warnFormerNames(logger: Logger, specs: Record<string, SettingSpec>): void {
+  for (const warning of formerNamesInUse(specs, process.env)) logger.warn(warning);
 }
 
 function version(): string {

@@ -146,8 +146,8 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     purger = startLandlord(
       'purger',
       asServiceAccount(kubeconfig, {
-        LANDLORD_PURGE_TABLES: JSON.stringify(tables),
-        LANDLORD_PURGE_DELAY: '0s',
+        LANDLORD_PURGER_TABLES: JSON.stringify(tables),
+        LANDLORD_PURGER_DELAY: '0s',
       }),
     );
     await purger.ready();

@@ -81,8 +81,8 @@ function startPurger(tables: DataTableSpec[], env: Record<string, string> = {}):
   purger = startLandlord(
     'purger',
     componentEnv({
-      LANDLORD_PURGE_TABLES: JSON.stringify(tables),
-      LANDLORD_PURGE_DELAY: '0s',
+      LANDLORD_PURGER_TABLES: JSON.stringify(tables),
+      LANDLORD_PURGER_DELAY: '0s',
       LANDLORD_PURGER_RETRY_BASE_MS: '200',
       ...env,
     }),
@@ -223,7 +223,7 @@ describe('state purged, delay 0', () => {
 
 describe('the purge delay', () => {
   beforeAll(async () => {
-    await startPurger([ORDERS_SPEC, PROFILES_SPEC], { LANDLORD_PURGE_DELAY: '20s' }).ready();
+    await startPurger([ORDERS_SPEC, PROFILES_SPEC], { LANDLORD_PURGER_DELAY: '20s' }).ready();
   });
   afterAll(stopPurger);
 
@@ -261,7 +261,7 @@ describe('the purge delay', () => {
 
 describe('a purger killed mid-purge', () => {
   it('SIGKILLed three times while deleting 6,000 items at 200 items/s: each restart goes on, and it finishes with only that partition gone', async () => {
-    const env = { LANDLORD_PURGE_RATE: '200' };
+    const env = { LANDLORD_PURGER_RATE: '200' };
     startPurger([ORDERS_SPEC], env);
     await purger!.ready();
     await updateRow(table, KILLED, { state: 'purged' });
@@ -337,7 +337,7 @@ describe('no data tables configured', () => {
     await updateRow(table, NO_TABLES, { state: 'purged' });
     const held = await purgedCondition(NO_TABLES, 'False', 'NoDataTables');
     expect(held.status?.purge).toBeUndefined();
-    expect(condition(held, CONDITION.purged)?.message).toMatch(/LANDLORD_PURGE_TABLES.*no data is deleted/);
+    expect(condition(held, CONDITION.purged)?.message).toMatch(/LANDLORD_PURGER_TABLES.*no data is deleted/);
     expect(await orders(NO_TABLES)).toBe(ITEMS);
     expect(await profiles(NO_TABLES)).toBe(1);
     // Every Tenant has been looked at by now (the first resync), the purged and completed ones too.

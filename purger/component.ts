@@ -45,7 +45,7 @@ class PurgerComponent implements Component {
     this.view = new TenantView(this.informer);
     await this.informer.start();
     if (this.policy.tables.length === 0)
-      ctx.logger.warn('no data tables configured (LANDLORD_PURGE_TABLES): purges will delete nothing');
+      ctx.logger.warn('no data tables configured (LANDLORD_PURGER_TABLES): purges will delete nothing');
   }
 
   lead(ctx: ComponentContext): Promise<Work> {

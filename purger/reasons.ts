@@ -37,7 +37,7 @@ export const MESSAGE = {
   cancelled: (from: string, deleted: number): string =>
     `the state left purged (${from}) before the purge completed; ${deleted} items had been deleted and the rest of the data stays`,
   noDataTables:
-    'state purged, but the purger has no data tables configured (LANDLORD_PURGE_TABLES): no data is deleted',
+    'state purged, but the purger has no data tables configured (LANDLORD_PURGER_TABLES): no data is deleted',
   purged: (finishedAt: string, tables: readonly string[]): string =>
     `the tenant's data in ${list(tables)} was deleted (finished ${finishedAt}); the Tenant stays as a record until its row is removed, and set back to active it starts empty`,
 } as const;

@@ -11,27 +11,31 @@ const DURATION = '^(0|((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h))+)$';
 
 export const PURGER_SETTINGS = {
   tables: {
-    env: 'LANDLORD_PURGE_TABLES',
+    env: 'LANDLORD_PURGER_TABLES',
+    formerEnv: 'LANDLORD_PURGE_TABLES',
     description:
       'JSON array of the data tables holding tenant data: [{"table":"orders","partitionKey":"tenant","valueTemplate":"{name}"}]. Empty: purges delete nothing and say so.',
     default: '[]',
     schema: { type: 'string' },
   },
   delay: {
-    env: 'LANDLORD_PURGE_DELAY',
+    env: 'LANDLORD_PURGER_DELAY',
+    formerEnv: 'LANDLORD_PURGE_DELAY',
     description:
       'How long a Tenant stays in state purged, counted from when the purger first saw it so, before its data is deleted (Go duration: 24h, 90s, 0s).',
     default: '24h',
     schema: { type: 'string', pattern: DURATION },
   },
   rate: {
-    env: 'LANDLORD_PURGE_RATE',
+    env: 'LANDLORD_PURGER_RATE',
+    formerEnv: 'LANDLORD_PURGE_RATE',
     description: 'Items deleted per second at most, across all purges. 0: no ceiling.',
     default: '0',
     schema: { type: 'integer', minimum: 0 },
   },
   workers: {
-    env: 'LANDLORD_PURGE_WORKERS',
+    env: 'LANDLORD_PURGER_WORKERS',
+    formerEnv: 'LANDLORD_PURGE_WORKERS',
     description: "Batch deletes in flight at once within one tenant's partition.",
     default: '8',
     schema: { type: 'integer', minimum: 1, maximum: 64 },
@@ -73,10 +77,12 @@ export interface PurgePolicy {
 export function purgePolicy(settings: Pick<PurgerSettings, 'delay' | 'tables'>): PurgePolicy {
   const delayMs = parseDuration(settings.delay);
   if (delayMs === undefined)
-    throw new ConfigError(`LANDLORD_PURGE_DELAY=${JSON.stringify(settings.delay)}: expected a duration`);
+    throw new ConfigError(
+      `${PURGER_SETTINGS.delay.env}=${JSON.stringify(settings.delay)}: expected a duration`,
+    );
   try {
     return { delayMs, tables: parseDataTables(settings.tables) };
   } catch (err) {
-    throw new ConfigError(`LANDLORD_PURGE_TABLES: ${(err as Error).message}`, { cause: err });
+    throw new ConfigError(`${PURGER_SETTINGS.tables.env}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -31,6 +31,12 @@ export interface SettingSpec {
   secret?: boolean;
   /** Without a default, a missing variable is an error unless the setting is optional (then undefined). */
   optional?: boolean;
+  /**
+   * The variable's name before settings were named after their component. Still read when the
+   * current name is unset, so an upgrade does not silently drop a deployed setting; the component
+   * logs a warning naming both (formerNamesInUse).
+   */
+  formerEnv?: string;
 }
 
 /** The settings object a spec set describes, for `loadSettings<SettingsOf<typeof specs>>(specs, env)`. */
@@ -64,14 +70,37 @@ const validators = new WeakMap<SettingSchema, ValidateFunction>();
 export function loadSettings<T>(specs: Record<keyof T & string, SettingSpec>, env: NodeJS.ProcessEnv): T {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries<SettingSpec>(specs)) {
-    out[name] = loadSetting(spec, env[spec.env]);
+    out[name] = loadSetting(spec, rawValue(spec, env));
   }
   // The loop filled exactly the keys of T, each checked against its schema.
   return out as T;
 }
 
+const isSet = (text: string | undefined): text is string => text !== undefined && text !== '';
+
+/** The variable's text, under its current name or else its former one; both set and different is an error. */
+function rawValue(spec: SettingSpec, env: NodeJS.ProcessEnv): string | undefined {
+  const current = env[spec.env];
+  const former = spec.formerEnv === undefined ? undefined : env[spec.formerEnv];
+  if (!isSet(former)) return current;
+  if (!isSet(current)) return former;
+  if (current === former) return current;
+  throw new ConfigError(
+    `${spec.env} and ${spec.formerEnv} (its former name) are both set, to different values: set only ${spec.env}`,
+  );
+}
+
+/** One warning per setting read under its former name, for the component to log at start-up. */
+export function formerNamesInUse(specs: Record<string, SettingSpec>, env: NodeJS.ProcessEnv): string[] {
+  return Object.values(specs)
+    .filter((spec) => spec.formerEnv !== undefined && isSet(env[spec.formerEnv]) && !isSet(env[spec.env]))
+    .map(
+      (spec) => `${spec.formerEnv} is read as ${spec.env}, its new name; rename it before the old name goes`,
+    );
+}
+
 function loadSetting(spec: SettingSpec, raw: string | undefined): unknown {
-  const fromEnv = raw !== undefined && raw !== '';
+  const fromEnv = isSet(raw);
   const text = fromEnv ? raw : spec.default;
   if (text === undefined) {
     if (spec.optional === true) return undefined;

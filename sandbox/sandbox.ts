@@ -177,10 +177,10 @@ export async function runSandbox(): Promise<void> {
   };
   const purgerEnv = {
     ...env,
-    LANDLORD_PURGE_TABLES: JSON.stringify([
+    LANDLORD_PURGER_TABLES: JSON.stringify([
       { table: DATA_TABLE.table, partitionKey: DATA_TABLE.partitionKey, valueTemplate: '{name}' },
     ]),
-    LANDLORD_PURGE_DELAY: PURGE_DELAY,
+    LANDLORD_PURGER_DELAY: PURGE_DELAY,
   };
   children.push(
     startComponent('sync', env, logDir),
