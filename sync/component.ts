@@ -7,7 +7,8 @@
 //   → the reconciler acts, deciding again after each write (reconciler.ts) → TenantWriter (SSA).
 // Prune path: a complete scan, a stream REMOVE or a row now saying `deleted: true` → Pruner approves
 //   within the one deletion budget (prune.ts, prune-guard.ts) → trigger → reconciler confirms (a gone
-//   row is read again; the Tenant is read again and must still be this table's), then deletes.
+//   row is read again, through intake; the Tenant is read again and must still be this table's),
+//   then deletes.
 // Ownership: only Tenants with this table's marks (identity.ts) are written or deleted; a row naming
 //   another is reported (decide.ts).
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
@@ -24,9 +25,8 @@ import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { Reconciler } from './reconciler.js';
-import { RowBook } from './row-book.js';
 import { checkChanges, placementOf, type SyncSettings } from './settings.js';
-import { TableLoop } from './table-loop.js';
+import { TableLoop, type TableLoopDeps } from './table-loop.js';
 import { TenantView, UNREAD } from './tenant-view.js';
 import { TenantWriter } from './tenant-writer.js';
 import { Trigger } from './trigger.js';
@@ -40,7 +40,8 @@ class SyncComponent implements Component {
   private source: DynamoTableSource | undefined;
   private informer: Informer<Tenant> | undefined;
   private view: TenantView | undefined;
-  private readonly book = new RowBook();
+  /** What sync knows of every row; kept from one leadership to the next. */
+  private ledger: Ledger | undefined;
 
   constructor(private readonly settings: SyncSettings) {
     checkChanges(settings);
@@ -80,23 +81,26 @@ class SyncComponent implements Component {
 
   lead(ctx: ComponentContext): Promise<Work> {
     const controller = new AbortController();
-    const ledger = new Ledger(this.book, this.view!, this.identity);
-    const reconciler = new Reconciler({
-      ledger,
-      writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
-      api: ctx.api,
-      source: this.source!,
-      events: ctx.events,
-      logger: ctx.logger,
-      metrics: ctx.metrics,
-      signal: controller.signal,
-    });
+    const ledger = (this.ledger ??= new Ledger(this.view!, this.identity));
+    // The queue runs the reconciler made below, once started.
     const queue = reconcileQueue(
       (name) => reconciler.reconcile(name),
       { concurrency: this.settings.concurrency, ...QUEUE_RETRY },
       ctx,
     );
     const trigger = new Trigger(ledger, queue);
+    const pruner = this.pruner(ctx, ledger, trigger);
+    const intake = new Intake({ ledger, trigger, pruner, source: this.source!, logger: ctx.logger });
+    const reconciler = new Reconciler({
+      ledger,
+      writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
+      api: ctx.api,
+      intake,
+      events: ctx.events,
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      signal: controller.signal,
+    });
     // A Tenant deleted or edited behind sync's back is put back as its row says. Sync's own
     // writes come through here too, and find nothing to do.
     const recheck = (tenant: Tenant): void => {
@@ -104,7 +108,7 @@ class SyncComponent implements Component {
     };
     this.informer!.on('update', recheck);
     this.informer!.on('delete', recheck);
-    const loop = this.tableLoop(ctx, ledger, trigger, queue);
+    const loop = this.tableLoop(ctx, { ledger, intake, pruner }, queue);
     queue.start();
     const running = loop.run(controller.signal);
     return Promise.resolve({
@@ -116,10 +120,10 @@ class SyncComponent implements Component {
     });
   }
 
-  private tableLoop(ctx: ComponentContext, ledger: Ledger, trigger: Trigger, queue: WorkQueue): TableLoop {
+  private pruner(ctx: ComponentContext, ledger: Ledger, trigger: Trigger): Pruner {
     const { events, logger, metrics } = ctx;
-    const pruner = new Pruner({
-      book: this.book,
+    return new Pruner({
+      ledger,
       view: this.view!,
       wake: (name) => trigger.tenant(name),
       events,
@@ -130,14 +134,19 @@ class SyncComponent implements Component {
       // An index poll is a complete read every few seconds: the budget still lasts a resync interval.
       budgetIntervalMs: this.settings.changes === 'index' ? this.settings.resyncSeconds * 1000 : 0,
     });
+  }
+
+  private tableLoop(
+    ctx: ComponentContext,
+    parts: Pick<TableLoopDeps, 'ledger' | 'intake' | 'pruner'>,
+    queue: WorkQueue,
+  ): TableLoop {
     return new TableLoop({
+      ...parts,
       source: this.source!,
-      intake: new Intake({ ledger, trigger, pruner, logger }),
-      pruner,
-      book: this.book,
       drained: () => queue.drained(),
-      metrics,
-      logger,
+      metrics: ctx.metrics,
+      logger: ctx.logger,
       resyncMs: this.settings.resyncSeconds * 1000,
       pollMs: this.settings.pollSeconds * 1000,
       highWater: Math.max(256, 16 * this.settings.concurrency),

@@ -8,7 +8,6 @@ import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
 import { Trigger } from './trigger.js';
-import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
 import type { Item } from './dynamo/table-source.js';
 import { TenantView } from './tenant-view.js';
@@ -51,26 +50,29 @@ function tenantFor(row: Item): Tenant {
 
 describe('Intake', () => {
   let informer: FakeInformer;
-  let book: RowBook;
+  let ledger: Ledger;
   let queued: string[];
   let forgotten: string[];
   let intake: Intake;
   let pruner: Pruner;
   let lines: Record<string, unknown>[];
+  /** The rows a re-read finds, by name. */
+  let table: Map<string, Item>;
 
   beforeEach(() => {
+    table = new Map();
     informer = new FakeInformer();
     const view = new TenantView(informer.asInformer());
-    book = new RowBook();
+    ledger = new Ledger(view, identity);
     const recorded = recordingQueue();
     queued = recorded.added;
     forgotten = recorded.forgotten;
     const log = memoryLogger();
     lines = log.lines;
     const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
-    const trigger = new Trigger(new Ledger(book, view, identity), recorded.queue);
+    const trigger = new Trigger(ledger, recorded.queue);
     pruner = new Pruner({
-      book,
+      ledger,
       view,
       wake: (name) => trigger.tenant(name),
       events,
@@ -79,21 +81,27 @@ describe('Intake', () => {
       limits: { fraction: 0.1, minimum: 1 },
       identity,
     });
-    intake = new Intake({ ledger: new Ledger(book, view, identity), trigger, pruner, logger: log.logger });
+    intake = new Intake({
+      ledger,
+      trigger,
+      pruner,
+      source: { read: (name) => Promise.resolve(table.get(name)) },
+      logger: log.logger,
+    });
   });
 
   it('queues nothing and keeps no spec for a row its Tenant already reflects', () => {
     informer.emit('add', tenantFor(item('a')));
     expect(intake.accept(item('a'))).toEqual({ name: 'a', invalid: false, deleted: false, elsewhere: false });
     expect(queued).toEqual([]);
-    expect(book.pendingWrites).toBe(0);
+    expect(ledger.pendingWrites).toBe(0);
   });
 
   it('queues a changed row and keeps its spec until the write', () => {
     informer.emit('add', tenantFor(item('a')));
     intake.accept(item('a', deployment('a', 'nginx:2')));
     expect(queued).toEqual(['a']);
-    expect(book.pendingWrites).toBe(1);
+    expect(ledger.pendingWrites).toBe(1);
   });
 
   it('skips the backoff only for a row whose content changed', () => {
@@ -117,8 +125,8 @@ describe('Intake', () => {
     informer.emit('add', rejected);
     intake.accept(item('a', deployment('a', 'nginx:2')));
     expect(queued).toEqual([]);
-    expect(book.pendingWrites).toBe(0);
-    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: hash.hash, message: 'no' });
+    expect(ledger.pendingWrites).toBe(0);
+    expect(ledger.verdict('a')).toEqual({ kind: 'rejected', hash: hash.hash, message: 'no' });
   });
 
   it('queues a deleted: true row only when there is a Tenant to delete and the budget approves', () => {
@@ -129,7 +137,7 @@ describe('Intake', () => {
     expect(intake.accept({ name: { S: 'a' }, deleted: { BOOL: true } })).toMatchObject({ deleted: true });
     expect(queued).toEqual([]);
     pruner.afterScan(new Set(['a']));
-    expect(book.approval('a')).toBe(1);
+    expect(ledger.deletionApproval('a')).toBe(1);
     expect(queued).toEqual(['a']);
   });
 
@@ -158,7 +166,7 @@ describe('Intake', () => {
     intake.acceptBatch({
       changes: [{ kind: 'upsert', item: { name: { S: 'a' }, deleted: { BOOL: true } } }],
     });
-    expect(book.approval('a')).toBeUndefined();
+    expect(ledger.deletionApproval('a')).toBeUndefined();
     expect(lines.find((l) => l.msg === LOG.heldBack)).toBeUndefined();
     // The row is reported (once), never deleted.
     expect(queued).toEqual(['a']);
@@ -184,10 +192,10 @@ describe('Intake', () => {
         { kind: 'remove', name: 'b' },
       ],
     });
-    expect(book.has('a')).toBe(true);
-    expect(book.has('b')).toBe(false);
+    expect(ledger.hasRow('a')).toBe(true);
+    expect(ledger.hasRow('b')).toBe(false);
     // Before the first complete scan the guard has no budget: b's deletion is held back.
-    expect(book.approval('b')).toBeUndefined();
+    expect(ledger.deletionApproval('b')).toBeUndefined();
     expect(queued).toEqual([]);
     expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
@@ -202,9 +210,9 @@ describe('Intake', () => {
         { kind: 'upsert', item: moved('b') },
       ],
     });
-    expect(book.has('a')).toBe(false);
+    expect(ledger.hasRow('a')).toBe(false);
     expect(queued).toEqual(['a']);
-    expect(book.approval('a')).toBeDefined();
+    expect(ledger.deletionApproval('a')).toBeDefined();
     expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
 
@@ -215,8 +223,36 @@ describe('Intake', () => {
     const there = { ...item('x'), cluster: { S: 'eu' } };
     expect(intake.accept(there)).toEqual({ name: 'x', invalid: false, deleted: false, elsewhere: true });
     expect(intake.accept({ ...there, spec: { S: 'not json' } }).invalid).toBe(false);
-    expect(book.has('x')).toBe(false);
+    expect(ledger.hasRow('x')).toBe(false);
     expect(queued).toEqual([]);
+  });
+
+  it('records a row read again as any read, and leaves the deciding to the reconciler that asked', async () => {
+    informer.emit('add', tenantFor(item('a')));
+    const edited = item('a', deployment('a', 'nginx:2'));
+    table.set('a', edited);
+    expect(await intake.reread('a', AbortSignal.timeout(1_000))).toBe('recorded');
+    expect(queued).toEqual([]);
+    expect(ledger.pendingWrites).toBe(1);
+    const parsed = parseRow(edited);
+    if (parsed.kind !== 'tenant') throw new Error('not a valid row');
+    expect(ledger.next('a')).toEqual({ kind: 'applySpec', hash: parsed.hash });
+  });
+
+  it('forgets a row that a re-read finds gone or placed on another cluster', async () => {
+    intake.accept(item('a'));
+    intake.accept(item('b'));
+    table.set('b', { ...item('b'), cluster: { S: 'eu' } });
+    expect(await intake.reread('a', AbortSignal.timeout(1_000))).toBe('gone');
+    expect(await intake.reread('b', AbortSignal.timeout(1_000))).toBe('gone');
+    expect([ledger.hasRow('a'), ledger.hasRow('b')]).toEqual([false, false]);
+  });
+
+  it('records nothing for a row read again whose name cannot name a Tenant', async () => {
+    table.set('x', item('Not_A_Name'));
+    expect(await intake.reread('x', AbortSignal.timeout(1_000))).toBe('unusable');
+    expect(ledger.hasRow('x')).toBe(false);
+    expect(ledger.hasRow('Not_A_Name')).toBe(false);
   });
 
   it('reports a rescan asked for by the stream', () => {

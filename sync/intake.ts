@@ -2,6 +2,7 @@
 // its tenant handed to the trigger, which queues it only when decide() finds a write to make. A
 // row that cannot name a Tenant is logged once and counted; every other row keeps syncing. A row
 // placed on another cluster is, here, a row not in the table: never recorded, never a conflict.
+// The reconciler's re-reads of a single row come in here too, recorded the same way.
 import type { Logger } from '../runtime/logger.js';
 import type { Ledger } from './ledger.js';
 import type { Pruner } from './prune.js';
@@ -9,7 +10,7 @@ import { LOG } from './reasons.js';
 import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
 import { parseRow } from './row/index.js';
-import type { ChangeBatch, Item } from './dynamo/table-source.js';
+import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import type { Trigger } from './trigger.js';
 
 /** The most characters of an unusable name a log line repeats. */
@@ -19,8 +20,13 @@ export interface IntakeDeps {
   ledger: Ledger;
   trigger: Trigger;
   pruner: Pruner;
+  /** Where a single row is read again. */
+  source: Pick<TableSource, 'read'>;
   logger: Logger;
 }
+
+/** What a re-read found: a row recorded, none here (gone, or placed elsewhere), or no usable name. */
+export type Reread = 'recorded' | 'gone' | 'unusable';
 
 export interface Accepted {
   /** The tenant the row names; undefined when the name itself is unusable. */
@@ -58,8 +64,25 @@ export class Intake {
    */
   private elsewhere(item: Item): Accepted {
     const name = readName(item.name);
-    if (name.ok) this.deps.ledger.book.forget(name.value);
+    if (name.ok) this.deps.ledger.rowGone(name.value);
     return { name: name.ok ? name.value : undefined, invalid: false, deleted: false, elsewhere: true };
+  }
+
+  /**
+   * Reads the row again (strongly consistent) and records it as accept() would, without waking the
+   * trigger: the reconciler that asks decides again itself. A row gone since, or placed on another
+   * cluster since, is forgotten: the stream's REMOVE or the next scan prunes it, through the guard.
+   */
+  async reread(name: string, signal: AbortSignal): Promise<Reread> {
+    const item = await this.deps.source.read(name, signal);
+    if (item === undefined || !placedHere(item, this.deps.ledger.identity)) {
+      this.deps.ledger.rowGone(name);
+      return 'gone';
+    }
+    const row = parseRow(item);
+    if (row.name === undefined) return 'unusable';
+    this.deps.ledger.record({ ...row, name: row.name });
+    return 'recorded';
   }
 
   /**

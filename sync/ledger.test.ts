@@ -3,7 +3,6 @@ import type { Tenant } from '../api/tenant.js';
 import { FakeInformer, syncedTenant } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Ledger, type NamedRow } from './ledger.js';
-import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
 import { TenantView } from './tenant-view.js';
 
@@ -13,16 +12,15 @@ const valid = (hash: string): NamedRow => ({ kind: 'tenant', name: 'a', spec, ha
 
 const tenantAt = (hash: string): Tenant => syncedTenant(identity, { kind: 'synced', hash }, hash, new Date());
 
-function ledger(...tenants: Tenant[]): { ledger: Ledger; book: RowBook } {
+function ledger(...tenants: Tenant[]): Ledger {
   const informer = new FakeInformer();
   for (const t of tenants) informer.emit('add', t);
-  const book = new RowBook();
-  return { ledger: new Ledger(book, new TenantView(informer.asInformer()), identity), book };
+  return new Ledger(new TenantView(informer.asInformer()), identity);
 }
 
 describe('Ledger', () => {
   it('says whether a recorded row changed', () => {
-    const { ledger: l } = ledger();
+    const l = ledger();
     expect(l.record(valid('h1'))).toBe(true);
     expect(l.record(valid('h1'))).toBe(false);
     expect(l.record(valid('h2'))).toBe(true);
@@ -30,13 +28,13 @@ describe('Ledger', () => {
   });
 
   it('keeps a spec only while decide() says it is to be written', () => {
-    const { ledger: l, book } = ledger(tenantAt('h1'));
+    const l = ledger(tenantAt('h1'));
     l.record(valid('h2'));
     expect(l.next('a')).toEqual({ kind: 'applySpec', hash: 'h2' });
-    expect(book.spec('a', 'h2')).toBe(spec);
+    expect(l.specToWrite('a', 'h2')).toBe(spec);
     l.record(valid('h1'));
     expect(l.next('a')).toEqual({ kind: 'nothing' });
-    expect(book.pendingWrites).toBe(0);
+    expect(l.pendingWrites).toBe(0);
   });
 
   it('takes a rejection the Tenant records for this row, so the row is not sent again', () => {
@@ -47,20 +45,20 @@ describe('Ledger', () => {
       identity.table,
       new Date(),
     );
-    const { ledger: l, book } = ledger(rejected);
+    const l = ledger(rejected);
     l.record(valid('h2'));
-    expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h2', message: 'no' });
+    expect(l.verdict('a')).toEqual({ kind: 'rejected', hash: 'h2', message: 'no' });
     expect(l.next('a')).toEqual({ kind: 'nothing' });
-    expect(book.pendingWrites).toBe(0);
+    expect(l.pendingWrites).toBe(0);
   });
 
   it('gathers the approval and sync’s own apply into the situation', () => {
-    const { ledger: l, book } = ledger(tenantAt('h1'));
-    book.approve('a', 3);
+    const l = ledger(tenantAt('h1'));
+    l.approveDeletion('a', 3);
     expect(l.situation('a')).toMatchObject({ row: undefined, approval: 3 });
     expect(l.next('a')).toEqual({ kind: 'confirmGone', pass: 3 });
     l.record(valid('h1'));
-    book.applied('a', 'h1', 1);
+    l.specApplied('a', 'h1', 1);
     expect(l.situation('a')).toMatchObject({ approval: undefined, applied: { hash: 'h1', generation: 1 } });
   });
 });

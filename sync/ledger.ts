@@ -1,12 +1,13 @@
-// What sync knows about each tenant, in one place: the row book (rows as read), the Tenant view
-// (Tenants as cached) and the identity. Rows are recorded here, by intake and by the reconciler's
-// own re-reads alike, and decide() is asked here, so every path sees the same facts.
+// What sync knows about each tenant, in one place: the rows as read (its own row book, which nothing
+// else reaches), the Tenant view (Tenants as cached) and the identity. Every path records here what
+// it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
+// writes did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
 import { owns, type TableIdentity } from './identity.js';
-import type { RowBook, RowState } from './row-book.js';
+import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
-import { recordedRejection } from './status.js';
-import type { Tenant } from '../api/tenant.js';
+import { recordedRejection, type Verdict } from './status.js';
+import type { Tenant, TenantSpec } from '../api/tenant.js';
 import type { TenantView } from './tenant-view.js';
 
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
@@ -32,8 +33,9 @@ export interface TenantLookup {
 }
 
 export class Ledger<View extends TenantLookup = TenantView> {
+  private readonly book = new RowBook();
+
   constructor(
-    readonly book: RowBook,
     readonly view: View,
     readonly identity: TableIdentity,
   ) {}
@@ -56,6 +58,76 @@ export class Ledger<View extends TenantLookup = TenantView> {
     if (rejection !== undefined) book.reject(row.name, row.hash, rejection);
     else book.keepSpec(row.name, row.hash, row.spec);
     return changed;
+  }
+
+  /** The row is gone from the table (or placed on another cluster): nothing of it is kept. */
+  rowGone(name: string): void {
+    this.book.forget(name);
+  }
+
+  /** A complete scan found exactly these rows: every other one is gone. */
+  scanFound(names: ReadonlySet<string>): void {
+    this.book.retainOnly(names);
+  }
+
+  /** A row of this name was read and is not known to be gone. */
+  hasRow(name: string): boolean {
+    return this.book.has(name);
+  }
+
+  rowSaysDeleted(name: string): boolean {
+    return this.book.get(name)?.kind === 'deleted';
+  }
+
+  /** The attribute a refused row was refused for; undefined for any other row. */
+  invalidAttribute(name: string): string | undefined {
+    const row = this.book.get(name);
+    return row?.kind === 'invalid' ? row.attribute : undefined;
+  }
+
+  /** What sync concluded about the row as recorded; undefined for a deleted or unknown row. */
+  verdict(name: string): Verdict | undefined {
+    return this.book.verdict(name);
+  }
+
+  /** Specs read and not written yet: what the table loop lets the queue catch up on. */
+  get pendingWrites(): number {
+    return this.book.pendingWrites;
+  }
+
+  /** The spec of the row with this hash, if it waits for its write. */
+  specToWrite(name: string, hash: string): TenantSpec | undefined {
+    return this.book.spec(name, hash);
+  }
+
+  /** sync applied the spec with this hash, and the Tenant came back with this generation. */
+  specApplied(name: string, hash: string, generation: number | undefined): void {
+    this.book.applied(name, hash, generation);
+  }
+
+  /** The API server refused the spec with this hash: it is not sent again until the row changes. */
+  specRejected(name: string, hash: string, message: string): void {
+    this.book.reject(name, hash, message);
+  }
+
+  /** This conflict was reported (log, metric, Event): the same one is not reported again. */
+  conflictReported(name: string, key: string): void {
+    this.book.reportedConflict(name, key);
+  }
+
+  /** The deletion budget of this pass lets the Tenant go. */
+  approveDeletion(name: string, pass: number): void {
+    this.book.approve(name, pass);
+  }
+
+  /** The pass that approved deleting this Tenant, if one did. */
+  deletionApproval(name: string): number | undefined {
+    return this.book.approval(name);
+  }
+
+  /** A delete is being tried: its approval is used up (a failed delete approves it again). */
+  spendApproval(name: string): void {
+    this.book.unapprove(name);
   }
 
   situation(name: string, now = new Date()): Situation {

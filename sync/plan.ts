@@ -13,7 +13,6 @@ import {
   liveTenants,
   type GuardLimits,
 } from './prune-guard.js';
-import { RowBook } from './row-book.js';
 import type { SyncAction } from './decide.js';
 import type { Verdict } from './status.js';
 
@@ -64,25 +63,24 @@ class ListedTenants implements TenantLookup {
 /** One step per name in the rows or the Tenants, sorted by name. */
 export function planSync(snapshot: SyncSnapshot): SyncPlan {
   const view = new ListedTenants(snapshot.tenants);
-  const book = new RowBook();
-  const ledger = new Ledger(book, view, snapshot.identity);
+  const ledger = new Ledger(view, snapshot.identity);
   for (const row of snapshot.rows) ledger.record(row);
   const own = snapshot.tenants.filter((tenant) => owns(tenant, snapshot.identity));
   const deletions = afterCompleteScan(
     new DeletionBudget(snapshot.limits),
     own,
-    (name) => !book.has(name) || book.get(name)?.kind === 'deleted',
+    (name) => !ledger.hasRow(name) || ledger.rowSaysDeleted(name),
   );
-  for (const name of deletions.approved) book.approve(name, 1);
+  for (const name of deletions.approved) ledger.approveDeletion(name, 1);
   // Another's Tenant matters here only when a row names it.
   const ownNames = own.map((tenant) => tenant.metadata.name ?? '');
   const names = [...new Set([...snapshot.rows.map((r) => r.name), ...ownNames])].sort();
   const steps = names.map((name): SyncStep => {
     const action = ledger.next(name);
     const tenant = view.get(name);
-    const spec = action.kind === 'applySpec' ? book.spec(name, action.hash) : tenant?.spec;
+    const spec = action.kind === 'applySpec' ? ledger.specToWrite(name, action.hash) : tenant?.spec;
     const owned = tenant === undefined || owns(tenant, snapshot.identity);
-    return { name, action, verdict: book.verdict(name), tenant, spec, owned };
+    return { name, action, verdict: ledger.verdict(name), tenant, spec, owned };
   });
   const live = liveTenants(own).length;
   return {

@@ -5,7 +5,7 @@ import { createMetrics } from '../runtime/metrics.js';
 import { FakeInformer, memoryLogger } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Pruner } from './prune.js';
-import { RowBook } from './row-book.js';
+import { Ledger } from './ledger.js';
 import { TenantView } from './tenant-view.js';
 
 const identity = tableIdentity('tenants', { cluster: 'b', claimsUnassigned: false });
@@ -30,7 +30,7 @@ describe('Pruner with a budget interval (index mode)', () => {
     let now = 0;
     const woken: string[] = [];
     const pruner = new Pruner({
-      book: new RowBook(),
+      ledger: new Ledger(view, identity),
       view,
       wake: (name) => woken.push(name),
       events: { record: () => Promise.resolve() } as unknown as EventRecorder,

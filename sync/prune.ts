@@ -18,7 +18,7 @@ import {
 } from './prune-guard.js';
 import { owns, type TableIdentity } from './identity.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
-import type { RowBook } from './row-book.js';
+import type { Ledger } from './ledger.js';
 import type { TenantView } from './tenant-view.js';
 
 /** A held-back Tenant gets its Event again only after this long, however many passes hold it back. */
@@ -27,7 +27,8 @@ const HELD_BACK_EVENT_INTERVAL_MS = 15 * 60_000;
 const NAMES_LOGGED = 50;
 
 export interface PrunerDeps {
-  book: RowBook;
+  /** Where the rows as read are, and where an approval is recorded. */
+  ledger: Ledger;
   view: TenantView;
   /** The trigger: the one way onto the work queue. */
   wake: (name: string) => void;
@@ -60,13 +61,13 @@ export class Pruner {
    * find or found saying `deleted: true`.
    */
   afterScan(seen: ReadonlySet<string>): void {
-    const { book, view, identity } = this.deps;
+    const { ledger, view, identity } = this.deps;
     this.pass += 1;
-    const present = (name: string): boolean => seen.has(name) || book.has(name);
+    const present = (name: string): boolean => seen.has(name) || ledger.hasRow(name);
     const plan = afterCompleteScan(
       this.budget,
       view.list().filter((tenant) => owns(tenant, identity)),
-      (name) => !present(name) || book.get(name)?.kind === 'deleted',
+      (name) => !present(name) || ledger.rowSaysDeleted(name),
       this.newInterval(),
     );
     const doomedNow = new Set(plan.doomed);
@@ -85,14 +86,14 @@ export class Pruner {
 
   /** The stream reported these rows removed: the same guard, from the same interval's budget. */
   rowsRemoved(names: readonly string[]): void {
-    for (const name of names) this.deps.book.forget(name);
+    for (const name of names) this.deps.ledger.rowGone(name);
     this.prune(names.filter((name) => this.deletable(name)));
   }
 
   /** The stream reported these rows now saying `deleted: true`: the same budget again. */
   rowsMarkedDeleted(names: readonly string[]): void {
-    const { book } = this.deps;
-    this.prune(names.filter((name) => book.approval(name) === undefined && this.deletable(name)));
+    const { ledger } = this.deps;
+    this.prune(names.filter((name) => ledger.deletionApproval(name) === undefined && this.deletable(name)));
   }
 
   /** A live Tenant of this table's, which a deletion would remove. */
@@ -106,7 +107,7 @@ export class Pruner {
   }
 
   private causeOf(name: string): DeletionCause {
-    return this.deps.book.get(name)?.kind === 'deleted' ? 'rowDeleted' : 'rowGone';
+    return this.deps.ledger.rowSaysDeleted(name) ? 'rowDeleted' : 'rowGone';
   }
 
   private prune(names: readonly string[]): void {
@@ -115,7 +116,7 @@ export class Pruner {
 
   private settle({ approved, heldBack }: DeletionPlan): void {
     for (const name of approved) {
-      this.deps.book.approve(name, this.pass);
+      this.deps.ledger.approveDeletion(name, this.pass);
       this.deps.wake(name);
     }
     if (heldBack.length > 0) this.holdBack(heldBack);

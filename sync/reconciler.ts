@@ -1,9 +1,10 @@
 // One tenant at a time, run by the work queue: ask decide() what to do, do it, and ask again with
-// what the write changed, until nothing is left. A row it needs and does not hold it reads again
-// itself and records through the ledger, as intake does; it never hands work back upstream. A write
-// that fails is retried by the queue with backoff, per tenant; a Tenant the API server refuses is
-// reported on the Tenant instead of being retried, until the row changes. A Tenant sync did not make
-// from its own table is only ever read and reported on (log, metric, Event), never written to.
+// what the write changed, until nothing is left. It talks to the ledger (what sync knows) and to
+// Kubernetes, never to DynamoDB: a row it needs and does not hold, it asks intake to read again,
+// which records it in the ledger as any read; it never hands work back upstream. A write that fails is retried by
+// the queue with backoff, per tenant; a Tenant the API server refuses is reported on the Tenant
+// instead of being retried, until the row changes. A Tenant sync did not make from its own table is
+// only ever read and reported on (log, metric, Event), never written to.
 import { ApiError, isConflict, isNotFound } from '../runtime/kube/api.js';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
@@ -15,18 +16,17 @@ import type { Outcome } from '../runtime/work-queue.js';
 import type { Conflict, SyncAction } from './decide.js';
 import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
+import type { Intake } from './intake.js';
 import type { Ledger } from './ledger.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
-import { placedHere } from './placement.js';
-import { parseRow } from './row/index.js';
-import type { TableSource } from './dynamo/table-source.js';
 import type { TenantWriter } from './tenant-writer.js';
 
 export interface ReconcilerDeps {
   ledger: Ledger;
   writer: TenantWriter;
   api: KubeApi;
-  source: Pick<TableSource, 'read'>;
+  /** Reads a row again and records it, when the ledger does not hold what a write needs. */
+  intake: Pick<Intake, 'reread'>;
   events: EventRecorder;
   logger: Logger;
   metrics: Metrics;
@@ -70,7 +70,7 @@ export class Reconciler {
         // once per reconcile; a second miss waits for the next trigger.
         if (reread) return;
         reread = true;
-        await this.reread(name);
+        await this.deps.intake.reread(name, this.deps.signal);
       } else if (!(await this.act(name, action))) return;
     }
   }
@@ -102,12 +102,12 @@ export class Reconciler {
   }
 
   private holdsSpec(name: string, hash: string): boolean {
-    return this.deps.ledger.book.spec(name, hash) !== undefined;
+    return this.deps.ledger.specToWrite(name, hash) !== undefined;
   }
 
   private async applySpec(name: string, hash: string): Promise<void> {
-    const { book, view } = this.deps.ledger;
-    const spec = book.spec(name, hash)!;
+    const { view } = this.deps.ledger;
+    const spec = this.deps.ledger.specToWrite(name, hash)!;
     const before = view.get(name);
     let tenant: Tenant;
     try {
@@ -118,12 +118,12 @@ export class Reconciler {
           : await this.deps.writer.apply(name, spec, hash, before.metadata.uid!);
     } catch (err) {
       if (!isRejection(err)) return this.notApplied(name, before, err);
-      book.reject(name, hash, MESSAGE.applyRejected(err.message));
+      this.deps.ledger.specRejected(name, hash, MESSAGE.applyRejected(err.message));
       this.deps.logger.error(LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
       return;
     }
     view.remember(tenant);
-    book.applied(name, hash, tenant.metadata.generation);
+    this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
     // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
     // children), and the row hash and time of this write are in status.sync; one write per tenant less.
     this.deps.logger.info(before === undefined ? LOG.created : LOG.updated, { tenant: name, rowHash: hash });
@@ -164,9 +164,9 @@ export class Reconciler {
 
   /** The row names a Tenant this sync did not make from its table: say so once, touch nothing. */
   private reportForeign(name: string, conflict: Conflict): void {
-    const { book, view, identity } = this.deps.ledger;
+    const { view, identity } = this.deps.ledger;
     const tenant = view.get(name);
-    book.reportedConflict(name, conflict.key);
+    this.deps.ledger.conflictReported(name, conflict.key);
     this.deps.metrics.syncNotOwnedTotal.inc({ cause: conflict.cause });
     this.deps.logger.warn(LOG.notOwned, {
       tenant: name,
@@ -179,13 +179,12 @@ export class Reconciler {
 
   /** Writes the Synced condition and status.sync; reports a refusal once per status change. */
   private async writeStatus(name: string, { status, verdict }: ApplyStatus): Promise<void> {
-    const { book, view } = this.deps.ledger;
+    const { view } = this.deps.ledger;
     const updated = await this.deps.writer.applyStatus(name, status);
     view.remember(updated);
     if (verdict.kind === 'synced') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
-    const row = book.get(name);
-    const attribute = row?.kind === 'invalid' ? row.attribute : undefined;
+    const attribute = this.deps.ledger.invalidAttribute(name);
     this.deps.logger.warn(LOG.refused, { tenant: name, attribute, problem: verdict.message });
     const reason = verdict.kind === 'invalid' ? EVENT_REASON.invalidRecord : EVENT_REASON.applyRejected;
     this.deps.events.record(updated, 'Warning', reason, verdict.message);
@@ -193,7 +192,7 @@ export class Reconciler {
 
   /** The guard approved deleting the Tenant of a gone row: delete it unless the row is back. */
   private async confirmGone(name: string, pass: number): Promise<boolean> {
-    const found = await this.reread(name);
+    const found = await this.deps.intake.reread(name, this.deps.signal);
     // Back (or never gone): a row that exists is synced, never pruned.
     if (found !== 'gone') return found === 'recorded';
     return this.deleteTenant(name, pass, LOG.deletedGone);
@@ -205,17 +204,17 @@ export class Reconciler {
    * when it turned out not to be this table's: decide() then reports it.
    */
   private async deleteTenant(name: string, pass: number, message: string): Promise<boolean> {
-    const { book, view, identity } = this.deps.ledger;
+    const { view, identity } = this.deps.ledger;
     const cached = view.get(name);
     const tenant = cached === undefined ? undefined : await this.fetch(name);
-    book.unapprove(name);
+    this.deps.ledger.spendApproval(name);
     if (tenant !== undefined && !owns(tenant, identity)) return true;
     if (tenant !== undefined) {
       try {
         await this.deps.writer.delete(tenant);
       } catch (err) {
         if (isNotFound(err)) return this.deleted(name, tenant);
-        book.approve(name, pass);
+        this.deps.ledger.approveDeletion(name, pass);
         throw err;
       }
       this.deps.logger.info(message, { tenant: name, pass });
@@ -226,22 +225,5 @@ export class Reconciler {
   private deleted(name: string, tenant: Tenant): false {
     this.deps.ledger.view.forget(name, tenant.metadata.uid!);
     return false;
-  }
-
-  /**
-   * Reads the row again (strongly consistent) and records it as intake would. A row gone since, or
-   * placed on another cluster since, is forgotten: the stream's REMOVE or the next scan prunes it,
-   * through the guard.
-   */
-  private async reread(name: string): Promise<'recorded' | 'gone' | 'unusable'> {
-    const item = await this.deps.source.read(name, this.deps.signal);
-    if (item === undefined || !placedHere(item, this.deps.ledger.identity)) {
-      this.deps.ledger.book.forget(name);
-      return 'gone';
-    }
-    const row = parseRow(item);
-    if (row.name === undefined) return 'unusable';
-    this.deps.ledger.record({ ...row, name: row.name });
-    return 'recorded';
   }
 }

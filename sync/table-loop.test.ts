@@ -7,7 +7,6 @@ import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
-import { RowBook } from './row-book.js';
 import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import { TenantView } from './tenant-view.js';
@@ -59,22 +58,21 @@ function harness(source: ScriptedTable, existing: string[]) {
   const informer = new FakeInformer();
   for (const name of existing) informer.emit('add', tenant(name));
   const view = new TenantView(informer.asInformer());
-  const book = new RowBook();
   const { queue, added: queued } = recordingQueue();
   const { logger, lines } = memoryLogger();
   const metrics = createMetrics('sync');
   const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
-  const ledger = new Ledger(book, view, identity);
+  const ledger = new Ledger(view, identity);
   const trigger = new Trigger(ledger, queue);
   const wake = (name: string): void => trigger.tenant(name);
   const limits = { fraction: 0.5, minimum: 0 };
-  const pruner = new Pruner({ book, view, wake, events, logger, metrics, limits, identity });
-  const intake = new Intake({ ledger, trigger, pruner, logger });
+  const pruner = new Pruner({ ledger, view, wake, events, logger, metrics, limits, identity });
+  const intake = new Intake({ ledger, trigger, pruner, source, logger });
   const loop = new TableLoop({
     source,
     intake,
     pruner,
-    book,
+    ledger,
     drained: () => Promise.resolve(),
     metrics,
     logger,
@@ -82,7 +80,7 @@ function harness(source: ScriptedTable, existing: string[]) {
     pollMs: 10,
     highWater: 100,
   });
-  return { loop, book, queued, lines };
+  return { loop, ledger, queued, lines };
 }
 
 /** Runs the loop until `done()` holds, then stops it. */
@@ -97,12 +95,20 @@ async function runUntil(loop: TableLoop, done: () => boolean): Promise<void> {
 describe('TableLoop', () => {
   it('prunes nothing after a scan that failed midway, and prunes once a complete scan agrees', async () => {
     const source = new ScriptedTable([{ pages: [[row('a')]], failAfter: true }, { pages: [[row('a')], []] }]);
-    const { loop, book, lines } = harness(source, ['a', 'b', 'c', 'd']);
+    const { loop, ledger, lines } = harness(source, ['a', 'b', 'c', 'd']);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan failed: nothing is pruned; retrying'));
-    expect(['b', 'c', 'd'].map((name) => book.approval(name))).toEqual([undefined, undefined, undefined]);
+    expect(['b', 'c', 'd'].map((name) => ledger.deletionApproval(name))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
     // Half of four Tenants may go in one pass; the third is held back.
-    expect(['b', 'c', 'd'].map((name) => book.approval(name) !== undefined)).toEqual([true, true, false]);
+    expect(['b', 'c', 'd'].map((name) => ledger.deletionApproval(name) !== undefined)).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({
       heldBack: 1,
       tenants: ['d'],
@@ -112,9 +118,9 @@ describe('TableLoop', () => {
   it('never prunes a Tenant whose row the scan read, valid or not', async () => {
     const broken: Item = { name: { S: 'b' }, spec: { S: '{oops' } };
     const source = new ScriptedTable([{ pages: [[row('a'), broken]] }]);
-    const { loop, book, lines } = harness(source, ['a', 'b']);
+    const { loop, ledger, lines } = harness(source, ['a', 'b']);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
-    expect(book.approval('a')).toBeUndefined();
-    expect(book.approval('b')).toBeUndefined();
+    expect(ledger.deletionApproval('a')).toBeUndefined();
+    expect(ledger.deletionApproval('b')).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
 import type { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
-import type { RowBook } from './row-book.js';
+import type { Ledger } from './ledger.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 
 const RETRY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.2 } as const;
@@ -18,7 +18,7 @@ export interface TableLoopDeps {
   source: TableSource;
   intake: Intake;
   pruner: Pruner;
-  book: RowBook;
+  ledger: Pick<Ledger, 'pendingWrites' | 'scanFound'>;
   /** Resolves when the work queue has no tenant waiting or running. */
   drained: () => Promise<void>;
   metrics: Metrics;
@@ -73,7 +73,7 @@ export class TableLoop {
 
   /** One full scan; true when it read the whole table (and pruning ran). */
   private async scan(signal: AbortSignal): Promise<boolean> {
-    const { source, intake, book, metrics, logger } = this.deps;
+    const { source, intake, ledger, metrics, logger } = this.deps;
     const startedAt = performance.now();
     const seen = new Set<string>();
     let rows = 0;
@@ -83,7 +83,7 @@ export class TableLoop {
         invalid += this.takePage(page, seen);
         rows += page.length;
         metrics.syncRowsScannedTotal.inc(page.length);
-        if (book.pendingWrites > this.deps.highWater) await this.deps.drained();
+        if (ledger.pendingWrites > this.deps.highWater) await this.deps.drained();
       }
     } catch (err) {
       if (signal.aborted) return false;
@@ -91,7 +91,7 @@ export class TableLoop {
       logger.warn(LOG.scanFailed, { error: describeError(err), rowsRead: rows });
       return false;
     }
-    book.retainOnly(seen);
+    ledger.scanFound(seen);
     intake.scanFinished();
     metrics.syncScansTotal.inc({ result: 'success' });
     metrics.syncInvalidRows.set(invalid);
