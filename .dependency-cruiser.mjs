@@ -59,6 +59,21 @@ export default {
       { path: '^harness/' },
       { path: '^(e2e|bench|sandbox|testing)/' },
     ),
+    forbid(
+      'operator-folders-stay-apart',
+      "operator/'s folders (policy/, tenancy/) never import one another. policy/ and tenancy/ once did, each " +
+        'way through different files: no file cycle, so no-circular was silent, yet the two folders could ' +
+        'be neither understood nor tested apart. What both need lives below them, in operator/namespaces/.',
+      { path: '^operator/([^/]+)/' },
+      { path: '^operator/[^/]+/', pathNot: ['^operator/$1/', '^operator/namespaces/'] },
+    ),
+    forbid(
+      'operator-namespaces-is-below-the-other-folders',
+      'operator/namespaces/ holds the namespace rules policy/ and tenancy/ both read; it imports neither ' +
+        '(nor the rest of operator/), so reading it can never bring either back in.',
+      { path: '^operator/namespaces/' },
+      { path: '^operator/', pathNot: '^operator/namespaces/' },
+    ),
     forbid('no-circular', 'A cycle means two modules are one module in two files.', {}, { circular: true }),
     forbid(
       'no-unresolvable',

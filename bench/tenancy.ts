@@ -14,7 +14,7 @@ import { repoRoot } from '../harness/paths.js';
 import type { KubeApi } from '../runtime/kube/api.js';
 import { withOwnership } from '../operator/desired.js';
 import { withClassFields } from '../operator/policy/class-fields.js';
-import { tenantNamespace } from '../operator/tenancy/namespace-name.js';
+import { tenantNamespaceName } from '../operator/namespaces/rules.js';
 import { tenancyObjects } from '../operator/tenancy/namespace-objects.js';
 import { policyOf } from '../operator/tenancy/resolve-class.js';
 import { configMap, deployment } from './rows.js';
@@ -45,8 +45,9 @@ export const tenancyEnv = (tenancy: Tenancy): Record<string, string> =>
 
 /** The tenant's namespace under the class. */
 export function namespaceOf(tenant: string, policy: ClassPolicy): string {
-  const placed = tenantNamespace(tenant, policy, OPERATOR_NAMESPACE);
-  if (!placed.ok) throw new Error(`bench tenant ${tenant}: ${placed.refusal.message}`);
+  const scope = { operatorNamespace: OPERATOR_NAMESPACE, allowedNamespaces: [] };
+  const placed = tenantNamespaceName(tenant, policy.namespace.nameTemplate, scope);
+  if (!placed.ok) throw new Error(`bench tenant ${tenant}: namespace ${placed.namespace} ${placed.problem}`);
   return placed.namespace;
 }
 

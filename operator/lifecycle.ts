@@ -4,10 +4,11 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
-import { tenancyFor } from './tenancy/namespace-objects.js';
+import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
   evaluateTenant,
   NO_NEIGHBOURS,
+  tenantNamespace,
   type DesiredChildren,
   type Neighbours,
   type PolicyConfig,
@@ -46,11 +47,14 @@ export function wantedChildren(
   neighbours: Neighbours = NO_NEIGHBOURS,
 ): Wanted {
   const state = stateOf(tenant);
-  const tenancy = tenancyFor(tenant, policy);
-  if (!tenancy.ok) return { ok: false, state, refusal: tenancy.refusal };
-  const { namespace, objects } = tenancy;
+  // Decided here, once: the tenancy objects and the children's placement both take this answer.
+  const placement = tenantNamespace(tenant.metadata.name ?? '', policy);
+  if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
+  const { namespace } = placement;
+  // Shared: no namespace of its own, nothing to add.
+  const objects = namespace === undefined ? [] : tenancyObjects(tenant, policy.tenantClass, namespace);
   if (!keepsChildren(state)) return { ok: true, state, children: objects, namespace };
-  const verdict = evaluateTenant(tenant, policy, neighbours);
+  const verdict = evaluateTenant(tenant, policy, neighbours, placement);
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
   const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
   return { ok: true, state, children: [...objects, ...desiredChildren(tenant, children)], namespace };

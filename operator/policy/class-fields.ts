@@ -6,10 +6,8 @@
 // Shared format (which may name "default") working instead of refusing them.
 import type { V1Deployment, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
+import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 import type { ClassPolicy } from './class.js';
-
-/** PerTenant: the ServiceAccount landlord makes in the tenant's namespace for its pods. */
-export const TENANT_SERVICE_ACCOUNT = 'landlord-tenant';
 
 /** The Deployment with the class's fields set; `deployment` is a copy the caller owns. */
 export function withClassFields(deployment: V1Deployment, tenantClass: ClassPolicy): V1Deployment {

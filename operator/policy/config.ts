@@ -1,4 +1,5 @@
 // What the operator is configured to allow. The config loader builds one of these; policy only reads it.
+import type { NamespaceScope } from '../namespaces/rules.js';
 import type { ClassPolicy } from './class.js';
 
 export * from './class.js';
@@ -13,16 +14,8 @@ export {
   type PodSecurityLevel,
 } from './class.js';
 
-export interface PolicyConfig {
-  /**
-   * Namespaces children may live in, by exact name. A namespace is allowed when it is listed here or
-   * matches `allowedNamespacePattern`; with neither, every namespace that is not forbidden is allowed.
-   */
-  allowedNamespaces: string[];
-  /** Tested as written (not anchored for you): write `^team-` to mean "starts with team-". */
-  allowedNamespacePattern?: RegExp;
-  /** The operator's own namespace: always forbidden, like the Kubernetes system namespaces. */
-  operatorNamespace: string;
+/** Where children may live (the namespace rules' scope), and the class the tenant is under. */
+export interface PolicyConfig extends NamespaceScope {
   /** The platform's policy for the tenant: the built-in class until TenantClass exists. */
   tenantClass: ClassPolicy;
 }

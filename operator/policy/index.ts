@@ -16,7 +16,7 @@ import { checkPodRules } from './pod-rules.js';
 import { checkPodSecurity } from './pod-security.js';
 import { refusal, type Refusal } from './refusals.js';
 import { checkConfigMapList, checkShapes } from './shape.js';
-import { placeChildren } from './tenant-namespace.js';
+import { placeChildren, tenantNamespace, type TenantNamespace } from './tenant-namespace.js';
 
 export {
   DEFAULT_POD_SECURITY,
@@ -35,8 +35,8 @@ export {
   type Neighbour,
   type Neighbours,
 } from './neighbours.js';
-export { FORBIDDEN_NAMESPACES, isNamespaceAllowed } from './namespaces.js';
-export { TENANT_SERVICE_ACCOUNT } from './class-fields.js';
+export { tenantNamespace, type TenantNamespace } from './tenant-namespace.js';
+export { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 export { REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
@@ -56,12 +56,15 @@ export type PolicyResult = { ok: true; children: DesiredChildren } | { ok: false
  * size and count, kinds, shape, namespaces, metadata, duplicates, replicas, the pod rules (identity,
  * references, priority, placement), Pod Security, labels shared with older neighbours. On success
  * the children are deep copies. `neighbours` are the other Tenants' Deployments (none by default:
- * `landlord validate` judges one row alone).
+ * `landlord validate` judges one row alone). `placement`: the tenant's namespace, when the caller
+ * has already decided it (wantedChildren does, once per reconcile); a refused one is reported where
+ * the namespace check stands in the order above.
  */
 export function evaluateTenant(
   tenant: Tenant,
   config: PolicyConfig,
   neighbours: Neighbours = NO_NEIGHBOURS,
+  placement: TenantNamespace = tenantNamespace(tenant.metadata.name ?? '', config),
 ): PolicyResult {
   const spec = specOf(tenant);
   const early = checkRow(spec, config.tenantClass.limits);
@@ -72,9 +75,8 @@ export function evaluateTenant(
     tenant: tenant.metadata.name ?? '',
     createdAt: createdAt(tenant.metadata.creationTimestamp),
   };
-  const placed = placeChildren(shaped.children, self.tenant, config);
-  if (!placed.ok) return placed;
-  const { children } = placed;
+  if (!placement.ok) return placement;
+  const children = placeChildren(shaped.children, placement.namespace);
   const problem = checkChildren(children, config) ?? checkNeighbours(self, children, config, neighbours);
   return problem === undefined
     ? { ok: true, children: copyOf(children, config.tenantClass) }

@@ -1,11 +1,51 @@
-// PerTenant: the children go into the tenant's namespace whatever the manifest says, the Shared-only
-// checks step aside, and the pods run as the tenant's own ServiceAccount.
+// PerTenant: the tenant's namespace comes from its class's name template, the children go into it
+// whatever the manifest says, the Shared-only checks step aside, and the pods run as the tenant's
+// own ServiceAccount.
 import { describe, expect, it } from 'vitest';
+import { resolvedClass } from '../../api/tenantclass.js';
 import { deploymentOf, perTenant, podSpecOf, testConfig, validTenant } from '../../testing/policy.js';
 import { wantedChildren } from '../lifecycle.js';
-import { evaluateTenant, TENANT_SERVICE_ACCOUNT } from './index.js';
+import { evaluateTenant, TENANT_SERVICE_ACCOUNT, tenantNamespace } from './index.js';
 
 const PER_TENANT = testConfig({ tenantClass: perTenant() });
+
+describe('tenantNamespace', () => {
+  const classWith = (nameTemplate: string) =>
+    testConfig({
+      operatorNamespace: 'landlord-system',
+      tenantClass: resolvedClass('standard', 1, { namespace: { nameTemplate } }),
+    });
+
+  it('is none in Shared mode: the children stay where they say', () => {
+    expect(tenantNamespace('acme', testConfig())).toEqual({ ok: true, namespace: undefined });
+  });
+
+  it.each([
+    ['{name}', 'acme', 'acme'],
+    ['t-{name}', 'acme', 't-acme'],
+  ])('fills %j for %s: %s', (template, tenant, namespace) => {
+    expect(tenantNamespace(tenant, classWith(template))).toEqual({ ok: true, namespace });
+  });
+
+  it.each([
+    ['default', '{name}', 'system namespace'],
+    ['kube-system', '{name}', 'system namespace'],
+    ['kube-public', '{name}', 'system namespace'],
+    ['kube-node-lease', '{name}', 'system namespace'],
+    ['kube-anything', '{name}', 'system namespace'],
+    ['system', 'kube-{name}', 'system namespace'],
+    ['landlord-system', '{name}', "landlord's own namespace"],
+    ['acme', 'Tenants/{name}', 'not a namespace name'],
+    ['a'.repeat(60), 'tenant-{name}', 'not a namespace name'],
+  ])('refuses tenant %s under template %j: %s', (tenant, template, says) => {
+    const result = tenantNamespace(tenant, classWith(template));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.refusal.reason).toBe('NamespaceNotAllowed');
+    expect(result.refusal.message).toContain(says);
+    expect(result.refusal.message).toContain('of class standard');
+  });
+});
 
 function accepted(tenant = validTenant()) {
   const result = evaluateTenant(tenant, PER_TENANT);
@@ -75,6 +115,21 @@ describe('wantedChildren under a PerTenant class', () => {
       'ConfigMap',
       'ConfigMap',
     ]);
+  });
+
+  it('adds nothing in Shared mode', () => {
+    const wanted = wantedChildren(tenant(), testConfig());
+    expect(wanted.ok && wanted.namespace).toBeUndefined();
+    expect(wanted.ok ? wanted.children.map((c) => c.ref.kind) : []).toEqual([
+      'Deployment',
+      'ConfigMap',
+      'ConfigMap',
+    ]);
+  });
+
+  it("refuses a PerTenant namespace that is not the tenant's to have", () => {
+    const wanted = wantedChildren(tenant(), testConfig({ tenantClass: perTenant('kube-{name}') }));
+    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceNotAllowed');
   });
 
   it('keeps the namespace and its objects when archived, and only the children go', () => {

@@ -1,27 +1,40 @@
-// PerTenant: every child goes into the tenant's own namespace whatever its manifest says, as
-// kustomize's `namespace:` field does, so rows written for a shared namespace ("namespace":
-// "default") keep working. The checks after this one see the children where they will be applied.
+// PerTenant: the tenant's namespace, decided once (tenantNamespace) and handed to whatever needs it:
+// the tenancy objects, and the placement of the children. Every child goes into that namespace
+// whatever its manifest says, as kustomize's `namespace:` field does, so rows written for a shared
+// namespace ("namespace": "default") keep working. The checks after this one see the children where
+// they will be applied. An existing namespace the Tenant does not own is the converger's business
+// (ownership.ts: Conflict), since only the cluster knows whether it exists.
 import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { tenantNamespace } from '../tenancy/namespace-name.js';
+import { tenantNamespaceName } from '../namespaces/rules.js';
 import type { Child, ValidChildren } from './children.js';
 import type { PolicyConfig } from './config.js';
-import type { Refusal } from './refusals.js';
+import { quote } from './json.js';
+import { refusal, type Refusal } from './refusals.js';
 
-export type Placed = { ok: true; children: ValidChildren } | { ok: false; refusal: Refusal };
+export type TenantNamespace =
+  /** PerTenant: the tenant's own namespace. Shared: undefined, the children stay where they say. */
+  { ok: true; namespace: string | undefined } | { ok: false; refusal: Refusal };
+
+/** The namespace the tenant's class gives it, or why it may not have it. */
+export function tenantNamespace(tenant: string, config: PolicyConfig): TenantNamespace {
+  const { tenantClass } = config;
+  if (tenantClass.mode !== 'PerTenant') return { ok: true, namespace: undefined };
+  const template = tenantClass.namespace.nameTemplate;
+  const named = tenantNamespaceName(tenant, template, config);
+  if (named.ok) return named;
+  const from = `from the name template ${quote(template)} of class ${tenantClass.name}`;
+  return {
+    ok: false,
+    refusal: refusal.tenantNamespaceNotAllowed(quote(named.namespace), from, named.problem),
+  };
+}
 
 /** The children as they will be applied: unchanged in Shared mode, moved to the tenant's namespace in PerTenant. */
-export function placeChildren(children: ValidChildren, tenant: string, config: PolicyConfig): Placed {
-  const { tenantClass } = config;
-  if (tenantClass.mode !== 'PerTenant') return { ok: true, children };
-  const placed = tenantNamespace(tenant, tenantClass, config.operatorNamespace);
-  if (!placed.ok) return placed;
-  const { namespace } = placed;
+export function placeChildren(children: ValidChildren, namespace: string | undefined): ValidChildren {
+  if (namespace === undefined) return children;
   return {
-    ok: true,
-    children: {
-      deployment: inNamespace(children.deployment, namespace),
-      configMaps: children.configMaps.map((child) => inNamespace(child, namespace)),
-    },
+    deployment: inNamespace(children.deployment, namespace),
+    configMaps: children.configMaps.map((child) => inNamespace(child, namespace)),
   };
 }
 

@@ -2,9 +2,8 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { resolvedClass, type TenantClassSpec } from '../../api/tenantclass.js';
-import { testConfig } from '../../testing/policy.js';
 import { SPEC_HASH_ANNOTATION } from '../desired.js';
-import { roleBindingName, TENANCY_NAMES, tenancyFor, tenancyObjects } from './namespace-objects.js';
+import { roleBindingName, TENANCY_NAMES, tenancyObjects } from './namespace-objects.js';
 
 const tenant: Tenant = {
   apiVersion: API_VERSION,
@@ -134,24 +133,5 @@ describe('tenancyObjects', () => {
     const hashes = () =>
       tenancyObjects(tenant, resolvedClass('standard', 1, STANDARD), 'acme').map((d) => d.hash);
     expect(hashes()).toEqual(hashes());
-  });
-});
-
-describe('tenancyFor', () => {
-  it('adds nothing in Shared mode', () => {
-    expect(tenancyFor(tenant, testConfig())).toEqual({ ok: true, namespace: undefined, objects: [] });
-  });
-
-  it("refuses a PerTenant namespace that is not the tenant's to have", () => {
-    const config = testConfig({
-      tenantClass: resolvedClass('x', 1, { namespace: { nameTemplate: 'kube-{name}' } }),
-    });
-    const result = tenancyFor(tenant, config);
-    expect(result.ok ? 'accepted' : result.refusal.reason).toBe('NamespaceNotAllowed');
-  });
-
-  it('names the namespace its objects go in', () => {
-    const result = tenancyFor(tenant, testConfig({ tenantClass: resolvedClass('standard', 1, STANDARD) }));
-    expect(result.ok && result.namespace).toBe('acme');
   });
 });

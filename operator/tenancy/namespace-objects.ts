@@ -18,10 +18,7 @@ import { fillName, type ClassPolicy, type ClassRoleBinding } from '../../api/ten
 import { contentHash } from '../../util/canonical-json.js';
 import type { TenancyKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
-import { TENANT_SERVICE_ACCOUNT } from '../policy/class-fields.js';
-import type { PolicyConfig } from '../policy/config.js';
-import type { Refusal } from '../policy/refusals.js';
-import { tenantNamespace } from './namespace-name.js';
+import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 
 export const TENANCY_NAMES = {
   serviceAccount: TENANT_SERVICE_ACCOUNT,
@@ -159,18 +156,4 @@ function roleBinding(entry: ClassRoleBinding, tenant: string, namespace: string)
     roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: entry.clusterRole },
     subjects: [{ apiGroup: RBAC_GROUP, kind, name: subject }],
   };
-}
-
-export type Tenancy =
-  /** Shared: no namespace of its own, nothing to add. PerTenant: its namespace and the objects in it. */
-  { ok: true; namespace: string | undefined; objects: DesiredChild[] } | { ok: false; refusal: Refusal };
-
-/** What the Tenant's class makes for it besides its children, with landlord's ownership. */
-export function tenancyFor(tenant: Tenant, config: PolicyConfig): Tenancy {
-  const { tenantClass } = config;
-  if (tenantClass.mode !== 'PerTenant') return { ok: true, namespace: undefined, objects: [] };
-  const placed = tenantNamespace(tenant.metadata.name ?? '', tenantClass, config.operatorNamespace);
-  if (!placed.ok) return placed;
-  const { namespace } = placed;
-  return { ok: true, namespace, objects: tenancyObjects(tenant, tenantClass, namespace) };
 }
