@@ -8,8 +8,9 @@ import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantcl
 import { API_VERSION, CONDITION, KIND, LABEL, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import type { Metrics } from '../runtime/metrics.js';
+import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
-import type { WorkQueue, WorkQueueOptions } from '../runtime/work-queue.js';
+import type { WorkQueue } from '../runtime/work-queue.js';
 import { CHILD_API_VERSION, statusIsRead, TENANCY_KINDS, type ChildKind } from './child-ref.js';
 import { Converger } from './converge.js';
 import { RolloutTimes } from './status-hold.js';
@@ -80,7 +81,7 @@ class OperatorComponent implements Component {
 
   lead(ctx: ComponentContext): Promise<Work> {
     const reconciler = this.reconciler(ctx);
-    const queue = reconcileQueue((name) => reconciler.reconcile(name), this.queueOptions(), ctx);
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
     queue.start();
     const resyncAll = (): void => void this.resync(ctx, queue);
@@ -107,14 +108,6 @@ class OperatorComponent implements Component {
       logger: ctx.logger,
       rolloutTimes: this.rolloutTimes,
     });
-  }
-
-  private queueOptions(): WorkQueueOptions {
-    return {
-      concurrency: this.settings.concurrency,
-      baseDelayMs: this.settings.retryBaseMs,
-      maxDelayMs: this.settings.retryMaxSeconds * 1000,
-    };
   }
 
   /** Looks at every Tenant again; the log line says when the pass is over, for operators and benchmarks. */

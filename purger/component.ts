@@ -7,6 +7,7 @@ import { API_VERSION, KIND, PURGE_PHASES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { Informer } from '../runtime/kube/informer.js';
 import { apiPath } from '../runtime/kube/paths.js';
+import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { createPurgeClient } from './data/client.js';
@@ -63,7 +64,7 @@ class PurgerComponent implements Component {
       running: this.running,
       stalled: this.stalled,
     });
-    const queue = reconcileQueue((name) => reconciler.reconcile(name), this.queueOptions(), ctx);
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
     queue.start();
     const resyncAll = (): void => this.resync(queue);
@@ -80,14 +81,6 @@ class PurgerComponent implements Component {
         client.destroy();
       },
     });
-  }
-
-  private queueOptions(): { concurrency: number; baseDelayMs: number; maxDelayMs: number } {
-    return {
-      concurrency: this.settings.concurrency,
-      baseDelayMs: this.settings.retryBaseMs,
-      maxDelayMs: this.settings.retryMaxSeconds * 1000,
-    };
   }
 
   private resync(queue: WorkQueue): void {

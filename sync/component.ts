@@ -15,6 +15,7 @@ import { CRDS } from '../api/crds.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
+import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
@@ -30,8 +31,6 @@ import { TableLoop } from './table-loop.js';
 import { TenantView, UNREAD } from './tenant-view.js';
 import { TenantWriter } from './tenant-writer.js';
 import { Trigger } from './trigger.js';
-
-const QUEUE_RETRY = { baseDelayMs: 500, maxDelayMs: 60_000 } as const;
 
 class SyncComponent implements Component {
   readonly name = 'sync';
@@ -91,11 +90,7 @@ class SyncComponent implements Component {
       metrics: ctx.metrics,
       signal: controller.signal,
     });
-    const queue = reconcileQueue(
-      (name) => reconciler.reconcile(name),
-      { concurrency: this.settings.concurrency, ...QUEUE_RETRY },
-      ctx,
-    );
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     const trigger = new Trigger(ledger, queue);
     // A Tenant deleted or edited behind sync's back is put back as its row says. Sync's own
     // writes come through here too, and find nothing to do.
