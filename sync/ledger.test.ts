@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
-import { FakeInformer, syncedTenant } from '../testing/sync.js';
+import { FakeInformer } from '../testing/fake-informer.js';
+import { syncedTenant } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Ledger, type NamedRow } from './ledger.js';
 import { RowBook } from './row-book.js';
 import { desiredStatus } from './status.js';
-import { TenantView } from './tenant-view.js';
+import { TenantCache } from '../runtime/kube/tenant-cache.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 
 const identity = tableIdentity('tenants');
 const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } } };
@@ -17,7 +19,10 @@ function ledger(...tenants: Tenant[]): { ledger: Ledger; book: RowBook } {
   const informer = new FakeInformer();
   for (const t of tenants) informer.emit('add', t);
   const book = new RowBook();
-  return { ledger: new Ledger(book, new TenantView(informer.asInformer()), identity), book };
+  return {
+    ledger: new Ledger(book, new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE), identity),
+    book,
+  };
 }
 
 describe('Ledger', () => {

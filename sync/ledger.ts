@@ -1,5 +1,5 @@
-// What sync knows about each tenant, in one place: the row book (rows as read), the Tenant view
-// (Tenants as cached) and the identity. Rows are recorded here, by intake and by the reconciler's
+// What sync knows about each tenant, in one place: the row book (rows as read), the Tenant cache
+// (Tenants as watched and written) and the identity. Rows are recorded here, by intake and by the reconciler's
 // own re-reads alike, and decide() is asked here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
 import { owns, type TableIdentity } from './identity.js';
@@ -7,7 +7,7 @@ import type { RowBook, RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection } from './status.js';
 import type { Tenant } from '../api/tenant.js';
-import type { TenantView } from './tenant-view.js';
+import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
 export type NamedRow = ParsedRow & { name: string };
@@ -26,12 +26,12 @@ function stateOf(row: NamedRow): RowState {
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
-/** Where the ledger finds a Tenant: the live Tenant view, or a listed snapshot (`landlord plan`). */
+/** Where the ledger finds a Tenant: the live Tenant cache, or a listed snapshot (`landlord plan`). */
 export interface TenantLookup {
   get(name: string): Tenant | undefined;
 }
 
-export class Ledger<View extends TenantLookup = TenantView> {
+export class Ledger<View extends TenantLookup = TenantCache> {
   constructor(
     readonly book: RowBook,
     readonly view: View,
