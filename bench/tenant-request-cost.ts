@@ -10,8 +10,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
-import { computeStatus } from '../operator/status.js';
-import { StatusWriter } from '../operator/status-writer.js';
+import { computeStatus, type OperatorStatus } from '../operator/status.js';
+import { unchanged } from '../operator/status-change.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import { createMetrics } from '../runtime/metrics.js';
@@ -67,17 +67,21 @@ function availableDeployment(name: string): V1Deployment {
  */
 function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown>][] {
   const writer = new TenantWriter(bench.api, tableIdentity(TABLE), createMetrics('bench'));
-  const status = new StatusWriter(bench.api);
   const latest = new Map<string, Tenant>();
   const kept = async (name: string, written: Promise<Tenant | undefined>): Promise<void> => {
     const tenant = await written;
     if (tenant !== undefined) latest.set(name, tenant);
   };
-  const syncStatus = new TenantStatusWriter<OwnedStatus>(
-    bench.api,
-    { wrote: (tenant) => void latest.set(tenant.metadata.name!, tenant) },
-    { fieldManager: FIELD_MANAGER.sync, current: statusCurrent },
-  );
+  // Each keeps the Tenant its write returned, as the components' Tenant caches do.
+  const cache = { wrote: (tenant: Tenant) => void latest.set(tenant.metadata.name!, tenant) };
+  const status = new TenantStatusWriter<OperatorStatus>(bench.api, cache, {
+    fieldManager: FIELD_MANAGER.operator,
+    current: unchanged,
+  });
+  const syncStatus = new TenantStatusWriter<OwnedStatus>(bench.api, cache, {
+    fieldManager: FIELD_MANAGER.sync,
+    current: statusCurrent,
+  });
   const cached = (name: string): Tenant => latest.get(name)!;
   const operatorStatus = (tenant: Tenant): ReturnType<typeof computeStatus> =>
     computeStatus({
