@@ -60,11 +60,13 @@ export default {
       { path: '^(e2e|bench|sandbox|testing)/' },
     ),
     forbid(
-      'operator-folders-stay-apart',
-      "operator/'s folders (policy/, tenancy/) never import one another. policy/ and tenancy/ once did, each " +
-        'way through different files: no file cycle, so no-circular was silent, yet the two folders could ' +
-        'be neither understood nor tested apart. What both need lives below them, in operator/namespaces/.',
-      { path: '^operator/([^/]+)/' },
+      'operator-decision-folders-stay-apart',
+      "operator/'s decision folders (policy/, tenancy/) import no other folder of operator/ but " +
+        'operator/namespaces/. policy/ and tenancy/ once imported each other, each way through different ' +
+        'files: no file cycle, so no-circular was silent, yet the two could be neither understood nor tested ' +
+        'apart. What both need lives below them, in operator/namespaces/; what reads both (the reconciler, ' +
+        'routing/) sits above them.',
+      { path: '^operator/(policy|tenancy)/' },
       { path: '^operator/[^/]+/', pathNot: ['^operator/$1/', '^operator/namespaces/'] },
     ),
     forbid(

@@ -9,13 +9,14 @@
 //   npm run build && scripts/node24 dist/bench/tenant-request-cost.js [N]
 import { Command, InvalidArgumentError } from 'commander';
 import type { V1Deployment } from '@kubernetes/client-node';
-import { API_VERSION, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
-import { computeStatus } from '../operator/status.js';
-import { StatusWriter } from '../operator/status-writer.js';
+import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { computeStatus, type OperatorStatus } from '../operator/status.js';
+import { unchanged } from '../operator/status-change.js';
 import { apiPath } from '../runtime/kube/paths.js';
+import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import { createMetrics } from '../runtime/metrics.js';
 import { tableIdentity } from '../sync/identity.js';
-import { desiredStatus } from '../sync/status.js';
+import { desiredStatus, statusCurrent, type OwnedStatus } from '../sync/status.js';
 import { TenantWriter } from '../sync/tenant-writer.js';
 import { freshCluster, stopCluster, type BenchCluster } from './cluster.js';
 import { childCpuTimes, cpuDelta } from './measure/cpu.js';
@@ -66,12 +67,21 @@ function availableDeployment(name: string): V1Deployment {
  */
 function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown>][] {
   const writer = new TenantWriter(bench.api, tableIdentity(TABLE), createMetrics('bench'));
-  const status = new StatusWriter(bench.api);
   const latest = new Map<string, Tenant>();
   const kept = async (name: string, written: Promise<Tenant | undefined>): Promise<void> => {
     const tenant = await written;
     if (tenant !== undefined) latest.set(name, tenant);
   };
+  // Each keeps the Tenant its write returned, as the components' Tenant caches do.
+  const cache = { wrote: (tenant: Tenant) => void latest.set(tenant.metadata.name!, tenant) };
+  const status = new TenantStatusWriter<OperatorStatus>(bench.api, cache, {
+    fieldManager: FIELD_MANAGER.operator,
+    current: unchanged,
+  });
+  const syncStatus = new TenantStatusWriter<OwnedStatus>(bench.api, cache, {
+    fieldManager: FIELD_MANAGER.sync,
+    current: statusCurrent,
+  });
   const cached = (name: string): Tenant => latest.get(name)!;
   const operatorStatus = (tenant: Tenant): ReturnType<typeof computeStatus> =>
     computeStatus({
@@ -97,7 +107,7 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
     ['sync: apply a new Tenant', (name) => kept(name, writer.create(name, spec(name), 'hash-1'))],
     [
       'sync: apply its Synced status',
-      (name) => kept(name, writer.applyStatus(name, synced('hash-1', cached(name)))),
+      (name) => kept(name, syncStatus.apply(name, synced('hash-1', cached(name)))),
     ],
     [
       'operator: apply the status of a Ready tenant',
@@ -110,7 +120,7 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
     ],
     [
       'sync: apply its Synced status again',
-      (name) => kept(name, writer.applyStatus(name, synced('hash-2', cached(name)))),
+      (name) => kept(name, syncStatus.apply(name, synced('hash-2', cached(name)))),
     ],
     [
       'GET a Tenant (for scale)',

@@ -4,10 +4,10 @@ import { LABEL } from '../api/tenant.js';
 import { builtInClass } from '../api/tenantclass.js';
 import { childRef } from './child-ref.js';
 import { ObservedState } from './observed.js';
-import type { InformerOperator } from './watcher.js';
+import type { WatchedCaches } from './watches.js';
 
 /** No watch has listed anything: every lookup falls through to what the operator applied. */
-const noCaches = { informer: () => undefined } as unknown as InformerOperator;
+const noCaches = { child: () => undefined } as unknown as WatchedCaches;
 
 const deployment = (resourceVersion: string, tenant = 'acme'): V1Deployment => ({
   apiVersion: 'apps/v1',

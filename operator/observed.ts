@@ -3,15 +3,14 @@
 // tenant's Namespace and what the operator puts in it), indexed by Tenant so a reconcile never
 // scans them all.
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
-// delivers that version: a reconcile that follows at once (its own apply's child event) must not
-// take the old status for the current one, write it again and announce a transition twice.
-// Children the operator just applied are seen the same way, so a reconcile that follows before
+// delivers that version (the Tenant cache, runtime/kube/tenant-cache.ts): a reconcile that follows
+// at once (its own apply's child event) must not take the old status for the current one, write it
+// again and announce a transition twice. Children the operator just applied are seen the same way, so a reconcile that follows before
 // the child's watch event does not apply it again.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
+import type { Tenant } from '../api/tenant.js';
+import type { ClassPolicy, TenantClass } from '../api/tenantclass.js';
 import { lighten } from '../runtime/kube/informer.js';
-import { pluralOf } from '../runtime/kube/paths.js';
 import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import {
@@ -24,10 +23,7 @@ import {
 } from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
 import { resolveClass } from './tenancy/resolve-class.js';
-import type { InformerOperator } from './watcher.js';
-
-const TENANTS = pluralOf(API_VERSION, KIND);
-const CLASSES = pluralOf(CLASS_API_VERSION, CLASS_KIND);
+import type { WatchedCaches } from './watches.js';
 
 /**
  * How long an applied child is overlaid on the cache at most: its watch event comes within
@@ -41,8 +37,6 @@ export class ObservedState {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
-  /** Tenants as the operator's status writes returned them, until the cache holds that version. */
-  private readonly written = new Map<string, Tenant>();
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -54,7 +48,7 @@ export class ObservedState {
   private readonly converging = new Map<string, { tenant: string; seen: string }>();
 
   constructor(
-    private readonly watcher: InformerOperator,
+    private readonly caches: WatchedCaches,
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     private readonly childNamespaces: readonly (string | undefined)[],
     /** The class of a Tenant when no TenantClass is the default. */
@@ -72,28 +66,18 @@ export class ObservedState {
     return tenant.status?.namespace !== undefined;
   }
 
+  /** The Tenant as fresh as the operator knows it: the watch's copy, or what its status write returned. */
   tenant(name: string): Tenant | undefined {
-    const cached = this.watcher.informer(TENANTS)?.get(name) as Tenant | undefined;
-    const written = this.written.get(name);
-    if (written === undefined) return cached;
-    if (cached !== undefined && isNewer(written, cached)) return written;
-    this.written.delete(name);
-    return cached;
-  }
-
-  /** The Tenant a status write returned: fresher than the cache until the watch catches up. */
-  statusWritten(tenant: Tenant): void {
-    const name = tenant.metadata.name;
-    if (name !== undefined) this.written.set(name, lighten(tenant, {}, this.tenant(name)));
+    return this.caches.tenants.get(name);
   }
 
   tenants(): readonly Tenant[] {
-    return (this.watcher.informer(TENANTS)?.list() ?? []) as readonly Tenant[];
+    return this.caches.tenants.list();
   }
 
   /** Every TenantClass, as the watch last saw it. */
   tenantClasses(): readonly TenantClass[] {
-    return (this.watcher.informer(CLASSES)?.list() ?? []) as readonly TenantClass[];
+    return this.caches.classes.list();
   }
 
   /**
@@ -104,8 +88,7 @@ export class ObservedState {
   child<T extends KubernetesObject = V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
     const workload = WORKLOAD_KINDS.some((kind) => kind === ref.kind);
     const scope = workload && this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
-    const informer = this.watcher.informer(pluralOf(ref.apiVersion, ref.kind), scope);
-    const cached = informer?.get(ref.name, ref.namespace) as T | undefined;
+    const cached = this.caches.child(ref.kind, scope)?.get(ref.name, ref.namespace) as T | undefined;
     const key = childKey(ref);
     const applied = this.applied.get(key);
     if (applied === undefined) return cached;
@@ -158,7 +141,6 @@ export class ObservedState {
   tenantGone(tenant: string): void {
     this.index.tenantGone(tenant);
     this.neighbours.tenantGone(tenant);
-    this.written.delete(tenant);
   }
 
   /**

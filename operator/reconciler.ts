@@ -6,6 +6,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import { isPaused, type Tenant, type TenantState } from '../api/tenant.js';
+import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildRef } from './child-ref.js';
@@ -14,16 +15,17 @@ import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
 import { EVENT, REASON } from './reasons.js';
-import { childNames, computeStatus } from './status.js';
+import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
-import { newFailure, type StatusWriter } from './status-writer.js';
+import { newFailure } from './status-change.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
 export interface ReconcilerDeps {
   observed: ObservedState;
   converger: Converger;
-  statusWriter: StatusWriter;
+  /** Writes only what changed (status-change.ts `unchanged`); tells the Tenant cache what it wrote. */
+  statusWriter: TenantStatusWriter<OperatorStatus>;
   events: EventRecorder;
   /** The operator's policy; its tenantClass is the built-in class, used when no class is the default. */
   policy: PolicyConfig;
@@ -180,8 +182,7 @@ export class Reconciler {
       this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
       this.deps.events.record(tenant, change.type, change.reason, change.message);
     }
-    const written = await this.deps.statusWriter.write(tenant, status);
-    if (written !== undefined) this.deps.observed.statusWritten(written);
+    await this.deps.statusWriter.write(tenant, status);
     return 0;
   }
 

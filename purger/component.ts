@@ -3,10 +3,11 @@
 // periodic resync. Watch events only name the Tenant to look at, with one exception: a running
 // purge of a Tenant that left state purged, or is going away, is aborted at once.
 import { CRDS } from '../api/crds.js';
-import { API_VERSION, KIND, PURGE_PHASES, type Tenant } from '../api/tenant.js';
+import { FIELD_MANAGER, PURGE_PHASES, type Tenant } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
-import { Informer } from '../runtime/kube/informer.js';
-import { apiPath } from '../runtime/kube/paths.js';
+import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
+import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
+import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { createPurgeClient } from './data/client.js';
@@ -15,14 +16,12 @@ import { keepsPurging } from './decide.js';
 import { Reconciler } from './reconciler.js';
 import { RunningPurges, STOP } from './running.js';
 import { purgePolicy, type PurgePolicy, type PurgerSettings } from './settings.js';
-import { StatusWriter } from './status-writer.js';
-import { TenantView } from './tenants.js';
+import { statusCurrent } from './status.js';
 
 class PurgerComponent implements Component {
   readonly name = 'purger';
   readonly crds = [CRDS.tenants];
-  private informer: Informer<Tenant> | undefined;
-  private view: TenantView | undefined;
+  private tenants: TenantCache | undefined;
   private queue: WorkQueue | undefined;
   private readonly running = new RunningPurges();
   private readonly stalled = new Map<string, number | undefined>();
@@ -33,17 +32,14 @@ class PurgerComponent implements Component {
   ) {}
 
   async prepare(ctx: ComponentContext): Promise<void> {
-    this.informer = new Informer<Tenant>(ctx.api, {
-      path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
-      apiVersion: API_VERSION,
-      kind: KIND,
-      logger: ctx.logger,
-    });
-    this.informer.on('add', (t) => this.onTenant(t, false));
-    this.informer.on('update', (t) => this.onTenant(t, false));
-    this.informer.on('delete', (t) => this.onTenant(t, true));
-    this.view = new TenantView(this.informer);
-    await this.informer.start();
+    // The cache takes the copies the purger's status writes return: a reconcile that follows at once
+    // (the event of its own progress write) must not read a completed purge as still Running.
+    const tenants = watchTenants(ctx.api, { logger: ctx.logger });
+    tenants.on('add', (t) => this.onTenant(t, false));
+    tenants.on('update', (t) => this.onTenant(t, false));
+    tenants.on('delete', (t) => this.onTenant(t, true));
+    this.tenants = tenants;
+    await tenants.start();
     if (this.policy.tables.length === 0)
       ctx.logger.warn('no data tables configured (LANDLORD_PURGER_TABLES): purges will delete nothing');
   }
@@ -51,10 +47,13 @@ class PurgerComponent implements Component {
   lead(ctx: ComponentContext): Promise<Work> {
     const endpoint = this.settings.endpoint;
     const client = createPurgeClient(endpoint === undefined ? {} : { endpoint });
-    const view = this.view!;
+    const tenants = this.tenants!;
     const reconciler = new Reconciler({
-      tenant: (name) => view.get(name),
-      writer: new StatusWriter(ctx.api, (t) => view.statusWritten(t)),
+      tenant: (name) => tenants.get(name),
+      writer: new TenantStatusWriter(ctx.api, tenants, {
+        fieldManager: FIELD_MANAGER.purger,
+        current: statusCurrent,
+      }),
       events: ctx.events,
       logger: ctx.logger,
       metrics: ctx.metrics,
@@ -63,7 +62,7 @@ class PurgerComponent implements Component {
       running: this.running,
       stalled: this.stalled,
     });
-    const queue = reconcileQueue((name) => reconciler.reconcile(name), this.queueOptions(), ctx);
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
     queue.start();
     const resyncAll = (): void => this.resync(queue);
@@ -82,16 +81,8 @@ class PurgerComponent implements Component {
     });
   }
 
-  private queueOptions(): { concurrency: number; baseDelayMs: number; maxDelayMs: number } {
-    return {
-      concurrency: this.settings.concurrency,
-      baseDelayMs: this.settings.retryBaseMs,
-      maxDelayMs: this.settings.retryMaxSeconds * 1000,
-    };
-  }
-
   private resync(queue: WorkQueue): void {
-    for (const t of this.informer!.list()) queue.add(t.metadata.name!);
+    for (const t of this.tenants!.list()) queue.add(t.metadata.name!);
   }
 
   private onTenant(tenant: Tenant, deleted: boolean): void {
@@ -99,7 +90,6 @@ class PurgerComponent implements Component {
     if (deleted) {
       this.running.stop(name, STOP.deleted);
       this.stalled.delete(name);
-      this.view?.forget(name);
     } else if (this.running.has(name) && !keepsPurging(tenant)) {
       this.running.stop(
         name,
@@ -110,13 +100,13 @@ class PurgerComponent implements Component {
   }
 
   private updateGauges(ctx: ComponentContext): void {
-    const tenants = this.informer?.list() ?? [];
+    const tenants = this.tenants?.list() ?? [];
     for (const phase of PURGE_PHASES)
       ctx.metrics.purges.set({ phase }, tenants.filter((t) => t.status?.purge?.phase === phase).length);
   }
 
   async close(): Promise<void> {
-    await this.informer?.stop();
+    await this.tenants?.stop();
   }
 }
 

@@ -2,8 +2,8 @@
 // time: a purge deletes thousands of items a second, and each count must not cost an API write.
 // A failed progress write is only logged; the next one (or the final report) carries the count.
 import type { Logger } from '../runtime/logger.js';
+import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { PurgerStatus } from './status.js';
-import type { StatusWriter } from './status-writer.js';
 
 export const PROGRESS_INTERVAL_MS = 1_000;
 
@@ -14,7 +14,7 @@ export class ProgressReporter {
 
   constructor(
     private readonly name: string,
-    private readonly writer: StatusWriter,
+    private readonly writer: TenantStatusWriter<PurgerStatus>,
     private readonly logger: Logger,
   ) {}
 
@@ -33,6 +33,7 @@ export class ProgressReporter {
     this.lastWrite = Date.now();
     this.writing = this.writer
       .apply(this.name, status)
+      .then(() => undefined)
       .catch((error: unknown) => {
         this.logger.warn('could not write purge progress; the next write carries it', {
           tenant: this.name,

@@ -1,12 +1,13 @@
 // One reconcile of one Tenant's purge, level-triggered: read it from the cache, decide (decide.ts),
 // then act: report a schedule and look again when the delay is over, run the purge, or report it
-// cancelled. Status is written by the StatusWriter only, and only when it changed; the outcome
+// cancelled. Status is written by the status writer only, and only when it changed; the outcome
 // tells the queue whether to retry.
 import type { ConditionInput } from '../api/conditions.js';
 import { type PurgeStatus, type Tenant } from '../api/tenant.js';
 import type { EventType, EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
+import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import { decidePurge, type PurgeDecision } from './decide.js';
 import { formatDuration } from './duration.js';
@@ -23,14 +24,14 @@ import {
   progressCondition,
   purgerStatus,
   scheduledPurge,
+  type PurgerStatus,
   startedPurge,
   totalDeleted,
 } from './status.js';
-import type { StatusWriter } from './status-writer.js';
 
 export interface ReconcilerDeps {
   tenant: (name: string) => Tenant | undefined;
-  writer: StatusWriter;
+  writer: TenantStatusWriter<PurgerStatus>;
   events: EventRecorder;
   logger: Logger;
   metrics: Metrics;
@@ -198,12 +199,13 @@ export class Reconciler {
   }
 
   /** Writes status when it changed; true when it wrote. */
-  private report(
+  private async report(
     tenant: Tenant,
     purge: PurgeStatus | undefined,
     condition: ConditionInput,
   ): Promise<boolean> {
-    return this.deps.writer.write(tenant, purgerStatus(tenant, purge, condition, new Date()));
+    const written = await this.deps.writer.write(tenant, purgerStatus(tenant, purge, condition, new Date()));
+    return written !== undefined;
   }
 
   private announce(tenant: Tenant, type: EventType, reason: string, message: string): void {

@@ -14,11 +14,12 @@
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
 import { CRDS } from '../api/crds.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
-import { apiPath } from '../runtime/kube/paths.js';
-import { Informer } from '../runtime/kube/informer.js';
+import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
+import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
+import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
-import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { FIELD_MANAGER, type Tenant } from '../api/tenant.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { tableIdentity, type TableIdentity } from './identity.js';
 import { Intake } from './intake.js';
@@ -26,20 +27,18 @@ import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
 import { Reconciler } from './reconciler.js';
 import { checkChanges, placementOf, type SyncSettings } from './settings.js';
+import { statusCurrent } from './status.js';
 import { TableLoop, type TableLoopDeps } from './table-loop.js';
-import { TenantView, UNREAD } from './tenant-view.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 import { TenantWriter } from './tenant-writer.js';
 import { Trigger } from './trigger.js';
-
-const QUEUE_RETRY = { baseDelayMs: 500, maxDelayMs: 60_000 } as const;
 
 class SyncComponent implements Component {
   readonly name = 'sync';
   readonly crds = [CRDS.tenants];
   private readonly identity: TableIdentity;
   private source: DynamoTableSource | undefined;
-  private informer: Informer<Tenant> | undefined;
-  private view: TenantView | undefined;
+  private tenants: TenantCache | undefined;
   /** What sync knows of every row; kept from one leadership to the next. */
   private ledger: Ledger | undefined;
 
@@ -59,17 +58,10 @@ class SyncComponent implements Component {
       logger,
     });
     await this.source.check();
-    this.informer = new Informer<Tenant>(ctx.api, {
-      path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
-      apiVersion: API_VERSION,
-      kind: KIND,
-      // Every Tenant, not only this table's: a row naming one that sync did not make must be seen as
-      // such (and reported, not taken over), and the name freed when that Tenant goes.
-      logger,
-      ...UNREAD,
-    });
-    this.view = new TenantView(this.informer);
-    await this.informer.start();
+    // Every Tenant, not only this table's: a row naming one that sync did not make must be seen as
+    // such (and reported, not taken over), and the name freed when that Tenant goes.
+    this.tenants = watchTenants(ctx.api, { logger, ...SYNC_TENANT_CACHE });
+    await this.tenants.start();
   }
 
   /** Index mode reads this cluster's rows from the cluster index; stream mode needs nothing more. */
@@ -81,19 +73,20 @@ class SyncComponent implements Component {
 
   lead(ctx: ComponentContext): Promise<Work> {
     const controller = new AbortController();
-    const ledger = (this.ledger ??= new Ledger(this.view!, this.identity));
+    const tenants = this.tenants!;
+    const ledger = (this.ledger ??= new Ledger(tenants, this.identity));
     // The queue runs the reconciler made below, once started.
-    const queue = reconcileQueue(
-      (name) => reconciler.reconcile(name),
-      { concurrency: this.settings.concurrency, ...QUEUE_RETRY },
-      ctx,
-    );
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     const trigger = new Trigger(ledger, queue);
     const pruner = this.pruner(ctx, ledger, trigger);
     const intake = new Intake({ ledger, trigger, pruner, source: this.source!, logger: ctx.logger });
     const reconciler = new Reconciler({
       ledger,
       writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
+      statusWriter: new TenantStatusWriter(ctx.api, tenants, {
+        fieldManager: FIELD_MANAGER.sync,
+        current: statusCurrent,
+      }),
       api: ctx.api,
       intake,
       events: ctx.events,
@@ -106,8 +99,8 @@ class SyncComponent implements Component {
     const recheck = (tenant: Tenant): void => {
       if (tenant.metadata.name !== undefined) trigger.tenant(tenant.metadata.name);
     };
-    this.informer!.on('update', recheck);
-    this.informer!.on('delete', recheck);
+    tenants.on('update', recheck);
+    tenants.on('delete', recheck);
     const loop = this.tableLoop(ctx, { ledger, intake, pruner }, queue);
     queue.start();
     const running = loop.run(controller.signal);
@@ -124,7 +117,7 @@ class SyncComponent implements Component {
     const { events, logger, metrics } = ctx;
     return new Pruner({
       ledger,
-      view: this.view!,
+      view: this.tenants!,
       wake: (name) => trigger.tenant(name),
       events,
       logger,
@@ -154,7 +147,7 @@ class SyncComponent implements Component {
   }
 
   async close(): Promise<void> {
-    await this.informer?.stop();
+    await this.tenants?.stop();
     this.source?.close();
   }
 }

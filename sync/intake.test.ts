@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
 import { API_VERSION, KIND } from '../api/tenant.js';
-import { FakeInformer, memoryLogger, recordingQueue } from '../testing/sync.js';
+import { FakeInformer } from '../testing/fake-informer.js';
+import { memoryLogger, recordingQueue } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
@@ -10,7 +11,8 @@ import { LOG } from './reasons.js';
 import { Trigger } from './trigger.js';
 import { desiredStatus } from './status.js';
 import type { Item } from './dynamo/table-source.js';
-import { TenantView } from './tenant-view.js';
+import { TenantCache } from '../runtime/kube/tenant-cache.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 import { createMetrics } from '../runtime/metrics.js';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import { parseRow } from './row/index.js';
@@ -62,7 +64,7 @@ describe('Intake', () => {
   beforeEach(() => {
     table = new Map();
     informer = new FakeInformer();
-    const view = new TenantView(informer.asInformer());
+    const view = new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE);
     ledger = new Ledger(view, identity);
     const recorded = recordingQueue();
     queued = recorded.added;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
-import { FakeInformer, syncedTenant } from '../testing/sync.js';
+import { FakeInformer } from '../testing/fake-informer.js';
+import { syncedTenant } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Ledger, type NamedRow } from './ledger.js';
 import { desiredStatus } from './status.js';
-import { TenantView } from './tenant-view.js';
+import { TenantCache } from '../runtime/kube/tenant-cache.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 
 const identity = tableIdentity('tenants');
 const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } } };
@@ -15,7 +17,7 @@ const tenantAt = (hash: string): Tenant => syncedTenant(identity, { kind: 'synce
 function ledger(...tenants: Tenant[]): Ledger {
   const informer = new FakeInformer();
   for (const t of tenants) informer.emit('add', t);
-  return new Ledger(new TenantView(informer.asInformer()), identity);
+  return new Ledger(new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE), identity);
 }
 
 describe('Ledger', () => {

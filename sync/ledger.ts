@@ -1,5 +1,5 @@
 // What sync knows about each tenant, in one place: the rows as read (its own row book, which nothing
-// else reaches), the Tenant view (Tenants as cached) and the identity. Every path records here what
+// else reaches), the Tenant cache (Tenants as watched and written) and the identity. Every path records here what
 // it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
 // writes did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
@@ -8,7 +8,7 @@ import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection, type Verdict } from './status.js';
 import type { Tenant, TenantSpec } from '../api/tenant.js';
-import type { TenantView } from './tenant-view.js';
+import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
 export type NamedRow = ParsedRow & { name: string };
@@ -27,12 +27,12 @@ function stateOf(row: NamedRow): RowState {
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
-/** Where the ledger finds a Tenant: the live Tenant view, or a listed snapshot (`landlord plan`). */
+/** Where the ledger finds a Tenant: the live Tenant cache, or a listed snapshot (`landlord plan`). */
 export interface TenantLookup {
   get(name: string): Tenant | undefined;
 }
 
-export class Ledger<View extends TenantLookup = TenantView> {
+export class Ledger<View extends TenantLookup = TenantCache> {
   private readonly book = new RowBook();
 
   constructor(

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import { createMetrics } from '../runtime/metrics.js';
-import { FakeInformer, memoryLogger } from '../testing/sync.js';
+import { FakeInformer } from '../testing/fake-informer.js';
+import { memoryLogger } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Pruner } from './prune.js';
 import { Ledger } from './ledger.js';
-import { TenantView } from './tenant-view.js';
+import { TenantCache } from '../runtime/kube/tenant-cache.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 
 const identity = tableIdentity('tenants', { cluster: 'b', claimsUnassigned: false });
 
@@ -24,7 +26,7 @@ const tenant = (name: string): Tenant => ({
 describe('Pruner with a budget interval (index mode)', () => {
   it('sizes the budget once per interval, however many complete polls it holds', () => {
     const informer = new FakeInformer();
-    const view = new TenantView(informer.asInformer());
+    const view = new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE);
     const names = Array.from({ length: 20 }, (_, i) => `t${String(i).padStart(2, '0')}`);
     for (const name of names) informer.emit('add', tenant(name));
     let now = 0;

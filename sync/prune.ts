@@ -19,7 +19,7 @@ import {
 import { owns, type TableIdentity } from './identity.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
 import type { Ledger } from './ledger.js';
-import type { TenantView } from './tenant-view.js';
+import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 
 /** A held-back Tenant gets its Event again only after this long, however many passes hold it back. */
 const HELD_BACK_EVENT_INTERVAL_MS = 15 * 60_000;
@@ -29,7 +29,7 @@ const NAMES_LOGGED = 50;
 export interface PrunerDeps {
   /** Where the rows as read are, and where an approval is recorded. */
   ledger: Ledger;
-  view: TenantView;
+  view: TenantCache;
   /** The trigger: the one way onto the work queue. */
   wake: (name: string) => void;
   events: EventRecorder;

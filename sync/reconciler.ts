@@ -12,6 +12,7 @@ import type { Metrics } from '../runtime/metrics.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { KubeApi } from '../runtime/kube/api.js';
+import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Conflict, SyncAction } from './decide.js';
 import { owns } from './identity.js';
@@ -19,11 +20,14 @@ import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
 import type { Ledger } from './ledger.js';
 import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
+import type { OwnedStatus } from './status.js';
 import type { TenantWriter } from './tenant-writer.js';
 
 export interface ReconcilerDeps {
   ledger: Ledger;
   writer: TenantWriter;
+  /** The Synced condition and status.sync; tells the ledger's Tenant cache what it wrote. */
+  statusWriter: TenantStatusWriter<OwnedStatus>;
   api: KubeApi;
   /** Reads a row again and records it, when the ledger does not hold what a write needs. */
   intake: Pick<Intake, 'reread'>;
@@ -122,7 +126,7 @@ export class Reconciler {
       this.deps.logger.error(LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
       return;
     }
-    view.remember(tenant);
+    view.wrote(tenant);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
     // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
     // children), and the row hash and time of this write are in status.sync; one write per tenant less.
@@ -137,7 +141,7 @@ export class Reconciler {
 
   private async createBare(name: string): Promise<void> {
     try {
-      this.deps.ledger.view.remember(await this.deps.writer.createBare(name));
+      this.deps.ledger.view.wrote(await this.deps.writer.createBare(name));
     } catch (err) {
       if (!isConflict(err)) throw err;
       await this.fetch(name);
@@ -154,7 +158,7 @@ export class Reconciler {
         method: 'GET',
         path: apiPath({ apiVersion: API_VERSION, kind: KIND, name }),
       });
-      this.deps.ledger.view.remember(tenant);
+      this.deps.ledger.view.wrote(tenant);
       return tenant;
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -180,8 +184,10 @@ export class Reconciler {
   /** Writes the Synced condition and status.sync; reports a refusal once per status change. */
   private async writeStatus(name: string, { status, verdict }: ApplyStatus): Promise<void> {
     const { view } = this.deps.ledger;
-    const updated = await this.deps.writer.applyStatus(name, status);
-    view.remember(updated);
+    // decide() found the Tenant (a status is never its first write) saying something else.
+    const updated = await this.deps.statusWriter.write(view.get(name)!, status);
+    if (updated === undefined) return;
+    this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
     if (verdict.kind === 'synced') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
@@ -223,7 +229,7 @@ export class Reconciler {
   }
 
   private deleted(name: string, tenant: Tenant): false {
-    this.deps.ledger.view.forget(name, tenant.metadata.uid!);
+    this.deps.ledger.view.deleted(name, tenant.metadata.uid!);
     return false;
   }
 }

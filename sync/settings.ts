@@ -3,6 +3,7 @@
 // (AWS_REGION, AWS_ACCESS_KEY_ID…, IRSA web identity, shared config), as operators expect.
 import type { CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
+import { retrySettings } from '../runtime/queue-settings.js';
 import { SINGLE_CLUSTER, type Placement } from './placement.js';
 
 export const SYNC_SETTINGS = {
@@ -88,6 +89,7 @@ export const SYNC_SETTINGS = {
     default: 'cluster-index',
     schema: { type: 'string', pattern: '^[a-zA-Z0-9_.-]{3,255}$' },
   },
+  ...retrySettings('SYNC', { failing: 'a failing Tenant write', retryBaseMs: 500, retryMaxSeconds: 60 }),
 } as const satisfies Record<string, SettingSpec>;
 
 export interface SyncSettings extends CommonSettings {
@@ -103,6 +105,8 @@ export interface SyncSettings extends CommonSettings {
   clusterClaimsUnassigned: boolean;
   changes: 'stream' | 'index';
   clusterIndex: string;
+  retryBaseMs: number;
+  retryMaxSeconds: number;
 }
 
 /** Which rows this sync mirrors: without a cluster, every row without one, as before clusters existed. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import { createMetrics } from '../runtime/metrics.js';
-import { FakeInformer, memoryLogger, recordingQueue } from '../testing/sync.js';
+import { FakeInformer } from '../testing/fake-informer.js';
+import { memoryLogger, recordingQueue } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
@@ -9,7 +10,8 @@ import { Pruner } from './prune.js';
 import { LOG } from './reasons.js';
 import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
-import { TenantView } from './tenant-view.js';
+import { TenantCache } from '../runtime/kube/tenant-cache.js';
+import { SYNC_TENANT_CACHE } from './tenants.js';
 import { Trigger } from './trigger.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { ownedLabels } from './identity.js';
@@ -57,7 +59,7 @@ class ScriptedTable implements TableSource {
 function harness(source: ScriptedTable, existing: string[]) {
   const informer = new FakeInformer();
   for (const name of existing) informer.emit('add', tenant(name));
-  const view = new TenantView(informer.asInformer());
+  const view = new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE);
   const { queue, added: queued } = recordingQueue();
   const { logger, lines } = memoryLogger();
   const metrics = createMetrics('sync');

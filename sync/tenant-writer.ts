@@ -1,6 +1,7 @@
-// The writes sync makes to Tenants. The spec and the status go by server-side apply under sync's
-// field manager, each claiming only sync's own fields: the operator's conditions and
-// observedGeneration live in other managers' entries and are never touched. A Tenant sync does not
+// The writes sync makes to Tenant objects (its status writes go through the runtime's one Tenant
+// status writer). The spec goes by server-side apply under sync's field manager, claiming only
+// sync's own fields: the operator's conditions and observedGeneration live in other managers'
+// entries and are never touched. A Tenant sync does not
 // know of is made by an apply that does not force, so one someone else made meanwhile with other
 // values is refused (409) instead of taken over; an apply to a Tenant sync made names its uid, and a
 // delete carries uid and resourceVersion preconditions, so a Tenant replaced meanwhile (by anyone)
@@ -17,7 +18,6 @@ import {
   type TenantSpec,
 } from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from './identity.js';
-import type { OwnedStatus } from './status.js';
 
 const tenantObjectPath = (name: string): string => apiPath({ apiVersion: API_VERSION, kind: KIND, name });
 
@@ -115,21 +115,6 @@ export class TenantWriter {
       body,
     });
     this.metrics.syncWritesTotal.inc({ kind: 'create' });
-    return tenant;
-  }
-
-  /** Applies the Synced condition and status.sync; the status subresource ignores metadata and spec. */
-  async applyStatus(name: string, status: OwnedStatus): Promise<Tenant> {
-    const tenant = await this.api.request<Tenant>({
-      method: 'PATCH',
-      path: `${tenantObjectPath(name)}/status`,
-      // Forcing only ever takes fields sync claims here (its own condition and status.sync).
-      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.sync, force: true },
-      contentType: CONTENT_TYPE.apply,
-      body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status },
-      verb: 'apply',
-    });
-    this.metrics.syncWritesTotal.inc({ kind: 'status' });
     return tenant;
   }
 

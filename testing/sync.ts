@@ -1,7 +1,6 @@
-// Test doubles for sync's unit tests: an informer cache the test fills by hand, and Tenants as
-// sync leaves them.
+// Test doubles for sync's unit tests: Tenants as sync leaves them, a logger and a queue that keep
+// what they were given. The informer cache a test fills by hand is in fake-informer.ts.
 import { Writable } from 'node:stream';
-import type { Informer } from '../runtime/kube/informer.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { ownedAnnotations, ownedLabels, type TableIdentity } from '../sync/identity.js';
@@ -31,42 +30,6 @@ export function syncedTenant(
   };
   tenant.status = desiredStatus(verdict, tenant, identity.table, now);
   return tenant;
-}
-
-type Handler = (tenant: Tenant) => void;
-
-export class FakeInformer {
-  readonly objects = new Map<string, Tenant>();
-  private readonly handlers: Record<'add' | 'update' | 'delete', Handler[]> = {
-    add: [],
-    update: [],
-    delete: [],
-  };
-
-  on(verb: 'add' | 'update' | 'delete', handler: Handler): void {
-    this.handlers[verb].push(handler);
-  }
-
-  get(name: string): Tenant | undefined {
-    return this.objects.get(name);
-  }
-
-  list(): Tenant[] {
-    return [...this.objects.values()];
-  }
-
-  /** Delivers a watch event, updating the cache first as ListWatch does. */
-  emit(verb: 'add' | 'update' | 'delete', tenant: Tenant): void {
-    const name = tenant.metadata.name!;
-    if (verb === 'delete') this.objects.delete(name);
-    else this.objects.set(name, tenant);
-    for (const handler of this.handlers[verb]) handler(tenant);
-  }
-
-  asInformer(): Informer<Tenant> {
-    // Only the members TenantView uses are implemented.
-    return this as unknown as Informer<Tenant>;
-  }
 }
 
 /** A logger that keeps its lines as objects. */

@@ -3,7 +3,7 @@ import type { Tenant } from '../api/tenant.js';
 import { statusInput, T1 } from '../testing/operator-status.js';
 import { retryable, stall } from './reconcile-error.js';
 import { computeStatus, type OperatorStatus, type StatusInput } from './status.js';
-import { newFailure, unchanged } from './status-writer.js';
+import { newFailure, unchanged } from './status-change.js';
 
 /** A Tenant whose status is what the operator computed for the default input, at T0. */
 function written(tweak: (input: StatusInput) => void = () => undefined): Tenant {

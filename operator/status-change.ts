@@ -1,11 +1,10 @@
-// The one place the operator writes Tenant status: only when its part differs from what the
-// Tenant already says, by server-side apply on the status subresource with the operator's own
-// field manager, so sync's Synced condition is never touched.
+// What a new status of the operator's changes on the Tenant: whether it differs at all from what
+// the Tenant already says (the runtime's status writer writes only then, by server-side apply under
+// the operator's own field manager, so sync's Synced condition is never touched), and whether it
+// brings a new failure to announce.
 import { isDeepStrictEqual } from 'node:util';
 import { findCondition, sameConditions } from '../api/conditions.js';
-import { BUILT_BODY, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
-import { apiPath } from '../runtime/kube/paths.js';
-import { API_VERSION, CONDITION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
+import { CONDITION, type Tenant } from '../api/tenant.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
 
 /** The operator's single-valued status fields, compared as they are. */
@@ -28,24 +27,6 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
     SCALAR_FIELDS.every((field) => current[field] === next[field]) &&
     isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
   );
-}
-
-export class StatusWriter {
-  constructor(private readonly api: KubeApi) {}
-
-  /** Returns the Tenant as written, or undefined when nothing needed writing. */
-  async write(tenant: Tenant, next: OperatorStatus): Promise<Tenant | undefined> {
-    if (unchanged(tenant, next)) return undefined;
-    const name = tenant.metadata.name!;
-    return this.api.request<Tenant>({
-      method: 'PATCH',
-      path: apiPath({ apiVersion: API_VERSION, kind: KIND, name, subresource: 'status' }),
-      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.operator, force: true },
-      contentType: CONTENT_TYPE.apply,
-      body: { apiVersion: API_VERSION, kind: KIND, metadata: { name }, status: next },
-      verb: 'apply',
-    });
-  }
 }
 
 /** The Applied failure to announce with an Event: only when it is new, so retries do not spam. */

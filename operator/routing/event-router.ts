@@ -1,0 +1,115 @@
+// Where the operator's watch events go. Every event keeps the caches' indexes current; on the Lease
+// holder it also names the Tenants to look at to the work queue, and nothing more: the reconcile
+// decides from the current state. A status-only Tenant update (the operator's own status write,
+// sync's Synced, the purger's) changes nothing a reconcile decides from, and queues nothing: that
+// was two of the seven reconciles of a new tenant.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { KIND, type Tenant } from '../../api/tenant.js';
+import type { TenantClass } from '../../api/tenantclass.js';
+import type { Change } from '../../runtime/kube/informer.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { Metrics } from '../../runtime/metrics.js';
+import type { WorkQueue } from '../../runtime/work-queue.js';
+import type { ChildKind } from '../child-ref.js';
+import type { ObservedState } from '../observed.js';
+import type { WatchHandlers } from '../watches.js';
+import { ClassRollout } from './class-rollout.js';
+import { Generations } from './generations.js';
+import { LabelConflicts } from './label-conflicts.js';
+
+export interface EventRouterDeps {
+  observed: ObservedState;
+  metrics: Metrics;
+  logger: Logger;
+  /** Tenants a TenantClass change reaches per second. */
+  classRolloutPerSecond: number;
+}
+
+/** The namespace a Tenant held labels in before an event, and after it. */
+interface Moved {
+  from?: string;
+  to?: string;
+}
+
+export class EventRouter implements WatchHandlers {
+  private queue: WorkQueue | undefined;
+  private readonly generations = new Generations();
+  private readonly labelConflicts = new LabelConflicts();
+  private readonly classRollout: ClassRollout;
+
+  constructor(private readonly deps: EventRouterDeps) {
+    this.classRollout = new ClassRollout(deps.classRolloutPerSecond, deps.logger);
+  }
+
+  /** This replica leads: events name Tenants to its queue from now on. */
+  lead(queue: WorkQueue): void {
+    this.queue = queue;
+  }
+
+  tenant(tenant: Tenant, change: Change, deleted: boolean): void {
+    const name = tenant.metadata.name!;
+    const generation = this.generations.observe(name, tenant.metadata.generation, deleted);
+    // A new spec must not wait out the backoff earned by the previous one.
+    if (generation.fresh) this.queue?.forget(name);
+    const moved = this.track(tenant, deleted);
+    this.deps.metrics.watchEventsTotal.inc({ kind: KIND, outcome: change.statusOnly ? 'skipped' : 'queued' });
+    if (!change.statusOnly) this.queue?.add(name);
+    // A Tenant that starts holding labels (new, or back from archived) frees none.
+    const left = moved.from !== undefined && moved.from !== moved.to;
+    if (deleted || generation.respecified || left) this.wakeLabelConflicts(name, moved.from);
+  }
+
+  tenantClass(tenantClass: TenantClass, deleted: boolean): void {
+    this.classRollout.changed(tenantClass, deleted, () => this.deps.observed.tenants(), this.queue);
+  }
+
+  child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void {
+    const tenants = this.deps.observed.childChanged(kind, object, deleted);
+    this.deps.metrics.watchEventsTotal.inc({ kind, outcome: tenants.length > 0 ? 'queued' : 'skipped' });
+    for (const tenant of tenants) this.queue?.add(tenant);
+  }
+
+  /**
+   * The API server is back after an outage. Tenants whose writes failed meanwhile sit in growing
+   * backoff (up to the retry maximum) and would ignore the events that now arrive; give every Tenant
+   * a fresh start so the cluster converges as soon as the API answers again.
+   */
+  recovered(): void {
+    const queue = this.queue;
+    if (queue === undefined) return;
+    const tenants = this.deps.observed.tenants();
+    this.deps.logger.info('watch reconnected after a failure; reconciling every Tenant', {
+      tenants: tenants.length,
+    });
+    for (const tenant of tenants) {
+      queue.forget(tenant.metadata.name!);
+      queue.add(tenant.metadata.name!, 'resync');
+    }
+  }
+
+  /** Keeps the caches' indexes current with a Tenant event. */
+  private track(tenant: Tenant, deleted: boolean): Moved {
+    const { observed } = this.deps;
+    const name = tenant.metadata.name!;
+    const from = observed.neighbours.namespace(name);
+    this.labelConflicts.track(tenant, deleted);
+    if (deleted) observed.tenantGone(name);
+    else observed.tenantChanged(tenant);
+    return { from, to: observed.neighbours.namespace(name) };
+  }
+
+  /**
+   * A Tenant's spec changed, it left the namespace (its class gave it one of its own) or it went:
+   * those its labels held back in its namespace (before and after) may now be free. Only the ones
+   * refused with LabelConflict are looked at again, and only then (not on status writes or
+   * creations); the periodic resync catches anything else.
+   */
+  private wakeLabelConflicts(name: string, before: string | undefined): void {
+    const queue = this.queue;
+    if (queue === undefined) return;
+    const { neighbours } = this.deps.observed;
+    const namespaces = new Set([before, neighbours.namespace(name)]);
+    for (const other of this.labelConflicts.in(namespaces, name, (t) => neighbours.namespace(t)))
+      queue.add(other);
+  }
+}

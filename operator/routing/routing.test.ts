@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { API_VERSION, CONDITION, KIND, type Tenant } from '../../api/tenant.js';
+import { REFUSAL_REASON } from '../policy/index.js';
+import { Generations } from './generations.js';
+import { LabelConflicts } from './label-conflicts.js';
+
+describe('Generations', () => {
+  it('calls a first sighting and a new spec fresh, and only a known one respecified', () => {
+    const generations = new Generations();
+    expect(generations.observe('a', 1, false)).toEqual({ fresh: true, respecified: false });
+    expect(generations.observe('a', 1, false)).toEqual({ fresh: false, respecified: false });
+    expect(generations.observe('a', 2, false)).toEqual({ fresh: true, respecified: true });
+  });
+
+  it('forgets a deleted Tenant, so one made again under its name is new', () => {
+    const generations = new Generations();
+    generations.observe('a', 3, false);
+    expect(generations.observe('a', 3, true)).toEqual({ fresh: false, respecified: false });
+    expect(generations.observe('a', 1, false)).toEqual({ fresh: true, respecified: false });
+  });
+});
+
+const refused = (name: string, reason: string): Tenant => ({
+  apiVersion: API_VERSION,
+  kind: KIND,
+  metadata: { name },
+  status: {
+    conditions: [
+      {
+        type: CONDITION.applied,
+        status: 'False',
+        reason,
+        message: 'm',
+        lastTransitionTime: '2026-12-01T00:00:00Z',
+      },
+    ],
+  },
+});
+
+describe('LabelConflicts', () => {
+  const namespaceOf = (tenant: string): string | undefined => ({ a: 'team', b: 'team', c: 'other' })[tenant];
+
+  it('names the Tenants refused over labels in the namespaces given, but the one that moved', () => {
+    const conflicts = new LabelConflicts();
+    for (const name of ['a', 'b', 'c']) conflicts.track(refused(name, REFUSAL_REASON.labelConflict), false);
+    expect(conflicts.in(new Set(['team']), 'a', namespaceOf)).toEqual(['b']);
+    expect(conflicts.in(new Set([undefined, 'other']), 'a', namespaceOf)).toEqual(['c']);
+  });
+
+  it('drops a Tenant refused for another reason now, or deleted', () => {
+    const conflicts = new LabelConflicts();
+    conflicts.track(refused('a', REFUSAL_REASON.labelConflict), false);
+    conflicts.track(refused('b', REFUSAL_REASON.labelConflict), false);
+    conflicts.track(refused('a', 'PodSecurityViolation'), false);
+    conflicts.track(refused('b', REFUSAL_REASON.labelConflict), true);
+    expect(conflicts.in(new Set(['team']), 'x', namespaceOf)).toEqual([]);
+  });
+});

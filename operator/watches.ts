@@ -1,0 +1,133 @@
+// The operator's watches, made by its wiring from the runtime's informers, as sync's and the
+// purger's are (runtime/kube/informer.ts: resumes from its resourceVersion, relists on 410 Gone,
+// retries errors with backoff, never exits the process; docs/adr/0001-watching.md): every Tenant,
+// into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
+// and ConfigMaps in each watched namespace, the tenancy kinds cluster-wide (a PerTenant namespace is
+// made when its Tenant comes). Handlers only update indexes and name Tenants to the work queue.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { LABEL, type Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import { Informer, type Change, type InformerOptions } from '../runtime/kube/informer.js';
+import { apiPath, pluralOf } from '../runtime/kube/paths.js';
+import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
+import type { Logger } from '../runtime/logger.js';
+import {
+  CHILD_API_VERSION,
+  statusIsRead,
+  TENANCY_KINDS,
+  WORKLOAD_KINDS,
+  type ChildKind,
+} from './child-ref.js';
+
+/** Where the watch events go (routing/event-router.ts). */
+export interface WatchHandlers {
+  tenant(tenant: Tenant, change: Change, deleted: boolean): void;
+  tenantClass(tenantClass: TenantClass, deleted: boolean): void;
+  child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
+  /** The Tenant watch reconnected after failing: the API server answers again. */
+  recovered(): void;
+}
+
+/** What the operator reads of its caches (ObservedState). */
+export interface WatchedCaches {
+  readonly tenants: TenantCache;
+  readonly classes: { list(): readonly TenantClass[] };
+  /** The cache of one child kind in one watched namespace (undefined: the cluster-wide one). */
+  child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined;
+}
+
+/** One watch, started in turn: what its log line says of it. */
+interface Watch {
+  readonly cache: { start(): Promise<void>; stop(): Promise<void> };
+  readonly resource: string;
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+}
+
+type Deliver<T> = (object: T, change: Change, deleted: boolean) => void;
+
+/** Every event of an informer to one handler, which is told whether it was a deletion. */
+function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, deliver: Deliver<T>): void {
+  cache.on('add', (object, change) => deliver(object, change, false));
+  cache.on('update', (object, change) => deliver(object, change, false));
+  cache.on('delete', (object, change) => deliver(object, change, true));
+}
+
+export class OperatorWatches implements WatchedCaches {
+  readonly tenants: TenantCache;
+  readonly classes: Informer<TenantClass>;
+  private readonly children = new Map<string, Informer<KubernetesObject>>();
+  private readonly watches: Watch[] = [];
+
+  /** Where events go; set before start (routeTo), since the router reads these caches. */
+  private handlers: WatchHandlers | undefined;
+
+  constructor(
+    private readonly api: KubeApi,
+    /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
+    scopes: readonly (string | undefined)[],
+    private readonly logger: Logger,
+  ) {
+    // The operator's copy of each Tenant is lightened (no managedFields), and an update that changed
+    // only the status is marked: the operator's own status write, sync's Synced, the purger's.
+    const onRecovered = (): void => this.handlers?.recovered();
+    this.tenants = watchTenants(api, { logger, markStatusOnly: true, onRecovered });
+    onEvery(this.tenants, (tenant, change, deleted) => this.handlers?.tenant(tenant, change, deleted));
+    this.watches.push({ cache: this.tenants, resource: 'tenants' });
+    this.classes = this.informer<TenantClass>({ apiVersion: CLASS_API_VERSION, kind: CLASS_KIND });
+    onEvery(this.classes, (tenantClass, _change, deleted) =>
+      this.handlers?.tenantClass(tenantClass, deleted),
+    );
+    for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
+    for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
+  }
+
+  /** Every event from now on goes to these handlers. */
+  routeTo(handlers: WatchHandlers): void {
+    this.handlers = handlers;
+  }
+
+  child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined {
+    return this.children.get(`${kind}/${namespace ?? ''}`);
+  }
+
+  /** Lists and watches each in turn; resolves once every cache holds a complete list. */
+  async start(): Promise<void> {
+    for (const { cache, resource, namespace, labelSelector } of this.watches) {
+      await cache.start();
+      this.logger.info('watching', { resource, namespace: namespace ?? '*', labelSelector });
+    }
+  }
+
+  stop(): void {
+    for (const { cache } of this.watches) void cache.stop();
+  }
+
+  private watchChild(kind: ChildKind, namespace: string | undefined): void {
+    const informer = this.informer<KubernetesObject>(
+      { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
+      { labelSelector: LABEL.tenant, dropStatus: !statusIsRead(kind) },
+    );
+    onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
+    this.children.set(`${kind}/${namespace ?? ''}`, informer);
+  }
+
+  /** An informer of one kind (in one namespace), registered to be started in turn. */
+  private informer<T extends KubernetesObject>(
+    target: { apiVersion: string; kind: string; namespace?: string },
+    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus'> = {},
+  ): Informer<T> {
+    const { apiVersion, kind, namespace } = target;
+    const informer = new Informer<T>(this.api, {
+      path: apiPath({ apiVersion, kind, namespace }),
+      apiVersion,
+      kind,
+      logger: this.logger,
+      ...options,
+    });
+    const resource = pluralOf(apiVersion, kind);
+    this.watches.push({ cache: informer, resource, namespace, labelSelector: options.labelSelector });
+    return informer;
+  }
+}

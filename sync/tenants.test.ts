@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Tenant } from '../api/tenant.js';
+import { lighten } from '../runtime/kube/informer.js';
+import { UNREAD } from './tenants.js';
+
+const condition = (type: string, status: string) => ({
+  type,
+  status,
+  reason: `${type}Reason`,
+  message: `${type} message`,
+  lastTransitionTime: '2026-12-01T00:00:00Z',
+  observedGeneration: 2,
+});
+
+const served = (): Tenant =>
+  ({
+    apiVersion: 'landlord.dev/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name: 'acme', generation: 2, annotations: { 'landlord.dev/row-hash': 'h1' } },
+    spec: { deployment: { apiVersion: 'apps/v1', kind: 'Deployment' } },
+    status: {
+      observedGeneration: 2,
+      conditions: [condition('Ready', 'True'), condition('Synced', 'True'), condition('Applied', 'True')],
+      sync: { table: 'tenants', rowHash: 'h1', lastChangedTime: '2026-12-01T00:00:00Z' },
+      replicaSummary: '1/1',
+    },
+  }) as unknown as Tenant;
+
+describe("sync's Tenant cache", () => {
+  it("keeps the metadata, the Synced condition and status.sync; not the spec or the operator's status", () => {
+    const full = served();
+    expect(lighten(served(), UNREAD)).toStrictEqual({
+      apiVersion: full.apiVersion,
+      kind: full.kind,
+      metadata: full.metadata,
+      status: { conditions: [condition('Synced', 'True')], sync: full.status!.sync },
+    });
+  });
+
+  it("keeps none of the operator's conditions where sync has reported nothing yet", () => {
+    const bare = served();
+    bare.status = { conditions: [condition('Ready', 'False')] } as Tenant['status'];
+    expect(lighten(bare, UNREAD).status).toStrictEqual({ conditions: [] });
+    delete bare.status;
+    expect(lighten(bare, UNREAD).status).toBeUndefined();
+  });
+});

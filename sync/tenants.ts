@@ -1,0 +1,28 @@
+// What sync keeps of every Tenant (its own and others': identity.ts says whose is whose) in its
+// Tenant cache (runtime/kube/tenant-cache.ts). sync decides from a Tenant's metadata (row-hash
+// annotation, table labels, generation) and its own part of the status; the spec it writes comes
+// from the row, never from a Tenant. The cache and the copies its writes return keep no spec (at
+// 10,000 Tenants the specs were most of sync's heap), nor the operator's conditions (~0.6 KB per
+// Tenant).
+import type { Unread } from '../runtime/kube/informer.js';
+import type { TenantCacheOptions } from '../runtime/kube/tenant-cache.js';
+import { CONDITION, type TenantStatus } from '../api/tenant.js';
+
+export const UNREAD: Unread = { dropSpec: true, keepOfStatus: syncsPart };
+
+/**
+ * sync creates Tenants: one it made (or read) is seen before the watch lists it, or a row read again
+ * within the watch's delay would look unwritten and be written twice.
+ */
+export const SYNC_TENANT_CACHE: TenantCacheOptions = { unread: UNREAD, seesUnlisted: true };
+
+/** The Synced condition and status.sync (status.ts): all sync reads of a Tenant's status. */
+function syncsPart(status: unknown): unknown {
+  if (typeof status !== 'object' || status === null) return status;
+  const { conditions, sync } = status as TenantStatus;
+  const part: TenantStatus = {};
+  const synced = conditions?.filter((c) => c.type === CONDITION.synced);
+  if (synced !== undefined) part.conditions = synced;
+  if (sync !== undefined) part.sync = sync;
+  return part;
+}
