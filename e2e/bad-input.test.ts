@@ -168,12 +168,12 @@ describe('rows sync refuses: Synced=False', () => {
     );
     expect(syncedCondition(tenant)?.status).toBe('False');
     expect(syncedCondition(tenant)?.message).toContain(c.expect.message);
-    // Never a valid spec: nothing to run, and the operator says so.
+    // Never a valid spec: nothing to run, and READY/REASON name sync's refusal, the root cause.
     expect(tenant.spec?.deployment).toBeUndefined();
     await tenantWhere(
       name,
-      'Ready=False SpecMissing',
-      (t) => conditionOf(t, CONDITION.ready)?.reason === 'SpecMissing',
+      `Ready=False ${reason}`,
+      (t) => conditionOf(t, CONDITION.ready)?.reason === reason,
     );
     await expectEvent(name, reason, 'landlord-sync');
     await sync.waitForLog((l) => (l.msg === LOG.refused || l.msg === LOG.rejected) && l.tenant === name);

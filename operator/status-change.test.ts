@@ -111,3 +111,26 @@ describe('newFailure', () => {
     expect(newFailure(tenant, next(tenant, tweak))).toBeDefined();
   });
 });
+
+describe('newFailure for a row sync refused', () => {
+  it("leaves the announcement to sync: Applied repeats the Synced reason, and sync's Event said it", () => {
+    const tenant = written((i) => {
+      i.deployment = undefined;
+      i.deploymentName = undefined;
+    });
+    tenant.status!.conditions!.push({
+      type: 'Synced',
+      status: 'False',
+      reason: 'InvalidRecord',
+      message: 'spec: invalid JSON',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    });
+    const status = next(tenant, (i) => {
+      i.deployment = undefined;
+      i.deploymentName = undefined;
+      i.error = stall('SpecMissing', 'no valid spec has been synced');
+    });
+    expect(status.conditions?.find((c) => c.type === 'Applied')?.reason).toBe('InvalidRecord');
+    expect(newFailure(tenant, status)).toBeUndefined();
+  });
+});

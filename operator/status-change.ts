@@ -37,6 +37,8 @@ export function newFailure(
   const after = findCondition(next.conditions, CONDITION.applied);
   // Only False is a failure: Unknown means paused, which is announced as a transition instead.
   if (after === undefined || after.status !== 'False') return undefined;
+  // A refusal of the row itself is sync's to announce (its own Event); Applied only repeats its reason.
+  if (findCondition(tenant.status?.conditions, CONDITION.synced)?.reason === after.reason) return undefined;
   const before = findCondition(tenant.status?.conditions, CONDITION.applied);
   const same =
     before?.status === after.status && before.reason === after.reason && before.message === after.message;

@@ -17,6 +17,14 @@ function conditions(input: StatusInput): Record<string, Brief> {
   );
 }
 
+const synced = (status: Condition['status'], reason: string, message: string): Condition => ({
+  type: 'Synced',
+  status,
+  reason,
+  message,
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+});
+
 const PSS_MESSAGE =
   'Deployment team-a/web: spec.template.spec.hostPID: forbidden by the baseline Pod Security Standard';
 const CONFLICT_MESSAGE = 'ConfigMap team-a/settings already exists and is not managed by landlord';
@@ -129,6 +137,31 @@ describe('computeStatus', () => {
         },
         Ready: { status: 'False', reason: 'SpecMissing' },
       },
+    ],
+    [
+      "no spec because sync refused the row: sync's reason is the root cause",
+      (i) => {
+        i.deployment = undefined;
+        i.deploymentName = undefined;
+        i.error = stall('SpecMissing', 'no valid spec has been synced');
+        i.tenant.status = { conditions: [synced('False', 'InvalidRecord', 'spec: invalid JSON')] };
+      },
+      {
+        Applied: {
+          status: 'False',
+          reason: 'InvalidRecord',
+          message: "sync refused the tenant's row, so there is no spec to apply: spec: invalid JSON",
+        },
+        Ready: { status: 'False', reason: 'InvalidRecord' },
+      },
+    ],
+    [
+      "a refused edit of a tenant that runs: the operator's own reason stays",
+      (i) => {
+        i.error = stall('PodSecurityViolation', PSS_MESSAGE);
+        i.tenant.status = { conditions: [synced('False', 'InvalidRecord', 'spec: invalid JSON')] };
+      },
+      { Applied: { status: 'False', reason: 'PodSecurityViolation' } },
     ],
     [
       'a new spec the Deployment controller has not seen',

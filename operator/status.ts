@@ -1,7 +1,7 @@
 // The operator's part of a Tenant's status, computed from what the reconcile did and what the
 // Deployment reports. Pure: the writer compares it with what the Tenant already says.
 import type { V1Deployment, V1DeploymentCondition } from '@kubernetes/client-node';
-import { toCondition, type ConditionInput } from '../api/conditions.js';
+import { findCondition, toCondition, type ConditionInput } from '../api/conditions.js';
 import {
   CONDITION,
   DEFAULT_STATE,
@@ -14,6 +14,7 @@ import type { ChildRef } from './child-ref.js';
 import { rolloutGap } from './rollout.js';
 import { keepsChildren } from './lifecycle.js';
 import type { ReconcileError } from './reconcile-error.js';
+import { REFUSAL_REASON } from './policy/index.js';
 import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
 
 export const OPERATOR_CONDITIONS = [
@@ -59,6 +60,22 @@ export function childNames(refs: readonly ChildRef[]): Pick<StatusInput, 'deploy
 const deploymentCondition = (d: V1Deployment | undefined, type: string): V1DeploymentCondition | undefined =>
   d?.status?.conditions?.find((c) => c.type === type);
 
+/**
+ * Why nothing could be applied, as people should read it. A Tenant without a spec exists only to
+ * carry sync's refusal of its row, so when sync says Synced=False that refusal is the root cause:
+ * Applied, and through it Ready (the READY and REASON columns), name sync's reason rather than the
+ * missing spec it led to.
+ */
+export function rootCause(tenant: Tenant, error: ReconcileError): { reason: string; message: string } {
+  if (error.reason !== REFUSAL_REASON.specMissing) return { reason: error.reason, message: error.message };
+  const synced = findCondition(tenant.status?.conditions, CONDITION.synced);
+  if (synced?.status !== 'False') return { reason: error.reason, message: error.message };
+  return {
+    reason: synced.reason,
+    message: `sync refused the tenant's row, so there is no spec to apply: ${synced.message}`,
+  };
+}
+
 function applied(input: StatusInput): ConditionInput {
   // Unknown, not True or False: a paused operator does not look at whether the children match.
   if (input.paused) {
@@ -70,12 +87,7 @@ function applied(input: StatusInput): ConditionInput {
     };
   }
   if (input.error !== undefined) {
-    return {
-      type: CONDITION.applied,
-      status: 'False',
-      reason: input.error.reason,
-      message: input.error.message,
-    };
+    return { type: CONDITION.applied, status: 'False', ...rootCause(input.tenant, input.error) };
   }
   const generation = input.tenant.metadata.generation;
   if (!keepsChildren(input.state)) {

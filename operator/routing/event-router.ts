@@ -2,7 +2,8 @@
 // holder it also names the Tenants to look at to the work queue, and nothing more: the reconcile
 // decides from the current state. A status-only Tenant update (the operator's own status write,
 // sync's Synced, the purger's) changes nothing a reconcile decides from, and queues nothing: that
-// was two of the seven reconciles of a new tenant.
+// was two of the seven reconciles of a new tenant. The exception is a Tenant with no spec yet, whose
+// Ready names sync's refusal of its row.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { KIND, type Tenant } from '../../api/tenant.js';
 import type { TenantClass } from '../../api/tenantclass.js';
@@ -31,6 +32,12 @@ interface Moved {
   to?: string;
 }
 
+/**
+ * A Tenant without a spec reports why from sync's Synced condition (status.ts, rootCause), so a
+ * change of its status is looked at. Such Tenants are the few whose rows sync refused from the start.
+ */
+const awaitsSpec = (tenant: Tenant): boolean => tenant.spec?.deployment === undefined;
+
 export class EventRouter implements WatchHandlers {
   private queue: WorkQueue | undefined;
   private readonly generations = new Generations();
@@ -52,8 +59,9 @@ export class EventRouter implements WatchHandlers {
     // A new spec must not wait out the backoff earned by the previous one.
     if (generation.fresh) this.queue?.forget(name);
     const moved = this.track(tenant, deleted);
-    this.deps.metrics.watchEventsTotal.inc({ kind: KIND, outcome: change.statusOnly ? 'skipped' : 'queued' });
-    if (!change.statusOnly) this.queue?.add(name);
+    const look = !change.statusOnly || awaitsSpec(tenant);
+    this.deps.metrics.watchEventsTotal.inc({ kind: KIND, outcome: look ? 'queued' : 'skipped' });
+    if (look) this.queue?.add(name);
     // A Tenant that starts holding labels (new, or back from archived) frees none.
     const left = moved.from !== undefined && moved.from !== moved.to;
     if (deleted || generation.respecified || left) this.wakeLabelConflicts(name, moved.from);
