@@ -5,8 +5,8 @@
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version (the Tenant cache, runtime/kube/tenant-cache.ts): a reconcile that follows
 // at once (its own apply's child event) must not take the old status for the current one, write it
-// again and announce a transition twice. Children the operator just applied are seen the same way, so a reconcile that follows before
-// the child's watch event does not apply it again.
+// again and announce a transition twice. Children the operator just applied are seen the same way,
+// so a reconcile that follows before the child's watch event does not apply it again.
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import type { ClassPolicy, TenantClass } from '../api/tenantclass.js';
