@@ -133,6 +133,7 @@ const suspicious: fc.Arbitrary<Json> = fc.oneof(
     ['SYS_ADMIN'],
     100_000,
     'system-node-critical',
+    'kube-root-ca.crt',
     'x'.repeat(70_000),
   ),
 );

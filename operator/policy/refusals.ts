@@ -17,6 +17,7 @@ export const REFUSAL_REASON = {
   priorityNotAllowed: 'PriorityNotAllowed',
   placementNotAllowed: 'PlacementNotAllowed',
   labelConflict: 'LabelConflict',
+  forbiddenName: 'ForbiddenName',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -110,6 +111,13 @@ export const refusal = {
   /** A rule about the pod template, other than Pod Security: the reason says which family. */
   podRule: (reason: PodRuleReason, at: Place, problem: string, fix: string): Refusal =>
     refuse(reason, `${at.child}: ${at.path}: ${problem}; ${fix}`),
+
+  /** A name a controller writes in every namespace: landlord and it would undo each other forever. */
+  forbiddenName: (at: Place, owner: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.forbiddenName,
+      `${at.child}: ${at.path}: this name is written in every namespace by ${owner}, which would rewrite it after every apply and landlord after every rewrite; give it another name`,
+    ),
 
   labelConflict: (at: Place, problem: string, other: string): Refusal =>
     refuse(
