@@ -282,10 +282,10 @@ describe('row → Tenant → policy', () => {
       if (verdict !== undefined) seen.add(verdict.ok ? 'ok' : verdict.refusal.reason);
     }
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
-    // LabelConflict needs another Tenant, which a row judged alone does not have.
-    const reachable = REFUSAL_REASONS.filter(
-      (reason) => reason !== 'SpecMissing' && reason !== 'LabelConflict',
-    );
+    // LabelConflict needs another Tenant, which a row judged alone does not have; under the
+    // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed.
+    const unreachable = new Set(['SpecMissing', 'LabelConflict', 'VolumeNotAllowed']);
+    const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());
   });
 });

@@ -42,6 +42,14 @@ const count = (description: string, maximum: number): Schema => ({
   description,
 });
 
+/** A resource quantity as Kubernetes spells one in a manifest ("512Mi", "1G"). */
+const quantity = (description: string): Schema => ({
+  type: 'string',
+  pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+  maxLength: 32,
+  description,
+});
+
 const namespaceSchema: Schema = {
   type: 'object',
   default: {},
@@ -92,6 +100,21 @@ const limitsSchema: Schema = {
       description: 'The priorityClassNames a pod template may use; none by default.',
       maxItems: 64,
       items: { type: 'string', minLength: 1, maxLength: 253 },
+    },
+    maxTerminationGracePeriodSeconds: count(
+      'The longest terminationGracePeriodSeconds a pod template may ask for. Default: 300.',
+      86_400,
+    ),
+    defaultEmptyDirSizeLimit: quantity(
+      'Set as sizeLimit on every emptyDir volume that sets none. Default: 1Gi.',
+    ),
+    maxEmptyDirSizeLimit: quantity(
+      'The largest emptyDir sizeLimit a pod template may ask for. Default: 8Gi.',
+    ),
+    allowEphemeralVolumes: {
+      type: 'boolean',
+      description:
+        'Whether pod templates may have generic ephemeral volumes (a PersistentVolumeClaim per pod). Default: false.',
     },
   },
 };

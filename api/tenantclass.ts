@@ -48,6 +48,17 @@ export interface ClassLimits {
   maxRowBytes: number;
   /** priorityClassName may only name one of these; none by default. */
   allowedPriorityClasses: readonly string[];
+  /**
+   * The longest terminationGracePeriodSeconds a pod may ask for: a pod on its way out keeps its
+   * node, its quota and its namespace's deletion waiting that long.
+   */
+  maxTerminationGracePeriodSeconds: number;
+  /** Set as sizeLimit on every emptyDir volume that has none (a quantity). */
+  defaultEmptyDirSizeLimit: string;
+  /** The largest emptyDir sizeLimit a pod may ask for (a quantity). */
+  maxEmptyDirSizeLimit: string;
+  /** Whether pods may have generic ephemeral volumes (a PersistentVolumeClaim made per pod). */
+  allowEphemeralVolumes: boolean;
 }
 
 /** A RoleBinding in the tenant's namespace (PerTenant): one subject bound to one ClusterRole. */
@@ -140,6 +151,10 @@ const DEFAULTS = {
     maxConfigMaps: 50,
     maxRowBytes: DYNAMODB_ITEM_BYTES,
     allowedPriorityClasses: [],
+    maxTerminationGracePeriodSeconds: 300,
+    defaultEmptyDirSizeLimit: '1Gi',
+    maxEmptyDirSizeLimit: '8Gi',
+    allowEphemeralVolumes: false,
   } as ClassLimits,
 };
 

@@ -18,6 +18,7 @@ export const REFUSAL_REASON = {
   placementNotAllowed: 'PlacementNotAllowed',
   labelConflict: 'LabelConflict',
   forbiddenName: 'ForbiddenName',
+  volumeNotAllowed: 'VolumeNotAllowed',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -131,4 +132,7 @@ export type PodRuleReason =
   | typeof REFUSAL_REASON.serviceAccountNotAllowed
   | typeof REFUSAL_REASON.referenceNotAllowed
   | typeof REFUSAL_REASON.priorityNotAllowed
-  | typeof REFUSAL_REASON.placementNotAllowed;
+  | typeof REFUSAL_REASON.placementNotAllowed
+  | typeof REFUSAL_REASON.invalidSpec
+  | typeof REFUSAL_REASON.limitExceeded
+  | typeof REFUSAL_REASON.volumeNotAllowed;
