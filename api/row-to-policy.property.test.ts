@@ -283,8 +283,9 @@ describe('row → Tenant → policy', () => {
     }
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
-    // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed.
-    const unreachable = new Set(['SpecMissing', 'LabelConflict', 'VolumeNotAllowed']);
+    // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
+    // EgressNotAllowed is about a class, never a row.
+    const unreachable = new Set(['SpecMissing', 'LabelConflict', 'VolumeNotAllowed', 'EgressNotAllowed']);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());
   });

@@ -119,6 +119,44 @@ const limitsSchema: Schema = {
   },
 };
 
+const egressRuleSchema: Schema = {
+  type: 'object',
+  properties: {
+    namespaceSelector: passThrough(
+      'A namespace label selector: every pod of the namespaces it picks (an empty one adds nothing: it would pick every namespace).',
+    ),
+    ipBlock: {
+      type: 'object',
+      required: ['cidr'],
+      description:
+        'Addresses outside the cluster. The cloud metadata endpoint (169.254.169.254, fd00:ec2::254) is always added to except.',
+      properties: {
+        cidr: { type: 'string', minLength: 1, maxLength: 64 },
+        except: { type: 'array', maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 64 } },
+      },
+    },
+    ports: {
+      type: 'array',
+      maxItems: 64,
+      description: 'The ports this entry opens; all when absent.',
+      items: {
+        type: 'object',
+        properties: {
+          protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] },
+          port: { 'x-kubernetes-int-or-string': true },
+          endPort: { type: 'integer', format: 'int32', minimum: 1, maximum: 65_535 },
+        },
+      },
+    },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: 'has(self.namespaceSelector) || has(self.ipBlock)',
+      message: 'an entry needs a namespaceSelector, an ipBlock or both',
+    },
+  ],
+};
+
 const specSchema: Schema = {
   type: 'object',
   default: {},
@@ -137,9 +175,16 @@ const specSchema: Schema = {
       type: 'string',
       enum: ['Isolated', 'None'],
       description:
-        'Isolated: ingress only from the same namespace and from allowIngressFrom (PerTenant). Default: Isolated.',
+        'Isolated: ingress only from the same namespace and from allowIngressFrom, egress only to the same namespace, DNS and allowEgressTo (PerTenant). Default: Isolated.',
     },
     allowIngressFrom: passThrough('A namespace label selector allowed in when Isolated.'),
+    allowEgressTo: {
+      type: 'array',
+      description:
+        "Isolated: where the tenant's pods may connect besides their own namespace and DNS. Default: nowhere.",
+      maxItems: 64,
+      items: egressRuleSchema,
+    },
     nodePool: {
       type: 'object',
       description: 'Forced onto every pod template; a row may not widen it.',

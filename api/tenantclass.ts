@@ -35,6 +35,23 @@ export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
 export type TenancyMode = 'Shared' | 'PerTenant';
 export type NetworkIsolation = 'Isolated' | 'None';
 
+/** A port a rule of `allowEgressTo` opens, as in a NetworkPolicy (all ports when a rule has none). */
+export interface EgressPort {
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  port?: number | string;
+  endPort?: number;
+}
+
+/**
+ * Where an Isolated tenant's pods may connect besides their own namespace and DNS: the namespaces a
+ * selector picks, and/or the addresses of a CIDR (less its `except`), on `ports` (all when absent).
+ */
+export interface EgressRule {
+  namespaceSelector?: V1LabelSelector;
+  ipBlock?: { cidr: string; except?: string[] };
+  ports?: EgressPort[];
+}
+
 /** Where the tenant's pods may run: forced onto every pod template, never widened by a row. */
 export interface NodePool {
   nodeSelector: Readonly<Record<string, string>>;
@@ -100,6 +117,8 @@ export interface ClassPolicy {
   networkIsolation: NetworkIsolation;
   /** A namespace selector allowed in when Isolated (e.g. the ingress controller's namespace). */
   allowIngressFrom: V1LabelSelector;
+  /** Isolated: where pods may connect besides their own namespace and DNS; nowhere by default. */
+  allowEgressTo: readonly EgressRule[];
   nodePool: NodePool;
   /** Whether pods mount a ServiceAccount token; landlord sets the pod template's field to this. */
   serviceAccount: { automountToken: boolean };
@@ -115,6 +134,7 @@ export interface TenantClassSpec {
   limitRange?: JsonObject;
   networkIsolation?: NetworkIsolation;
   allowIngressFrom?: V1LabelSelector;
+  allowEgressTo?: EgressRule[];
   nodePool?: Partial<NodePool>;
   serviceAccount?: { automountToken?: boolean };
   rbac?: ClassRoleBinding[];
@@ -172,6 +192,7 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     limitRange: s.limitRange ?? {},
     networkIsolation: s.networkIsolation ?? 'Isolated',
     allowIngressFrom: s.allowIngressFrom ?? {},
+    allowEgressTo: s.allowEgressTo ?? [],
     nodePool: { ...DEFAULTS.nodePool, ...s.nodePool },
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],

@@ -19,6 +19,7 @@ export const REFUSAL_REASON = {
   labelConflict: 'LabelConflict',
   forbiddenName: 'ForbiddenName',
   volumeNotAllowed: 'VolumeNotAllowed',
+  egressNotAllowed: 'EgressNotAllowed',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -118,6 +119,13 @@ export const refusal = {
     refuse(
       REFUSAL_REASON.forbiddenName,
       `${at.child}: ${at.path}: this name is written in every namespace by ${owner}, which would rewrite it after every apply and landlord after every rewrite; give it another name`,
+    ),
+
+  /** The class's egress rules cannot be made into a fence: nothing is applied until it is fixed. */
+  egressNotAllowed: (className: string, path: string, problem: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.egressNotAllowed,
+      `TenantClass ${className}: ${path}: ${problem}; fix the class (a platform admin's change), nothing is applied meanwhile`,
     ),
 
   labelConflict: (at: Place, problem: string, other: string): Refusal =>

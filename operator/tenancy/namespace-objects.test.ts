@@ -87,16 +87,26 @@ describe('tenancyObjects', () => {
     expect(emptied).toEqual(['Namespace', 'ServiceAccount', 'NetworkPolicy']);
   });
 
-  it('admits traffic from its own namespace and the selected ones only', () => {
-    const [policy] = byKind(objects(), 'NetworkPolicy') as { spec?: unknown }[];
-    expect(policy!.spec).toEqual({
+  it('admits traffic from its own namespace and the selected ones only, and fences egress too', () => {
+    const [policy] = byKind(objects(), 'NetworkPolicy') as { spec?: Record<string, unknown> }[];
+    expect(policy!.spec).toMatchObject({
       podSelector: {},
-      policyTypes: ['Ingress'],
+      policyTypes: ['Ingress', 'Egress'],
       ingress: [
         { from: [{ podSelector: {} }] },
         { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress' } } }] },
       ],
     });
+    expect(policy!.spec?.egress).toHaveLength(2);
+  });
+
+  it('refuses a class whose egress entry is the metadata endpoint, naming the class and the entry', () => {
+    const spec = { ...STANDARD, allowEgressTo: [{ ipBlock: { cidr: '169.254.169.254/32' } }] };
+    const tenancy = tenancyFor(tenant, testConfig({ tenantClass: resolvedClass('open', 2, spec) }));
+    expect(tenancy.ok).toBe(false);
+    if (tenancy.ok) return;
+    expect(tenancy.refusal.reason).toBe('EgressNotAllowed');
+    expect(tenancy.refusal.message).toContain('TenantClass open: allowEgressTo[0].ipBlock.cidr');
   });
 
   it('adds no namespace rule for an empty allowIngressFrom, which would select every namespace', () => {

@@ -21,6 +21,7 @@ import { withOwnership, type DesiredChild } from '../desired.js';
 import { TENANT_SERVICE_ACCOUNT } from '../policy/class-fields.js';
 import type { PolicyConfig } from '../policy/config.js';
 import type { Refusal } from '../policy/refusals.js';
+import { checkEgress, egressRules, selects, type EgressPolicyRule } from './egress.js';
 import { tenantNamespace } from './namespace-name.js';
 
 export const TENANCY_NAMES = {
@@ -113,25 +114,34 @@ interface IngressRule {
   from: ({ podSelector: V1LabelSelector } | { namespaceSelector: V1LabelSelector })[];
 }
 interface NetworkPolicy extends KubernetesObject {
-  spec: { podSelector: V1LabelSelector; policyTypes: string[]; ingress: IngressRule[] };
+  spec: {
+    podSelector: V1LabelSelector;
+    policyTypes: string[];
+    ingress: IngressRule[];
+    egress: EgressPolicyRule[];
+  };
 }
 
 /**
  * Isolated: every pod of the namespace accepts traffic only from pods of the same namespace and from
- * the namespaces `allowIngressFrom` selects. An empty selector would select every namespace, so it
- * adds no rule at all.
+ * the namespaces `allowIngressFrom` selects (an empty selector would select every namespace, so it
+ * adds no rule at all), and connects only where egress.ts allows.
  */
 function networkPolicy(tenantClass: ClassPolicy, namespace: string): NetworkPolicy | undefined {
   if (tenantClass.networkIsolation !== 'Isolated') return undefined;
   const allowed = tenantClass.allowIngressFrom;
   const ingress: IngressRule[] = [{ from: [{ podSelector: {} }] }];
-  const selects = Object.keys(allowed.matchLabels ?? {}).length + (allowed.matchExpressions ?? []).length;
-  if (selects > 0) ingress.push({ from: [{ namespaceSelector: allowed }] });
+  if (selects(allowed)) ingress.push({ from: [{ namespaceSelector: allowed }] });
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
     metadata: { name: TENANCY_NAMES.isolation, namespace },
-    spec: { podSelector: {}, policyTypes: ['Ingress'], ingress },
+    spec: {
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
+      ingress,
+      egress: egressRules(tenantClass),
+    },
   };
 }
 
@@ -171,6 +181,8 @@ export function tenancyFor(tenant: Tenant, config: PolicyConfig): Tenancy {
   if (tenantClass.mode !== 'PerTenant') return { ok: true, namespace: undefined, objects: [] };
   const placed = tenantNamespace(tenant.metadata.name ?? '', tenantClass, config.operatorNamespace);
   if (!placed.ok) return placed;
+  const egress = tenantClass.networkIsolation === 'Isolated' ? checkEgress(tenantClass) : undefined;
+  if (egress !== undefined) return { ok: false, refusal: egress };
   const { namespace } = placed;
   return { ok: true, namespace, objects: tenancyObjects(tenant, tenantClass, namespace) };
 }
