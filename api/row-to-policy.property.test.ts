@@ -133,6 +133,7 @@ const suspicious: fc.Arbitrary<Json> = fc.oneof(
     ['SYS_ADMIN'],
     100_000,
     'system-node-critical',
+    'kube-root-ca.crt',
     'x'.repeat(70_000),
   ),
 );
@@ -281,10 +282,11 @@ describe('row → Tenant → policy', () => {
       if (verdict !== undefined) seen.add(verdict.ok ? 'ok' : verdict.refusal.reason);
     }
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
-    // LabelConflict needs another Tenant, which a row judged alone does not have.
-    const reachable = REFUSAL_REASONS.filter(
-      (reason) => reason !== 'SpecMissing' && reason !== 'LabelConflict',
-    );
+    // LabelConflict needs another Tenant, which a row judged alone does not have; under the
+    // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
+    // EgressNotAllowed is about a class, never a row.
+    const unreachable = new Set(['SpecMissing', 'LabelConflict', 'VolumeNotAllowed', 'EgressNotAllowed']);
+    const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());
   });
 });

@@ -42,6 +42,14 @@ const count = (description: string, maximum: number): Schema => ({
   description,
 });
 
+/** A resource quantity as Kubernetes spells one in a manifest ("512Mi", "1G"). */
+const quantity = (description: string): Schema => ({
+  type: 'string',
+  pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+  maxLength: 32,
+  description,
+});
+
 const namespaceSchema: Schema = {
   type: 'object',
   default: {},
@@ -93,7 +101,60 @@ const limitsSchema: Schema = {
       maxItems: 64,
       items: { type: 'string', minLength: 1, maxLength: 253 },
     },
+    maxTerminationGracePeriodSeconds: count(
+      'The longest terminationGracePeriodSeconds a pod template may ask for. Default: 300.',
+      86_400,
+    ),
+    defaultEmptyDirSizeLimit: quantity(
+      'Set as sizeLimit on every emptyDir volume that sets none. Default: 1Gi.',
+    ),
+    maxEmptyDirSizeLimit: quantity(
+      'The largest emptyDir sizeLimit a pod template may ask for. Default: 8Gi.',
+    ),
+    allowEphemeralVolumes: {
+      type: 'boolean',
+      description:
+        'Whether pod templates may have generic ephemeral volumes (a PersistentVolumeClaim per pod). Default: false.',
+    },
   },
+};
+
+const egressRuleSchema: Schema = {
+  type: 'object',
+  properties: {
+    namespaceSelector: passThrough(
+      'A namespace label selector: every pod of the namespaces it picks (an empty one adds nothing: it would pick every namespace).',
+    ),
+    ipBlock: {
+      type: 'object',
+      required: ['cidr'],
+      description:
+        'Addresses outside the cluster. The cloud metadata endpoint (169.254.169.254, fd00:ec2::254) is always added to except.',
+      properties: {
+        cidr: { type: 'string', minLength: 1, maxLength: 64 },
+        except: { type: 'array', maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 64 } },
+      },
+    },
+    ports: {
+      type: 'array',
+      maxItems: 64,
+      description: 'The ports this entry opens; all when absent.',
+      items: {
+        type: 'object',
+        properties: {
+          protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] },
+          port: { 'x-kubernetes-int-or-string': true },
+          endPort: { type: 'integer', format: 'int32', minimum: 1, maximum: 65_535 },
+        },
+      },
+    },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: 'has(self.namespaceSelector) || has(self.ipBlock)',
+      message: 'an entry needs a namespaceSelector, an ipBlock or both',
+    },
+  ],
 };
 
 const specSchema: Schema = {
@@ -114,9 +175,16 @@ const specSchema: Schema = {
       type: 'string',
       enum: ['Isolated', 'None'],
       description:
-        'Isolated: ingress only from the same namespace and from allowIngressFrom (PerTenant). Default: Isolated.',
+        'Isolated: ingress only from the same namespace and from allowIngressFrom, egress only to the same namespace, DNS and allowEgressTo (PerTenant). Default: Isolated.',
     },
     allowIngressFrom: passThrough('A namespace label selector allowed in when Isolated.'),
+    allowEgressTo: {
+      type: 'array',
+      description:
+        "Isolated: where the tenant's pods may connect besides their own namespace and DNS. Default: nowhere.",
+      maxItems: 64,
+      items: egressRuleSchema,
+    },
     nodePool: {
       type: 'object',
       description: 'Forced onto every pod template; a row may not widen it.',

@@ -35,6 +35,23 @@ export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
 export type TenancyMode = 'Shared' | 'PerTenant';
 export type NetworkIsolation = 'Isolated' | 'None';
 
+/** A port a rule of `allowEgressTo` opens, as in a NetworkPolicy (all ports when a rule has none). */
+export interface EgressPort {
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  port?: number | string;
+  endPort?: number;
+}
+
+/**
+ * Where an Isolated tenant's pods may connect besides their own namespace and DNS: the namespaces a
+ * selector picks, and/or the addresses of a CIDR (less its `except`), on `ports` (all when absent).
+ */
+export interface EgressRule {
+  namespaceSelector?: V1LabelSelector;
+  ipBlock?: { cidr: string; except?: string[] };
+  ports?: EgressPort[];
+}
+
 /** Where the tenant's pods may run: forced onto every pod template, never widened by a row. */
 export interface NodePool {
   nodeSelector: Readonly<Record<string, string>>;
@@ -48,6 +65,17 @@ export interface ClassLimits {
   maxRowBytes: number;
   /** priorityClassName may only name one of these; none by default. */
   allowedPriorityClasses: readonly string[];
+  /**
+   * The longest terminationGracePeriodSeconds a pod may ask for: a pod on its way out keeps its
+   * node, its quota and its namespace's deletion waiting that long.
+   */
+  maxTerminationGracePeriodSeconds: number;
+  /** Set as sizeLimit on every emptyDir volume that has none (a quantity). */
+  defaultEmptyDirSizeLimit: string;
+  /** The largest emptyDir sizeLimit a pod may ask for (a quantity). */
+  maxEmptyDirSizeLimit: string;
+  /** Whether pods may have generic ephemeral volumes (a PersistentVolumeClaim made per pod). */
+  allowEphemeralVolumes: boolean;
 }
 
 /** A RoleBinding in the tenant's namespace (PerTenant): one subject bound to one ClusterRole. */
@@ -89,6 +117,8 @@ export interface ClassPolicy {
   networkIsolation: NetworkIsolation;
   /** A namespace selector allowed in when Isolated (e.g. the ingress controller's namespace). */
   allowIngressFrom: V1LabelSelector;
+  /** Isolated: where pods may connect besides their own namespace and DNS; nowhere by default. */
+  allowEgressTo: readonly EgressRule[];
   nodePool: NodePool;
   /** Whether pods mount a ServiceAccount token; landlord sets the pod template's field to this. */
   serviceAccount: { automountToken: boolean };
@@ -104,6 +134,7 @@ export interface TenantClassSpec {
   limitRange?: JsonObject;
   networkIsolation?: NetworkIsolation;
   allowIngressFrom?: V1LabelSelector;
+  allowEgressTo?: EgressRule[];
   nodePool?: Partial<NodePool>;
   serviceAccount?: { automountToken?: boolean };
   rbac?: ClassRoleBinding[];
@@ -140,6 +171,10 @@ const DEFAULTS = {
     maxConfigMaps: 50,
     maxRowBytes: DYNAMODB_ITEM_BYTES,
     allowedPriorityClasses: [],
+    maxTerminationGracePeriodSeconds: 300,
+    defaultEmptyDirSizeLimit: '1Gi',
+    maxEmptyDirSizeLimit: '8Gi',
+    allowEphemeralVolumes: false,
   } as ClassLimits,
 };
 
@@ -157,6 +192,7 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     limitRange: s.limitRange ?? {},
     networkIsolation: s.networkIsolation ?? 'Isolated',
     allowIngressFrom: s.allowIngressFrom ?? {},
+    allowEgressTo: s.allowEgressTo ?? [],
     nodePool: { ...DEFAULTS.nodePool, ...s.nodePool },
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],

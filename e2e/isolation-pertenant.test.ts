@@ -196,7 +196,8 @@ describe("a PerTenant tenant's namespace", () => {
     const policy = await kc
       .makeApiClient(NetworkingV1Api)
       .readNamespacedNetworkPolicy({ name: 'landlord-isolation', namespace: tenantA });
-    expect(policy.spec?.policyTypes).toEqual(['Ingress']);
+    // Egress too: e2e/escape-egress.test.ts checks where it leads.
+    expect(policy.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
     expect(policy.spec?.ingress?.map((rule) => rule._from)).toEqual([
       [{ podSelector: {} }],
       [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],

@@ -42,7 +42,9 @@ export async function apiServerReady(server: string, caFile: string, token: stri
 export const KWOK_NODE_NAME = 'kwok-node-0';
 
 function kwokNode(): V1Node {
-  const capacity = { cpu: '2000', memory: '8Ti', pods: '20000' };
+  // ephemeral-storage too: the scheduler refuses a pod that requests some (a LimitRange default
+  // does) on a node that reports none.
+  const capacity = { cpu: '2000', memory: '8Ti', 'ephemeral-storage': '100Ti', pods: '20000' };
   return {
     apiVersion: 'v1',
     kind: 'Node',

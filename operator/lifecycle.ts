@@ -4,10 +4,12 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
+import { egressProblem } from './tenancy/egress.js';
 import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
   evaluateTenant,
   NO_NEIGHBOURS,
+  refusal,
   tenantNamespace,
   type DesiredChildren,
   type Neighbours,
@@ -50,6 +52,8 @@ export function wantedChildren(
   // Decided here, once: the tenancy objects and the children's placement both take this answer.
   const placement = tenantNamespace(tenant.metadata.name ?? '', policy);
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
+  const fence = egressRefusal(policy, placement.namespace);
+  if (fence !== undefined) return { ok: false, state, refusal: fence };
   const { namespace } = placement;
   // Shared: no namespace of its own, nothing to add.
   const objects = namespace === undefined ? [] : tenancyObjects(tenant, policy.tenantClass, namespace);
@@ -58,6 +62,16 @@ export function wantedChildren(
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
   const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
   return { ok: true, state, children: [...objects, ...desiredChildren(tenant, children)], namespace };
+}
+
+/** An Isolated namespace whose class lists an egress entry that cannot be fenced: nothing is applied. */
+function egressRefusal(policy: PolicyConfig, namespace: string | undefined): Refusal | undefined {
+  const { tenantClass } = policy;
+  if (namespace === undefined || tenantClass.networkIsolation !== 'Isolated') return undefined;
+  const problem = egressProblem(tenantClass);
+  return problem === undefined
+    ? undefined
+    : refusal.egressNotAllowed(tenantClass.name, problem.path, problem.text);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The fields the class sets on every pod template, whatever the row says: the ServiceAccount token
-// automount and the node pool's nodeSelector and tolerations. The checks have already refused a row
+// automount and the node pool's nodeSelector and tolerations; and, where the row sets none, a
+// sizeLimit on each emptyDir volume (the class's default), so no volume may fill a node's disk. The checks have already refused a row
 // that contradicts them, so setting them never overrides what a row asked for on purpose. In a
 // PerTenant namespace the pods also run as the tenant's own ServiceAccount, whatever the row names:
 // there a name can only mean an account in the tenant's namespace, and forcing it keeps rows in the
@@ -8,6 +9,7 @@ import type { V1Deployment, V1PodSpec, V1Toleration } from '@kubernetes/client-n
 import { isDeepStrictEqual } from 'node:util';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 import type { ClassPolicy } from './class.js';
+import { isRecord } from './json.js';
 
 /** The Deployment with the class's fields set; `deployment` is a copy the caller owns. */
 export function withClassFields(deployment: V1Deployment, tenantClass: ClassPolicy): V1Deployment {
@@ -23,6 +25,9 @@ export function withClassFields(deployment: V1Deployment, tenantClass: ClassPoli
   if (Object.keys(pool.nodeSelector).length > 0)
     spec.nodeSelector = { ...spec.nodeSelector, ...pool.nodeSelector };
   if (pool.tolerations.length > 0) spec.tolerations = withTolerations(spec, pool.tolerations);
+  for (const volume of spec.volumes ?? []) {
+    if (isRecord(volume.emptyDir)) volume.emptyDir.sizeLimit ??= tenantClass.limits.defaultEmptyDirSizeLimit;
+  }
   return deployment;
 }
 

@@ -5,6 +5,7 @@ import type { Tenant } from '../../api/tenant.js';
 import { configMapChildren, deploymentChild, type ValidChildren } from './children.js';
 import { withClassFields } from './class-fields.js';
 import type { ClassLimits, ClassPolicy, PolicyConfig } from './config.js';
+import { checkControllerNames } from './controller-names.js';
 import { checkDuplicates } from './duplicates.js';
 import { isRecord, isUnset, type JsonRecord } from './json.js';
 import { checkKinds } from './kinds.js';
@@ -38,7 +39,7 @@ export {
 export { tenantNamespace, type TenantNamespace } from './tenant-namespace.js';
 export { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
-export { REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
+export { refusal, REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
 /**
  * The children to apply, as the Tenant gave them with the class's pod template fields set (token
@@ -53,7 +54,7 @@ export type PolicyResult = { ok: true; children: DesiredChildren } | { ok: false
 
 /**
  * Checks a Tenant's spec and reports the first problem, in a fixed order: spec present, limits on
- * size and count, kinds, shape, namespaces, metadata, duplicates, replicas, the pod rules (identity,
+ * size and count, kinds, shape, namespaces, metadata, names controllers own, duplicates, replicas, the pod rules (identity,
  * references, priority, placement), Pod Security, labels shared with older neighbours. On success
  * the children are deep copies. `neighbours` are the other Tenants' Deployments (none by default:
  * `landlord validate` judges one row alone). `placement`: the tenant's namespace, when the caller
@@ -104,6 +105,7 @@ function checkChildren(children: ValidChildren, config: PolicyConfig): Refusal |
   return (
     (shared ? checkNamespaces(children, config) : undefined) ??
     checkMetadata(children) ??
+    checkControllerNames(children) ??
     checkDuplicates(children) ??
     checkReplicas(children.deployment, tenantClass.limits) ??
     checkPodRules(children, tenantClass) ??

@@ -1,7 +1,9 @@
 // Where a pod may run: on the class's node pool and nowhere else. The pool's nodeSelector and
 // tolerations are forced onto the pod template (class-fields.ts), and selectors only ever narrow
 // scheduling; what could widen it is refused: a node named outright, another scheduler, a
-// toleration the pool does not grant, and asking for control-plane nodes.
+// toleration the pool does not grant, and asking for control-plane nodes. A node named by a label
+// only it carries (its hostname) or by its name field is named outright too, whatever the operator:
+// In pins the pod to it, and NotIn over the other nodes' names pins it as surely.
 import type {
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
@@ -16,6 +18,8 @@ const CONTROL_PLANE_KEYS: readonly string[] = [
   'node-role.kubernetes.io/control-plane',
   'node-role.kubernetes.io/master',
 ];
+/** Labels whose value names one node: the kubelet sets the hostname label on every node. */
+const NODE_NAME_LABELS: readonly string[] = ['kubernetes.io/hostname'];
 const DEFAULT_SCHEDULER = 'default-scheduler';
 /** Operators that select nodes carrying the key; NotIn and DoesNotExist keep pods away from them. */
 const SELECTING = new Set(['In', 'Exists']);
@@ -55,6 +59,7 @@ function nodeSelectorViolation(
   for (const key of Object.keys(selector ?? {}).sort()) {
     const path = fieldPath('spec.nodeSelector', key);
     if (CONTROL_PLANE_KEYS.includes(key)) return controlPlane(path);
+    if (NODE_NAME_LABELS.includes(key)) return namedNode(path, 'its hostname label');
     const value = selector?.[key];
     if (key in pool && pool[key] !== value) {
       return {
@@ -75,6 +80,14 @@ function controlPlane(path: string): Violation {
   };
 }
 
+function namedNode(path: string, by: string): Violation {
+  return {
+    path,
+    problem: `selecting nodes by ${by} is not allowed: it picks one node past the node pool`,
+    fix: "remove it; the tenant's pods run on its class's node pool (topologySpreadConstraints spread them over nodes)",
+  };
+}
+
 function affinityViolation(spec: V1PodSpec): Violation | undefined {
   const affinity = spec.affinity?.nodeAffinity;
   if (isUnset(affinity)) return undefined;
@@ -90,26 +103,24 @@ function affinityViolation(spec: V1PodSpec): Violation | undefined {
 }
 
 function termViolation(term: V1NodeSelectorTerm, path: string): Violation | undefined {
-  const expressions = listOf(term.matchExpressions);
-  const found = firstOf(expressions, (e, i) =>
-    CONTROL_PLANE_KEYS.includes(e.key) && SELECTING.has(e.operator)
-      ? controlPlane(indexPath(`${path}.matchExpressions`, i))
-      : undefined,
-  );
   return (
-    found ??
-    firstOf(listOf(term.matchFields), (f, i) => fieldViolation(f, indexPath(`${path}.matchFields`, i)))
+    firstOf(listOf(term.matchExpressions), (e, i) =>
+      expressionViolation(e, indexPath(`${path}.matchExpressions`, i)),
+    ) ?? firstOf(listOf(term.matchFields), (f, i) => fieldViolation(f, indexPath(`${path}.matchFields`, i)))
   );
+}
+
+function expressionViolation(requirement: V1NodeSelectorRequirement, path: string): Violation | undefined {
+  if (CONTROL_PLANE_KEYS.includes(requirement.key) && SELECTING.has(requirement.operator))
+    return controlPlane(path);
+  if (NODE_NAME_LABELS.includes(requirement.key)) return namedNode(path, 'their hostname label');
+  return undefined;
 }
 
 /** metadata.name is the only node field a term may match: naming a node is nodeName by another route. */
 function fieldViolation(requirement: V1NodeSelectorRequirement, path: string): Violation | undefined {
-  if (requirement.key !== 'metadata.name' || !SELECTING.has(requirement.operator)) return undefined;
-  return {
-    path,
-    problem: 'selecting nodes by name is not allowed',
-    fix: "remove it; the tenant's pods run on its class's node pool",
-  };
+  if (requirement.key !== 'metadata.name') return undefined;
+  return namedNode(path, 'name');
 }
 
 function tolerationViolation(

@@ -13,7 +13,7 @@ import {
   testConfig,
   validTenant,
 } from '../../testing/policy.js';
-import { evaluateTenant, type PodSecurityLevel } from './index.js';
+import { builtInClass, evaluateTenant, type PodSecurityLevel } from './index.js';
 
 interface Case {
   name: string;
@@ -28,8 +28,10 @@ const TEMPLATE = 'spec.deployment.spec.template';
 function evaluate(tweak: (tenant: Tenant) => void, podSecurity: PodSecurityLevel) {
   const tenant = validTenant();
   tweak(tenant);
-  // PerTenant: the Shared-mode rule on references (Secrets, PVCs) would otherwise hide what these check.
-  return evaluateTenant(tenant, testConfig({ podSecurity, tenantClass: perTenant('team-a') }));
+  // PerTenant: the Shared-mode rule on references (Secrets, PVCs) would otherwise hide what these
+  // check; and a class that allows ephemeral volumes, for the same reason.
+  const limits = { ...builtInClass().limits, allowEphemeralVolumes: true };
+  return evaluateTenant(tenant, testConfig({ podSecurity, tenantClass: { ...perTenant('team-a'), limits } }));
 }
 
 function expectRefused(

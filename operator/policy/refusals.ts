@@ -17,6 +17,9 @@ export const REFUSAL_REASON = {
   priorityNotAllowed: 'PriorityNotAllowed',
   placementNotAllowed: 'PlacementNotAllowed',
   labelConflict: 'LabelConflict',
+  forbiddenName: 'ForbiddenName',
+  volumeNotAllowed: 'VolumeNotAllowed',
+  egressNotAllowed: 'EgressNotAllowed',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -111,6 +114,20 @@ export const refusal = {
   podRule: (reason: PodRuleReason, at: Place, problem: string, fix: string): Refusal =>
     refuse(reason, `${at.child}: ${at.path}: ${problem}; ${fix}`),
 
+  /** A name a controller writes in every namespace: landlord and it would undo each other forever. */
+  forbiddenName: (at: Place, owner: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.forbiddenName,
+      `${at.child}: ${at.path}: this name is written in every namespace by ${owner}, which would rewrite it after every apply and landlord after every rewrite; give it another name`,
+    ),
+
+  /** The class's egress rules cannot be made into a fence: nothing is applied until it is fixed. */
+  egressNotAllowed: (className: string, path: string, problem: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.egressNotAllowed,
+      `TenantClass ${className}: ${path}: ${problem}; fix the class (a platform admin's change), nothing is applied meanwhile`,
+    ),
+
   labelConflict: (at: Place, problem: string, other: string): Refusal =>
     refuse(
       REFUSAL_REASON.labelConflict,
@@ -123,4 +140,7 @@ export type PodRuleReason =
   | typeof REFUSAL_REASON.serviceAccountNotAllowed
   | typeof REFUSAL_REASON.referenceNotAllowed
   | typeof REFUSAL_REASON.priorityNotAllowed
-  | typeof REFUSAL_REASON.placementNotAllowed;
+  | typeof REFUSAL_REASON.placementNotAllowed
+  | typeof REFUSAL_REASON.invalidSpec
+  | typeof REFUSAL_REASON.limitExceeded
+  | typeof REFUSAL_REASON.volumeNotAllowed;

@@ -19,6 +19,7 @@ import { contentHash } from '../../util/canonical-json.js';
 import type { TenancyKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
+import { egressRules, selects, type EgressPolicyRule } from './egress.js';
 
 export const TENANCY_NAMES = {
   serviceAccount: TENANT_SERVICE_ACCOUNT,
@@ -110,25 +111,34 @@ interface IngressRule {
   from: ({ podSelector: V1LabelSelector } | { namespaceSelector: V1LabelSelector })[];
 }
 interface NetworkPolicy extends KubernetesObject {
-  spec: { podSelector: V1LabelSelector; policyTypes: string[]; ingress: IngressRule[] };
+  spec: {
+    podSelector: V1LabelSelector;
+    policyTypes: string[];
+    ingress: IngressRule[];
+    egress: EgressPolicyRule[];
+  };
 }
 
 /**
  * Isolated: every pod of the namespace accepts traffic only from pods of the same namespace and from
- * the namespaces `allowIngressFrom` selects. An empty selector would select every namespace, so it
- * adds no rule at all.
+ * the namespaces `allowIngressFrom` selects (an empty selector would select every namespace, so it
+ * adds no rule at all), and connects only where egress.ts allows.
  */
 function networkPolicy(tenantClass: ClassPolicy, namespace: string): NetworkPolicy | undefined {
   if (tenantClass.networkIsolation !== 'Isolated') return undefined;
   const allowed = tenantClass.allowIngressFrom;
   const ingress: IngressRule[] = [{ from: [{ podSelector: {} }] }];
-  const selects = Object.keys(allowed.matchLabels ?? {}).length + (allowed.matchExpressions ?? []).length;
-  if (selects > 0) ingress.push({ from: [{ namespaceSelector: allowed }] });
+  if (selects(allowed)) ingress.push({ from: [{ namespaceSelector: allowed }] });
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
     metadata: { name: TENANCY_NAMES.isolation, namespace },
-    spec: { podSelector: {}, policyTypes: ['Ingress'], ingress },
+    spec: {
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
+      ingress,
+      egress: egressRules(tenantClass),
+    },
   };
 }
 
