@@ -11,7 +11,7 @@ import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
 import { resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
 import { parseRow } from '../sync/row/index.js';
-import { SYNCED_REASON } from '../sync/reasons.js';
+import { SYNC_REASON } from '../sync/reasons.js';
 import { appliedTenant } from './applied-tenant.js';
 
 export type { PolicyConfig } from '../operator/policy/index.js';
@@ -90,7 +90,7 @@ export function validateRow(
       return { verdict: 'deleted', form, name: parsed.name };
     case 'invalid': {
       const { message } = parsed.problem;
-      const condition = refusedCondition(CONDITION.synced, SYNCED_REASON.invalidRecord, message);
+      const condition = refusedCondition(CONDITION.synced, SYNC_REASON.invalidRecord, message);
       return { verdict: 'refused', form, name: parsed.name, condition };
     }
     case 'tenant':

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, type Tenant } from '../api/tenant.js';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { dynamoClient } from './support/dynamo.js';
@@ -151,7 +151,7 @@ describe('rows DynamoDB itself refuses', () => {
 describe('rows whose name no Tenant can have', () => {
   it.each(byCondition('none'))('$file: $description', async (c) => {
     const raw = nameOf(c).slice(0, 64);
-    const line = await sync.waitForLog((l) => l.msg === LOG.invalidName && l.rawName === raw, 60_000);
+    const line = await sync.waitForLog((l) => l.msg === SYNC_LOG.invalidName && l.rawName === raw, 60_000);
     expect(String(line.problem)).toContain(c.expect.message);
     expect(await readTenant(nameOf(c).toLowerCase()).catch(() => undefined)).toBeUndefined();
   });
@@ -176,7 +176,9 @@ describe('rows sync refuses: Synced=False', () => {
       (t) => conditionOf(t, CONDITION.ready)?.reason === reason,
     );
     await expectEvent(name, reason, 'landlord-sync');
-    await sync.waitForLog((l) => (l.msg === LOG.refused || l.msg === LOG.rejected) && l.tenant === name);
+    await sync.waitForLog(
+      (l) => (l.msg === SYNC_LOG.refused || l.msg === SYNC_LOG.rejected) && l.tenant === name,
+    );
   });
 });
 

@@ -4,7 +4,7 @@
 // and catches up once DynamoDB answers again. The outage lasts a minute (LANDLORD_SOAK=1: five).
 // (sync-faults.test.ts covers DynamoDB frozen with SIGSTOP, start-up errors and a table without a stream.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { DynamoProxy } from './support/dynamo-proxy.js';
 import { envValue, uniqueName } from './support/env.js';
@@ -111,7 +111,7 @@ describe('DynamoDB unreachable', () => {
       expect(await tenantsLost(table, before)).toEqual([]);
       expect(await healthy(sync)).toBe(true);
       const failures = sync.logs.filter(
-        (l) => (l.msg === LOG.scanFailed || l.msg === LOG.streamFailed) && String(l.time) > started,
+        (l) => (l.msg === SYNC_LOG.scanFailed || l.msg === SYNC_LOG.streamFailed) && String(l.time) > started,
       );
       expect(failures.length).toBeGreaterThan(0);
       console.log(`faults-dynamo: ${proxy.stats.hung} requests hung; ${failures.length} failures logged`);
@@ -198,7 +198,7 @@ describe('a scan that fails on its second page', () => {
       );
       // Most rows were never read by these scans, and ten are really gone: still nothing is deleted.
       expect(await tenantsLost(table, before)).toEqual([]);
-      expect(sync.logs.filter((l) => l.msg === LOG.deletedGone)).toEqual([]);
+      expect(sync.logs.filter((l) => l.msg === SYNC_LOG.deletedGone)).toEqual([]);
     } finally {
       proxy.failScansAfterFirstPage(false);
     }
@@ -208,7 +208,9 @@ describe('a scan that fails on its second page', () => {
     removed.forEach((name) => rows.delete(name));
     await waitSynced(table, rows, 120_000);
     expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
-    const deleted = (await loggedAtLeast(sync, LOG.deletedGone, removed.length)).map((l) => String(l.tenant));
+    const deleted = (await loggedAtLeast(sync, SYNC_LOG.deletedGone, removed.length)).map((l) =>
+      String(l.tenant),
+    );
     expect(deleted.sort()).toEqual(removed);
   });
 });

@@ -5,7 +5,7 @@
 // sync was down, which only a scan (no stream record) can notice.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ANNOTATION } from '../api/tenant.js';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
@@ -46,7 +46,7 @@ async function newTable(prefix: string, stream = true): Promise<string> {
 
 const applies = async (sync: LandlordProcess): Promise<number> =>
   metricValue(await sync.metrics(), 'landlord_sync_writes_total', { kind: 'apply' });
-const scanned = (sync: LandlordProcess): boolean => sync.logs.some((l) => l.msg === LOG.scanComplete);
+const scanned = (sync: LandlordProcess): boolean => sync.logs.some((l) => l.msg === SYNC_LOG.scanComplete);
 
 /** A row padded to about `bytes`, so that a scan of many of them spans several 1 MB pages. */
 function paddedRow(name: string, bytes: number, image = 'nginx:1.27'): Record<string, unknown> {
@@ -158,7 +158,9 @@ describe('SIGKILL of sync', () => {
       `faults-sync: ${rows.size} Tenants match their rows ${(ms / 1000).toFixed(1)} s after restart`,
     );
     expect(await tenantsLost(table, before, new Set(removed))).toEqual([]);
-    const deleted = (await loggedAtLeast(restarted, LOG.deletedGone, removed.length)).map((l) => l.tenant);
+    const deleted = (await loggedAtLeast(restarted, SYNC_LOG.deletedGone, removed.length)).map(
+      (l) => l.tenant,
+    );
     expect(deleted.sort()).toEqual([...removed].sort());
   });
 });
@@ -184,18 +186,18 @@ describe('a table emptied while sync was down', () => {
       names.map((name) => ({ DeleteRequest: { Key: { name: { S: name } } } })),
     );
     const sync = launch(table, env);
-    const held = await sync.waitForLog((l) => l.msg === LOG.heldBack);
+    const held = await sync.waitForLog((l) => l.msg === SYNC_LOG.heldBack);
     expect(held.heldBack).toBe(27); // max(2, 10% of 30) = 3 may go in the first pass
     await waitUntil(
       'three more passes',
       () => {
-        const passes = sync.logs.filter((l) => l.msg === LOG.heldBack).map((l) => Number(l.pass));
+        const passes = sync.logs.filter((l) => l.msg === SYNC_LOG.heldBack).map((l) => Number(l.pass));
         return Promise.resolve(Math.max(...passes) >= 4);
       },
       { timeoutMs: 60_000 },
     );
     const perPass = new Map<number, number>();
-    for (const line of sync.logs.filter((l) => l.msg === LOG.deletedGone))
+    for (const line of sync.logs.filter((l) => l.msg === SYNC_LOG.deletedGone))
       perPass.set(Number(line.pass), (perPass.get(Number(line.pass)) ?? 0) + 1);
     console.log(
       `faults-sync: deletions per pass after the table was emptied: ${JSON.stringify([...perPass])}`,

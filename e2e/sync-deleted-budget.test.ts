@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../harness/wait.js';
 import { allowance } from '../sync/prune-guard.js';
-import { EVENT_REASON, LOG } from '../sync/reasons.js';
+import { SYNC_EVENT, SYNC_LOG } from '../sync/reasons.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
 import {
@@ -61,7 +61,7 @@ describe(`deleted: true on ${MARKED} of ${MARKED + KEPT} rows at once`, () => {
       table,
       marked.map((name) => ({ PutRequest: { Item: lowLevel({ ...row(name), deleted: true }) } })),
     );
-    const held = await sync.waitForLog((l) => l.msg === LOG.heldBack && Number(l.rowDeleted) > 0);
+    const held = await sync.waitForLog((l) => l.msg === SYNC_LOG.heldBack && Number(l.rowDeleted) > 0);
     // How many marks the first pass holds back depends on how the stream splits the two
     // BatchWriteItem calls into records (seen: 23 of 40 in one pass under load); what holds
     // whatever the split is that every held-back Tenant here was marked, and that no pass deletes
@@ -72,7 +72,7 @@ describe(`deleted: true on ${MARKED} of ${MARKED + KEPT} rows at once`, () => {
     expect(marked).toContain(heldName);
     const event = await waitUntil(
       'a DeletionsHeldBack Event',
-      async () => (await eventsFor(heldName, EVENT_REASON.deletionsHeldBack))[0],
+      async () => (await eventsFor(heldName, SYNC_EVENT.deletionsHeldBack))[0],
       { timeoutMs: 30_000 },
     );
     expect(event?.type).toBe('Warning');
@@ -92,7 +92,7 @@ describe(`deleted: true on ${MARKED} of ${MARKED + KEPT} rows at once`, () => {
     expect(left.every((t) => syncedCondition(t)?.status === 'True')).toBe(true);
 
     const perPass = new Map<number, number>();
-    for (const line of await loggedAtLeast(sync, LOG.deletedByRow, MARKED)) {
+    for (const line of await loggedAtLeast(sync, SYNC_LOG.deletedByRow, MARKED)) {
       perPass.set(Number(line.pass), (perPass.get(Number(line.pass)) ?? 0) + 1);
     }
     console.log(`sync: deleted: true deletions per pass ${JSON.stringify(Object.fromEntries(perPass))}`);

@@ -1,7 +1,7 @@
 // The mass-deletion guard: a table emptied at once loses its Tenants a few per resync, with what
 // is held back visible in the log, an Event on each Tenant and a metric.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
@@ -52,7 +52,7 @@ describe('a table emptied at once', () => {
       table,
       names.map((name) => ({ DeleteRequest: { Key: { name: { S: name } } } })),
     );
-    const held = await sync.waitForLog((l) => l.msg === LOG.heldBack);
+    const held = await sync.waitForLog((l) => l.msg === SYNC_LOG.heldBack);
     expect(held.heldBack).toBeGreaterThanOrEqual(16);
     expect(held.tenants).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${table}-`))]));
     const heldName = (held.tenants as string[])[0]!;
@@ -72,7 +72,7 @@ describe('a table emptied at once', () => {
       intervalMs: 500,
     });
     const perPass = new Map<number, number>();
-    for (const line of await loggedAtLeast(sync, LOG.deletedGone, 20)) {
+    for (const line of await loggedAtLeast(sync, SYNC_LOG.deletedGone, 20)) {
       perPass.set(Number(line.pass), (perPass.get(Number(line.pass)) ?? 0) + 1);
     }
     console.log(`sync: deletions per pass ${JSON.stringify(Object.fromEntries(perPass))}`);

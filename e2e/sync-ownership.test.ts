@@ -9,7 +9,7 @@ import { createMetrics } from '../runtime/metrics.js';
 import { ApiError, KubeApi } from '../runtime/kube/api.js';
 import { tableIdentity } from '../sync/identity.js';
 import { TenantWriter } from '../sync/tenant-writer.js';
-import { EVENT_REASON, LOG } from '../sync/reasons.js';
+import { SYNC_EVENT, SYNC_LOG } from '../sync/reasons.js';
 import { clients, kubeConfig, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
@@ -59,7 +59,7 @@ const untouched = (t: Tenant | undefined) => ({
     .sort(),
 });
 
-const notOwnedEvents = (name: string) => eventsFor(name, EVENT_REASON.notOwned);
+const notOwnedEvents = (name: string) => eventsFor(name, SYNC_EVENT.notOwned);
 
 beforeAll(async () => {
   await Promise.all([createTable(table), createTable(otherTable)]);
@@ -100,7 +100,7 @@ describe.each([
   });
 
   it('is reported: a log line naming it, the metric, one Warning Event on the Tenant', async () => {
-    const line = await sync.waitForLog((l) => l.msg === LOG.notOwned && l.tenant === name);
+    const line = await sync.waitForLog((l) => l.msg === SYNC_LOG.notOwned && l.tenant === name);
     expect(line).toMatchObject({ level: 'warn', cause });
     if (cause === 'otherTable') expect(line.otherTable).toBe(otherTable);
     const event = await waitUntil('a NotOwnedBySync Event', async () => (await notOwnedEvents(name))[0], {
@@ -125,7 +125,7 @@ describe.each([
     const events = await notOwnedEvents(name);
     expect(events).toHaveLength(1);
     expect(events[0]?.count ?? 1).toBe(1);
-    expect(sync.logs.filter((l) => l.msg === LOG.notOwned && l.tenant === name)).toHaveLength(1);
+    expect(sync.logs.filter((l) => l.msg === SYNC_LOG.notOwned && l.tenant === name)).toHaveLength(1);
   });
 
   it('is not deleted by deleted: true, nor when the row vanishes; its children stay', async () => {

@@ -1,7 +1,7 @@
 // sync when DynamoDB misbehaves or is not what it expects: frozen, missing, or without a stream.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ANNOTATION, type Tenant } from '../api/tenant.js';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { envValue, uniqueName } from './support/env.js';
 import { faults } from './support/faults.js';
@@ -70,7 +70,7 @@ describe('DynamoDB unavailable', () => {
     try {
       // A resync came due while frozen: its scan failed, and nothing was pruned.
       await sync.waitForLog(
-        (l) => l.msg === LOG.scanFailed && Date.parse(String(l.time)) > pausedAt,
+        (l) => l.msg === SYNC_LOG.scanFailed && Date.parse(String(l.time)) > pausedAt,
         120_000,
       );
       const during = await syncedTenants(table);
@@ -89,7 +89,7 @@ describe('DynamoDB unavailable', () => {
     console.log(`sync: converged ${((Date.now() - recovered) / 1000).toFixed(1)} s after DynamoDB resumed`);
     const kept = after.filter((t) => names.includes(t.metadata.name!)).map((t) => t.metadata.uid);
     expect(kept.sort()).toEqual(before.map((t) => t.metadata.uid).sort());
-    expect(sync.logs.some((l) => l.msg === LOG.deletedGone)).toBe(false);
+    expect(sync.logs.some((l) => l.msg === SYNC_LOG.deletedGone)).toBe(false);
     const text = await sync.metrics();
     expect(metricValue(text, 'landlord_dynamodb_retries_total')).toBeGreaterThan(0);
     expect(metricValue(text, 'landlord_sync_scans_total', { result: 'error' })).toBeGreaterThan(0);

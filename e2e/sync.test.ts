@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION, LABEL, type Tenant } from '../api/tenant.js';
 import { tableIdentity } from '../sync/identity.js';
-import { LOG } from '../sync/reasons.js';
+import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
@@ -107,7 +107,7 @@ describe('a row becomes a Tenant', () => {
     const tenant = await synced(name);
     expectVerbatimSpec(tenant, name);
     expectOwnedMetadata(tenant);
-    await sync.waitForLog((l) => l.msg === LOG.created && l.tenant === name);
+    await sync.waitForLog((l) => l.msg === SYNC_LOG.created && l.tenant === name);
     const printed = await kubectl(
       'get',
       'tenants',
@@ -142,7 +142,7 @@ describe('a row becomes a Tenant', () => {
     );
     // sync announces no creation or update: the row hash and time are in status.sync, and the
     // operator's Created/Updated Events name the children. Its Events are Warnings only.
-    await sync.waitForLog((l) => l.msg === LOG.updated && l.tenant === name);
+    await sync.waitForLog((l) => l.msg === SYNC_LOG.updated && l.tenant === name);
     const normal = (await eventsFor(name)).filter((e) => e.type === 'Normal');
     expect(normal.map((e) => `${e.source?.component} ${e.reason}`)).toEqual([]);
   });
@@ -158,7 +158,7 @@ describe('a row becomes a Tenant', () => {
     expect(refused.metadata.annotations?.[ANNOTATION.rowHash]).toBe(
       before.metadata.annotations?.[ANNOTATION.rowHash],
     );
-    await sync.waitForLog((l) => l.msg === LOG.refused && l.tenant === name && l.attribute === 'spec');
+    await sync.waitForLog((l) => l.msg === SYNC_LOG.refused && l.tenant === name && l.attribute === 'spec');
     // Scans that read the same refused row again neither write nor record anything more.
     await moreScans(sync, 2);
     const events = await eventsFor(name, 'InvalidRecord');
@@ -166,7 +166,7 @@ describe('a row becomes a Tenant', () => {
     expect(events[0]?.count).toBe(1);
     expect(events[0]?.type).toBe('Warning');
     expect(events[0]?.message).toBe(syncedCondition(refused)?.message);
-    expect(sync.logs.filter((l) => l.msg === LOG.refused && l.tenant === name)).toHaveLength(1);
+    expect(sync.logs.filter((l) => l.msg === SYNC_LOG.refused && l.tenant === name)).toHaveLength(1);
   });
 
   it('syncs again once the row is fixed', async () => {
@@ -182,7 +182,7 @@ describe('a row becomes a Tenant', () => {
   it('deletes the Tenant for deleted: true', async () => {
     await updateRow(table, name, { deleted: true });
     await gone(name);
-    await sync.waitForLog((l) => l.msg === LOG.deletedByRow && l.tenant === name);
+    await sync.waitForLog((l) => l.msg === SYNC_LOG.deletedByRow && l.tenant === name);
   });
 });
 
@@ -193,7 +193,7 @@ describe('the table is the source of truth', () => {
     await synced(name);
     await deleteRow(table, name);
     await gone(name);
-    await sync.waitForLog((l) => l.msg === LOG.deletedGone && l.tenant === name);
+    await sync.waitForLog((l) => l.msg === SYNC_LOG.deletedGone && l.tenant === name);
   });
 
   it('brings back a Tenant deleted with kubectl while its row exists', async () => {
@@ -258,7 +258,7 @@ describe('rows sync refuses', () => {
     expect(syncedCondition(refused)?.message).toContain('metadata.name');
     expect(refused.spec?.deployment).toBeUndefined();
     await moreScans(sync, 2);
-    expect(sync.logs.filter((l) => l.msg === LOG.rejected && l.tenant === name)).toHaveLength(1);
+    expect(sync.logs.filter((l) => l.msg === SYNC_LOG.rejected && l.tenant === name)).toHaveLength(1);
     expect((await eventsFor(name, 'ApplyRejected')).length).toBe(1);
   });
 
@@ -268,10 +268,10 @@ describe('rows sync refuses', () => {
     await putRow(table, row(bad));
     await putRow(table, row(good));
     await synced(good);
-    const line = await sync.waitForLog((l) => l.msg === LOG.invalidName && l.rawName === bad);
+    const line = await sync.waitForLog((l) => l.msg === SYNC_LOG.invalidName && l.rawName === bad);
     expect(String(line.problem)).toMatch(/^name: .* is not a DNS-1123 label/);
     await moreScans(sync, 2);
-    expect(sync.logs.filter((l) => l.msg === LOG.invalidName && l.rawName === bad)).toHaveLength(1);
+    expect(sync.logs.filter((l) => l.msg === SYNC_LOG.invalidName && l.rawName === bad)).toHaveLength(1);
     const metrics = await sync.metrics();
     expect(metrics).toMatch(/^landlord_sync_invalid_rows\{[^}]*\} [1-9]/m);
     await deleteRow(table, bad);

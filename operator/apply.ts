@@ -26,7 +26,7 @@ import {
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { retryable, stall } from './reconcile-error.js';
-import { REASON } from './reasons.js';
+import { OPERATOR_REASON } from './reasons.js';
 
 /** The resourceVersion an apply names for a child the cache does not hold: no object has it. */
 export const UNSEEN_RESOURCE_VERSION = '1';
@@ -126,7 +126,9 @@ export class Applier {
       if (!(err instanceof Occupied)) throw err;
     }
     return this.applyIfDrifted(child, await claim(child.ref), known).catch((err: unknown) => {
-      throw err instanceof Occupied ? retryable(REASON.applyFailed, `${err.message}; retrying`) : err;
+      throw err instanceof Occupied
+        ? retryable(OPERATOR_REASON.applyFailed, `${err.message}; retrying`)
+        : err;
     });
   }
 
@@ -226,9 +228,9 @@ function applyError(ref: ChildRef, err: unknown): Error {
   if (isOtherObject(err)) return new Occupied(ref);
   const text = `applying ${describeRef(ref)}: ${errorText(err)}`;
   if (err instanceof ApiError && (err.status === 422 || err.status === 400))
-    return stall(REASON.applyFailed, text);
+    return stall(OPERATOR_REASON.applyFailed, text);
   if (err instanceof ApiError && err.status === 404) {
-    return retryable(REASON.applyFailed, `${text} (does namespace ${ref.namespace} exist?)`);
+    return retryable(OPERATOR_REASON.applyFailed, `${text} (does namespace ${ref.namespace} exist?)`);
   }
-  return retryable(REASON.applyFailed, text);
+  return retryable(OPERATOR_REASON.applyFailed, text);
 }

@@ -15,7 +15,7 @@ import type { ObservedState } from './observed.js';
 import { namespaceClaim, ownership } from './ownership.js';
 import { ChildPruner, type Pruned } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
-import { REASON } from './reasons.js';
+import { OPERATOR_REASON } from './reasons.js';
 
 export interface Converged {
   changes: ChildChange[];
@@ -111,7 +111,7 @@ export class Converger {
       return await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
     } catch (err) {
       if (isNotFound(err)) return undefined;
-      throw retryable(REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
+      throw retryable(OPERATOR_REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
     }
   }
 
@@ -126,15 +126,15 @@ export class Converger {
       const problem = namespaceClaim(tenant, this.observed.child(ref));
       if (problem === undefined) continue;
       this.observed.refusedOverChild(ref, tenant.metadata.name!);
-      throw stall(REASON.conflict, problem);
+      throw stall(OPERATOR_REASON.conflict, problem);
     }
   }
 
   private assertOwnable(tenant: Tenant, ref: ChildRef, live: KubernetesObject | undefined): void {
     const decision = ownership(tenant, ref, live);
     if (decision.verdict === 'ok') return;
-    if (decision.verdict === 'earlierTenant') throw retryable(REASON.conflict, decision.message);
+    if (decision.verdict === 'earlierTenant') throw retryable(OPERATOR_REASON.conflict, decision.message);
     this.observed.refusedOverChild(ref, tenant.metadata.name!);
-    throw stall(REASON.conflict, decision.message);
+    throw stall(OPERATOR_REASON.conflict, decision.message);
   }
 }

@@ -5,7 +5,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { Tenant, TenantState } from '../api/tenant.js';
 import { containerContextOf, containerOf, testConfig, validTenant } from '../testing/policy.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
-import { stateOf, wantedChildren } from './lifecycle.js';
+import { requestedState, wantedChildren } from './lifecycle.js';
 import { evaluateTenant } from './policy/index.js';
 
 function tenant(state?: TenantState, tweak: (t: Tenant) => void = () => undefined): Tenant {
@@ -35,14 +35,14 @@ const privileged = (t: Tenant): void => {
   containerContextOf(containerOf(t)).privileged = true;
 };
 
-describe('stateOf', () => {
+describe('requestedState', () => {
   it('reads the spec, and an absent state as active', () => {
-    expect(stateOf(tenant('archived'))).toBe('archived');
-    expect(stateOf(tenant())).toBe('active');
+    expect(requestedState(tenant('archived'))).toBe('archived');
+    expect(requestedState(tenant())).toBe('active');
   });
 
   it('reads a value the CRD would refuse as active rather than throwing', () => {
-    expect(stateOf(tenant(undefined, (t) => Reflect.set(t.spec!, 'state', 'gone')))).toBe('active');
+    expect(requestedState(tenant(undefined, (t) => Reflect.set(t.spec!, 'state', 'gone')))).toBe('active');
   });
 });
 

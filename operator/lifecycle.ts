@@ -27,7 +27,7 @@ export type Wanted =
   | { ok: false; state: TenantState; refusal: Refusal };
 
 /** The state the spec asks for. The CRD's enum admits no other value, and defaults an absent one. */
-export function stateOf(tenant: Tenant): TenantState {
+export function requestedState(tenant: Tenant): TenantState {
   const state: unknown = tenant.spec?.state;
   return isTenantState(state) ? state : DEFAULT_STATE;
 }
@@ -48,7 +48,7 @@ export function wantedChildren(
   policy: PolicyConfig,
   neighbours: Neighbours = NO_NEIGHBOURS,
 ): Wanted {
-  const state = stateOf(tenant);
+  const state = requestedState(tenant);
   // Decided here, once: the tenancy objects and the children's placement both take this answer.
   const placement = tenantNamespace(tenant.metadata.name ?? '', policy);
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };

@@ -5,7 +5,7 @@
 // with all of them made each reconcile linear in the tenants and a resync pass quadratic (10,000
 // Tenants: 2.7 ms of CPU per reconcile, mostly in this comparison).
 import type { Tenant } from '../api/tenant.js';
-import { keepsChildren, stateOf } from './lifecycle.js';
+import { keepsChildren, requestedState } from './lifecycle.js';
 import { createdAt, neighbourOf, type LabelProbe, type Neighbour, type Neighbours } from './policy/index.js';
 
 /**
@@ -180,7 +180,8 @@ export class NeighbourIndex implements Neighbours {
 
   /** The Neighbour the Tenant's Deployment makes in a shared namespace; undefined when it holds no labels. */
   private neighbourFor(tenant: Tenant): ReturnType<typeof neighbourOf> {
-    if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(stateOf(tenant))) return undefined;
+    if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(requestedState(tenant)))
+      return undefined;
     if (this.ownNamespace(tenant)) return undefined;
     const self = {
       tenant: tenant.metadata.name ?? '',

@@ -11,7 +11,7 @@ import { wantedChildren } from './lifecycle.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
 import { replacementPending } from './prune.js';
-import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
+import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 
 /** The children as they exist, read however the caller can (a listing, a GET). */
@@ -27,7 +27,7 @@ export type ChildrenPlan =
   /** The policy refuses the spec: nothing is applied, the Tenant reports the reason. */
   | { kind: 'refused'; reason: string; message: string }
   /** A child is held by another owner (or an earlier Tenant of this name): nothing is applied. */
-  | { kind: 'blocked'; reason: typeof REASON.conflict; message: string }
+  | { kind: 'blocked'; reason: typeof OPERATOR_REASON.conflict; message: string }
   /**
    * The children it would create, update and prune; none when they already match. `pruneHeld`: the
    * prunes wait until this Deployment, which replaces one in another namespace, has rolled out.
@@ -61,7 +61,8 @@ export async function planChildren(
   for (const [i, child] of desired.entries()) {
     const current = live[i];
     const owner = ownership(tenant, child.ref, current);
-    if (owner.verdict !== 'ok') return { kind: 'blocked', reason: REASON.conflict, message: owner.message };
+    if (owner.verdict !== 'ok')
+      return { kind: 'blocked', reason: OPERATOR_REASON.conflict, message: owner.message };
     if (current === undefined) changes.push({ action: 'created', ref: child.ref });
     else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
   }

@@ -17,7 +17,7 @@ import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { controlledBy } from './ownership.js';
 import { retryable } from './reconcile-error.js';
-import { REASON } from './reasons.js';
+import { OPERATOR_REASON } from './reasons.js';
 import { rolloutGap } from './rollout.js';
 
 /** What a reconcile pruned, or what it keeps until the Deployment replacing it has rolled out. */
@@ -66,7 +66,7 @@ export class ChildPruner {
     } catch (err) {
       if (isNotFound(err)) return;
       throw retryable(
-        REASON.applyFailed,
+        OPERATOR_REASON.applyFailed,
         `pruning ${describeRef(ref)} (owner ${ownerUid}): ${errorText(err)}`,
       );
     }

@@ -1,8 +1,10 @@
 // Condition reasons and Event reasons the operator reports: part of landlord's API, since people
 // and alerts match on them. Refusal reasons come from the policy module.
+// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
+// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
 import type { RefusalReason } from './policy/index.js';
 
-export const REASON = {
+export const OPERATOR_REASON = {
   /** Applied=True */
   applied: 'Applied',
   /** Applied=False: another owner holds a child, or an unmanaged object of that name exists. */
@@ -33,12 +35,13 @@ export const REASON = {
 } as const;
 
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
-export type ClassFailureReason = typeof REASON.classNotFound | typeof REASON.ambiguousDefaultClass;
+export type ClassFailureReason =
+  typeof OPERATOR_REASON.classNotFound | typeof OPERATOR_REASON.ambiguousDefaultClass;
 
 export type AppliedFailureReason =
-  RefusalReason | ClassFailureReason | typeof REASON.conflict | typeof REASON.applyFailed;
+  RefusalReason | ClassFailureReason | typeof OPERATOR_REASON.conflict | typeof OPERATOR_REASON.applyFailed;
 
-export const EVENT = {
+export const OPERATOR_EVENT = {
   created: 'Created',
   updated: 'Updated',
   pruned: 'Pruned',

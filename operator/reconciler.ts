@@ -10,11 +10,11 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildRef } from './child-ref.js';
-import { stateOf, wantedChildren } from './lifecycle.js';
+import { requestedState, wantedChildren } from './lifecycle.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
-import { EVENT, REASON } from './reasons.js';
+import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
@@ -87,7 +87,7 @@ export class Reconciler {
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
-    return { state: stateOf(tenant), paused: true, children, className: tenant.status?.class };
+    return { state: requestedState(tenant), paused: true, children, className: tenant.status?.class };
   }
 
   /**
@@ -99,7 +99,13 @@ export class Reconciler {
     if (!resolved.ok) {
       const error = stall(resolved.refusal.reason, resolved.refusal.message);
       const children = this.running(tenant);
-      return { state: stateOf(tenant), paused: false, children, error, className: tenant.status?.class };
+      return {
+        state: requestedState(tenant),
+        paused: false,
+        children,
+        error,
+        className: tenant.status?.class,
+      };
     }
     const policy = { ...this.deps.policy, tenantClass: resolved.policy };
     return { ...(await this.converge(tenant, policy)), className: resolved.policy.name };
@@ -122,7 +128,7 @@ export class Reconciler {
       const children = wanted.children.map((d) => d.ref);
       return { state, paused: false, children, converged, namespace: wanted.namespace };
     } catch (err) {
-      const error = err instanceof ReconcileError ? err : retryable(REASON.applyFailed, String(err));
+      const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
       return { state, paused: false, children: this.running(tenant), error };
     }
   }
@@ -142,7 +148,7 @@ export class Reconciler {
       const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
       if (children.length === 0) continue;
       children.forEach((what) => log.info(`${action} ${what}`, { generation }));
-      const reason = EVENT[action];
+      const reason = OPERATOR_EVENT[action];
       this.deps.events.record(
         tenant,
         'Normal',

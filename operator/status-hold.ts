@@ -12,7 +12,7 @@
 // generation is reported, a change (a Deployment losing its pods) is written at once.
 import { findCondition } from '../api/conditions.js';
 import { CONDITION, type Tenant } from '../api/tenant.js';
-import { REASON } from './reasons.js';
+import { OPERATOR_REASON } from './reasons.js';
 import type { OperatorStatus } from './status.js';
 
 /**
@@ -32,7 +32,10 @@ const RECENT_KEPT = 256;
 /** The hold is recomputed at most this often: a reconcile asks for it every time. */
 const RECOMPUTE_MS = 1_000;
 
-const ROLLING_OUT: ReadonlySet<string> = new Set([REASON.rolloutInProgress, REASON.deploymentUnavailable]);
+const ROLLING_OUT: ReadonlySet<string> = new Set([
+  OPERATOR_REASON.rolloutInProgress,
+  OPERATOR_REASON.deploymentUnavailable,
+]);
 
 /** Ready=False only because the Deployment has not finished rolling out: no failure, no state. */
 export function rollingOut(status: OperatorStatus): boolean {

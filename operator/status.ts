@@ -15,7 +15,7 @@ import { rolloutGap } from './rollout.js';
 import { keepsChildren } from './lifecycle.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { REFUSAL_REASON } from './policy/index.js';
-import { LIFECYCLE_MESSAGE, REASON } from './reasons.js';
+import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
 
 export const OPERATOR_CONDITIONS = [
   CONDITION.ready,
@@ -63,7 +63,7 @@ const deploymentCondition = (d: V1Deployment | undefined, type: string): V1Deplo
 /**
  * Why nothing could be applied, as people should read it. A Tenant without a spec exists only to
  * carry sync's refusal of its row, so when sync says Synced=False that refusal is the root cause:
- * Applied, and through it Ready (the READY and REASON columns), name sync's reason rather than the
+ * Applied, and through it Ready (the READY and OPERATOR_REASON columns), name sync's reason rather than the
  * missing spec it led to.
  */
 export function rootCause(tenant: Tenant, error: ReconcileError): { reason: string; message: string } {
@@ -82,7 +82,7 @@ function applied(input: StatusInput): ConditionInput {
     return {
       type: CONDITION.applied,
       status: 'Unknown',
-      reason: REASON.paused,
+      reason: OPERATOR_REASON.paused,
       message: LIFECYCLE_MESSAGE.pausedApplied,
     };
   }
@@ -92,7 +92,7 @@ function applied(input: StatusInput): ConditionInput {
   const generation = input.tenant.metadata.generation;
   if (!keepsChildren(input.state)) {
     const message = LIFECYCLE_MESSAGE.noChildren(input.state, generation);
-    return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
+    return { type: CONDITION.applied, status: 'True', reason: OPERATOR_REASON.applied, message };
   }
   const count = input.configMaps.length;
   const where =
@@ -100,7 +100,7 @@ function applied(input: StatusInput): ConditionInput {
       ? ''
       : `, placed in the tenant's own namespace ${input.namespace} whatever their manifests say`;
   const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}${where}`;
-  return { type: CONDITION.applied, status: 'True', reason: REASON.applied, message };
+  return { type: CONDITION.applied, status: 'True', reason: OPERATOR_REASON.applied, message };
 }
 
 function available(input: StatusInput): ConditionInput {
@@ -108,38 +108,43 @@ function available(input: StatusInput): ConditionInput {
   const { deployment } = input;
   if (deployment === undefined && !input.paused && !keepsChildren(input.state)) {
     const message = LIFECYCLE_MESSAGE.noDeployment(input.state);
-    return { type, status: 'False', reason: REASON.archived, message };
+    return { type, status: 'False', reason: OPERATOR_REASON.archived, message };
   }
   if (deployment === undefined) {
     const what =
       input.deploymentName === undefined
         ? 'no Deployment has been applied'
         : `Deployment ${input.deploymentName} does not exist`;
-    return { type, status: 'Unknown', reason: REASON.deploymentNotFound, message: what };
+    return { type, status: 'Unknown', reason: OPERATOR_REASON.deploymentNotFound, message: what };
   }
   const condition = deploymentCondition(deployment, 'Available');
   const message = condition?.message ?? 'the Deployment has not reported availability yet';
   return condition?.status === 'True'
-    ? { type, status: 'True', reason: REASON.deploymentAvailable, message }
-    : { type, status: 'False', reason: REASON.deploymentUnavailable, message };
+    ? { type, status: 'True', reason: OPERATOR_REASON.deploymentAvailable, message }
+    : { type, status: 'False', reason: OPERATOR_REASON.deploymentUnavailable, message };
 }
 
 function degraded(input: StatusInput): ConditionInput {
   const type = CONDITION.degraded;
   const progressing = deploymentCondition(input.deployment, 'Progressing');
-  if (progressing?.status === 'False' && progressing.reason === REASON.progressDeadlineExceeded) {
+  if (progressing?.status === 'False' && progressing.reason === OPERATOR_REASON.progressDeadlineExceeded) {
     return {
       type,
       status: 'True',
-      reason: REASON.progressDeadlineExceeded,
+      reason: OPERATOR_REASON.progressDeadlineExceeded,
       message: progressing.message ?? '',
     };
   }
   const failure = deploymentCondition(input.deployment, 'ReplicaFailure');
   if (failure?.status === 'True') {
-    return { type, status: 'True', reason: REASON.replicaFailure, message: failure.message ?? '' };
+    return { type, status: 'True', reason: OPERATOR_REASON.replicaFailure, message: failure.message ?? '' };
   }
-  return { type, status: 'False', reason: REASON.rolloutHealthy, message: 'no rollout problem reported' };
+  return {
+    type,
+    status: 'False',
+    reason: OPERATOR_REASON.rolloutHealthy,
+    message: 'no rollout problem reported',
+  };
 }
 
 /** Ready=False while the row's state is not active: a suspended or archived tenant serves nothing. */
@@ -152,13 +157,13 @@ function stateReady(input: StatusInput): ConditionInput | undefined {
       return {
         type,
         status: 'False',
-        reason: REASON.suspended,
+        reason: OPERATOR_REASON.suspended,
         message: LIFECYCLE_MESSAGE.suspended(input.deploymentName),
       };
     case 'archived':
-      return { type, status: 'False', reason: REASON.archived, message: LIFECYCLE_MESSAGE.archived };
+      return { type, status: 'False', reason: OPERATOR_REASON.archived, message: LIFECYCLE_MESSAGE.archived };
     case 'purged':
-      return { type, status: 'False', reason: REASON.archived, message: LIFECYCLE_MESSAGE.purged };
+      return { type, status: 'False', reason: OPERATOR_REASON.archived, message: LIFECYCLE_MESSAGE.purged };
   }
 }
 
@@ -171,7 +176,7 @@ function stateReady(input: StatusInput): ConditionInput | undefined {
 const PAUSED: ConditionInput = {
   type: CONDITION.ready,
   status: 'False',
-  reason: REASON.paused,
+  reason: OPERATOR_REASON.paused,
   message: LIFECYCLE_MESSAGE.paused,
 };
 
@@ -191,14 +196,15 @@ function ready(input: StatusInput, parts: ConditionInput[]): ConditionInput {
     return { type, status: 'False', reason: failing.reason, message: failing.message };
   }
   const gap = input.deployment === undefined ? undefined : rolloutGap(input.deployment);
-  if (gap !== undefined) return { type, status: 'False', reason: REASON.rolloutInProgress, message: gap };
+  if (gap !== undefined)
+    return { type, status: 'False', reason: OPERATOR_REASON.rolloutInProgress, message: gap };
   if (failing !== undefined)
     return { type, status: 'False', reason: failing.reason, message: failing.message };
   const summary = replicaSummary(input.deployment);
   return {
     type,
     status: 'True',
-    reason: REASON.ready,
+    reason: OPERATOR_REASON.ready,
     message: `Deployment ${input.deploymentName} has ${summary} replicas ready`,
   };
 }

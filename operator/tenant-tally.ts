@@ -4,7 +4,7 @@
 // garbage, and a pass every 5 s ~2 % of a core without V8's optimizing compilers.
 import { findCondition } from '../api/conditions.js';
 import { CONDITION, isPaused, TENANT_STATES, type Tenant, type TenantState } from '../api/tenant.js';
-import { stateOf } from './lifecycle.js';
+import { requestedState } from './lifecycle.js';
 
 /** The conditions counted by status, "Unknown" standing for a condition not reported yet. */
 export const TALLIED_CONDITIONS = [CONDITION.ready, CONDITION.degraded] as const;
@@ -26,7 +26,7 @@ export function tallyTenants(tenants: readonly Tenant[]): TenantTally {
       const status = findCondition(tenant.status?.conditions, type)?.status ?? 'Unknown';
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     }
-    states[stateOf(tenant)] += 1;
+    states[requestedState(tenant)] += 1;
     if (isPaused(tenant)) paused += 1;
   }
   return { conditions, states, paused };

@@ -4,7 +4,7 @@
 import { findCondition } from '../api/conditions.js';
 import { CONDITION, DEFAULT_STATE, type Tenant, type TenantState } from '../api/tenant.js';
 import type { EventType } from '../runtime/kube/events.js';
-import { EVENT, LIFECYCLE_MESSAGE, REASON } from './reasons.js';
+import { OPERATOR_EVENT, LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
 import type { OperatorStatus } from './status.js';
 
 export interface Announcement {
@@ -26,28 +26,32 @@ function stateChange(tenant: Tenant, next: OperatorStatus): Announcement | undef
 function reached(state: TenantState, from: TenantState): Announcement {
   switch (state) {
     case 'active':
-      return { type: 'Normal', reason: EVENT.resumed, message: LIFECYCLE_MESSAGE.eventResumed(from) };
+      return {
+        type: 'Normal',
+        reason: OPERATOR_EVENT.resumed,
+        message: LIFECYCLE_MESSAGE.eventResumed(from),
+      };
     case 'suspended':
-      return { type: 'Normal', reason: EVENT.suspended, message: LIFECYCLE_MESSAGE.eventSuspended };
+      return { type: 'Normal', reason: OPERATOR_EVENT.suspended, message: LIFECYCLE_MESSAGE.eventSuspended };
     case 'archived':
-      return { type: 'Normal', reason: EVENT.archived, message: LIFECYCLE_MESSAGE.eventArchived };
+      return { type: 'Normal', reason: OPERATOR_EVENT.archived, message: LIFECYCLE_MESSAGE.eventArchived };
     case 'purged':
       // The data is the purger's to delete and announce (PurgeScheduled, PurgeStarted, …).
       return {
         type: 'Normal',
-        reason: EVENT.purgeRequested,
+        reason: OPERATOR_EVENT.purgeRequested,
         message: LIFECYCLE_MESSAGE.eventPurgeRequested,
       };
   }
 }
 
 function pauseChange(tenant: Tenant, next: OperatorStatus): Announcement | undefined {
-  const wasPaused = readyReason(tenant.status) === REASON.paused;
-  const isPaused = readyReason(next) === REASON.paused;
+  const wasPaused = readyReason(tenant.status) === OPERATOR_REASON.paused;
+  const isPaused = readyReason(next) === OPERATOR_REASON.paused;
   if (wasPaused === isPaused) return undefined;
   return isPaused
-    ? { type: 'Normal', reason: EVENT.paused, message: LIFECYCLE_MESSAGE.eventPaused }
-    : { type: 'Normal', reason: EVENT.unpaused, message: LIFECYCLE_MESSAGE.eventUnpaused };
+    ? { type: 'Normal', reason: OPERATOR_EVENT.paused, message: LIFECYCLE_MESSAGE.eventPaused }
+    : { type: 'Normal', reason: OPERATOR_EVENT.unpaused, message: LIFECYCLE_MESSAGE.eventUnpaused };
 }
 
 const readyReason = (status: OperatorStatus | undefined): string | undefined =>

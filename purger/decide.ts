@@ -7,7 +7,7 @@
 // restart does not reset the clock.
 import { findCondition, rfc3339 } from '../api/conditions.js';
 import { CONDITION, type PurgePhase, type PurgeStatus, type Tenant } from '../api/tenant.js';
-import { PURGED_REASON } from './reasons.js';
+import { PURGER_REASON } from './reasons.js';
 
 export type PurgeDecision =
   /** Nothing to do or to say. */
@@ -81,7 +81,7 @@ function newCycle(tenant: Tenant, purge: PurgeStatus): boolean {
 /** A purge that leaving state purged cancels; a NoDataTables report is withdrawn the same way. */
 function openPurge(tenant: Tenant, purge: PurgeStatus | undefined): boolean {
   if (purge !== undefined) return OPEN.has(purge.phase);
-  return findCondition(tenant.status?.conditions, CONDITION.purged)?.reason === PURGED_REASON.noDataTables;
+  return findCondition(tenant.status?.conditions, CONDITION.purged)?.reason === PURGER_REASON.noDataTables;
 }
 
 /** The persisted first sighting plus the delay as configured now (a changed delay moves it). */

@@ -1,8 +1,10 @@
 // The Purged condition's reasons, the purger's Event reasons and what they say: part of landlord's
 // API, since people and alerts match on them. Messages hold no counts that change while a purge
 // runs (the counts are in status.purge), so progress never rewrites the condition.
+// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
+// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
 
-export const PURGED_REASON = {
+export const PURGER_REASON = {
   /** Purged=False: waiting out the purge delay; the message says when deleting starts. */
   scheduled: 'PurgeScheduled',
   /** Purged=False: deleting now. */
@@ -17,7 +19,7 @@ export const PURGED_REASON = {
   purged: 'Purged',
 } as const;
 
-export const EVENT = {
+export const PURGER_EVENT = {
   scheduled: 'PurgeScheduled',
   started: 'PurgeStarted',
   completed: 'PurgeCompleted',
@@ -27,7 +29,7 @@ export const EVENT = {
 
 const list = (tables: readonly string[]): string => tables.join(', ');
 
-export const MESSAGE = {
+export const PURGER_MESSAGE = {
   scheduled: (startsAt: string, tables: readonly string[]): string =>
     `state purged: the tenant's data in ${list(tables)} will be deleted from ${startsAt}; set the row's state back to active before then to cancel`,
   purging: (tables: readonly string[]): string =>

@@ -12,7 +12,7 @@ import type { Outcome } from '../runtime/work-queue.js';
 import { decidePurge, type PurgeDecision } from './decide.js';
 import { formatDuration } from './duration.js';
 import { ProgressReporter } from './progress.js';
-import { EVENT } from './reasons.js';
+import { PURGER_EVENT } from './reasons.js';
 import { runPurge, type RunEnd, type RunOptions } from './run.js';
 import { STOP, stopReason, type RunningPurges } from './running.js';
 import type { PurgePolicy } from './settings.js';
@@ -105,7 +105,7 @@ export class Reconciler {
       this.announce(
         tenant,
         'Normal',
-        EVENT.scheduled,
+        PURGER_EVENT.scheduled,
         `data purge scheduled for ${times.startsAt} (delay ${delay})`,
       );
     }
@@ -121,7 +121,12 @@ export class Reconciler {
     const progress = new ProgressReporter(name, this.deps.writer, this.deps.logger);
     let end: RunEnd;
     try {
-      this.announce(tenant, 'Normal', EVENT.started, startedMessage(totalDeleted(start), this.tableNames));
+      this.announce(
+        tenant,
+        'Normal',
+        PURGER_EVENT.started,
+        startedMessage(totalDeleted(start), this.tableNames),
+      );
       this.deps.metrics.purgesTotal.inc({ result: 'started' });
       await this.report(tenant, start, progressCondition(start));
       end = await runPurge(start, {
@@ -150,7 +155,7 @@ export class Reconciler {
         this.deps.stalled.delete(tenant.metadata.name!);
         this.deps.metrics.purgesTotal.inc({ result: 'completed' });
         const message = `deleted ${totalDeleted(purge)} items from ${this.tableNames.join(', ')}`;
-        this.announce(tenant, 'Normal', EVENT.completed, message);
+        this.announce(tenant, 'Normal', PURGER_EVENT.completed, message);
         return { kind: 'done' };
       }
       case 'failed':
@@ -165,7 +170,7 @@ export class Reconciler {
     const condition = failedCondition(end.table, end.error, !end.permanent);
     await this.report(tenant, purge, condition);
     this.deps.metrics.purgesTotal.inc({ result: 'failed' });
-    this.announce(tenant, 'Warning', EVENT.failed, condition.message);
+    this.announce(tenant, 'Warning', PURGER_EVENT.failed, condition.message);
     if (!end.permanent) return { kind: 'retry', error: end.error };
     this.deps.stalled.set(tenant.metadata.name!, tenant.metadata.generation);
     return { kind: 'stop' };
@@ -195,7 +200,7 @@ export class Reconciler {
     const condition = cancelledCondition(tenant.spec?.state ?? 'active', deleted);
     await this.report(tenant, ended, condition);
     this.deps.metrics.purgesTotal.inc({ result: 'cancelled' });
-    this.announce(tenant, 'Warning', EVENT.cancelled, condition.message);
+    this.announce(tenant, 'Warning', PURGER_EVENT.cancelled, condition.message);
   }
 
   /** Writes status when it changed; true when it wrote. */

@@ -11,7 +11,7 @@ import {
   type TablePurgeStatus,
   type Tenant,
 } from '../api/tenant.js';
-import { MESSAGE, PURGED_REASON } from './reasons.js';
+import { PURGER_MESSAGE, PURGER_REASON } from './reasons.js';
 
 /** Everything the purger writes, under its own field manager. */
 export interface PurgerStatus {
@@ -54,19 +54,20 @@ export const totalDeleted = (purge: PurgeStatus | undefined): number =>
 export function progressCondition(purge: PurgeStatus): ConditionInput {
   const tables = tableNames(purge);
   if (purge.phase === 'Completed')
-    return condition('True', PURGED_REASON.purged, MESSAGE.purged(purge.finishedAt ?? '', tables));
-  if (purge.phase === 'Running') return condition('False', PURGED_REASON.purging, MESSAGE.purging(tables));
-  return condition('False', PURGED_REASON.scheduled, MESSAGE.scheduled(purge.startsAt, tables));
+    return condition('True', PURGER_REASON.purged, PURGER_MESSAGE.purged(purge.finishedAt ?? '', tables));
+  if (purge.phase === 'Running')
+    return condition('False', PURGER_REASON.purging, PURGER_MESSAGE.purging(tables));
+  return condition('False', PURGER_REASON.scheduled, PURGER_MESSAGE.scheduled(purge.startsAt, tables));
 }
 
 export const failedCondition = (table: string, error: string, retried: boolean): ConditionInput =>
-  condition('False', PURGED_REASON.failed, MESSAGE.failed(table, error, retried));
+  condition('False', PURGER_REASON.failed, PURGER_MESSAGE.failed(table, error, retried));
 
 export const cancelledCondition = (state: string, deleted: number): ConditionInput =>
-  condition('False', PURGED_REASON.cancelled, MESSAGE.cancelled(state, deleted));
+  condition('False', PURGER_REASON.cancelled, PURGER_MESSAGE.cancelled(state, deleted));
 
 export const noTablesCondition = (): ConditionInput =>
-  condition('False', PURGED_REASON.noDataTables, MESSAGE.noDataTables);
+  condition('False', PURGER_REASON.noDataTables, PURGER_MESSAGE.noDataTables);
 
 /** A new purge cycle: every configured table pending, nothing deleted yet. */
 export function scheduledPurge(

@@ -7,7 +7,7 @@ import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
-import { LOG } from './reasons.js';
+import { SYNC_LOG } from './reasons.js';
 import { Trigger } from './trigger.js';
 import { desiredStatus } from './status.js';
 import type { Item } from './dynamo/table-source.js';
@@ -153,7 +153,7 @@ describe('Intake', () => {
       })),
     });
     expect(queued).toEqual(['a']);
-    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({
+    expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({
       tenants: ['b', 'c'],
       rowDeleted: 2,
       rowGone: 0,
@@ -169,7 +169,7 @@ describe('Intake', () => {
       changes: [{ kind: 'upsert', item: { name: { S: 'a' }, deleted: { BOOL: true } } }],
     });
     expect(ledger.deletionApproval('a')).toBeUndefined();
-    expect(lines.find((l) => l.msg === LOG.heldBack)).toBeUndefined();
+    expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toBeUndefined();
     // The row is reported (once), never deleted.
     expect(queued).toEqual(['a']);
   });
@@ -199,7 +199,7 @@ describe('Intake', () => {
     // Before the first complete scan the guard has no budget: b's deletion is held back.
     expect(ledger.deletionApproval('b')).toBeUndefined();
     expect(queued).toEqual([]);
-    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
+    expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
 
   it('takes a row moved to another cluster as removed here, through the same budget', () => {
@@ -215,7 +215,7 @@ describe('Intake', () => {
     expect(ledger.hasRow('a')).toBe(false);
     expect(queued).toEqual(['a']);
     expect(ledger.deletionApproval('a')).toBeDefined();
-    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
+    expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
 
   it("skips another cluster's row without recording it, counting it or calling it a conflict", () => {

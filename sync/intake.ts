@@ -6,7 +6,7 @@
 import type { Logger } from '../runtime/logger.js';
 import type { Ledger } from './ledger.js';
 import type { Pruner } from './prune.js';
-import { LOG } from './reasons.js';
+import { SYNC_LOG } from './reasons.js';
 import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
 import { parseRow } from './row/index.js';
@@ -126,6 +126,6 @@ export class Intake {
     const key = `${shown ?? ''}\u0000${problem}`;
     const known = this.reported.has(key) || this.reportedThisScan.has(key);
     this.reportedThisScan.add(key);
-    if (!known) this.deps.logger.warn(LOG.invalidName, { rawName: shown ?? null, problem });
+    if (!known) this.deps.logger.warn(SYNC_LOG.invalidName, { rawName: shown ?? null, problem });
   }
 }

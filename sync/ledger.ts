@@ -13,7 +13,8 @@ import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
 export type NamedRow = ParsedRow & { name: string };
 
-function stateOf(row: NamedRow): RowState {
+/** What the book records of a row: its content, not the parse (the same content recorded twice is no change). */
+function rowStateOf(row: NamedRow): RowState {
   switch (row.kind) {
     case 'tenant':
       return { kind: 'tenant', hash: row.hash };
@@ -47,7 +48,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
    */
   record(row: NamedRow): boolean {
     const { book } = this;
-    const state = stateOf(row);
+    const state = rowStateOf(row);
     const changed = contentChanged(book.set(row.name, state), state);
     if (row.kind !== 'tenant') return changed;
     // A row the API server rejected before (this process or an earlier one) is not sent again; only

@@ -17,7 +17,7 @@ import {
   type GuardLimits,
 } from './prune-guard.js';
 import { owns, type TableIdentity } from './identity.js';
-import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
+import { SYNC_EVENT, SYNC_LOG, SYNC_MESSAGE } from './reasons.js';
 import type { Ledger } from './ledger.js';
 import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 
@@ -127,7 +127,7 @@ export class Pruner {
     const rowDeleted = names.filter((name) => this.causeOf(name) === 'rowDeleted').length;
     metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowDeleted' }, rowDeleted);
     metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowGone' }, names.length - rowDeleted);
-    logger.warn(LOG.heldBack, {
+    logger.warn(SYNC_LOG.heldBack, {
       table: identity.table,
       pass: this.pass,
       heldBack: names.length,
@@ -141,8 +141,13 @@ export class Pruner {
       const tenant = this.deps.view.get(name);
       if (tenant === undefined) continue;
       this.lastEventAt.set(name, now);
-      const message = MESSAGE.heldBack(identity.table, this.causeOf(name), limits.fraction, limits.minimum);
-      this.deps.events.record(tenant, 'Warning', EVENT_REASON.deletionsHeldBack, message);
+      const message = SYNC_MESSAGE.heldBack(
+        identity.table,
+        this.causeOf(name),
+        limits.fraction,
+        limits.minimum,
+      );
+      this.deps.events.record(tenant, 'Warning', SYNC_EVENT.deletionsHeldBack, message);
     }
   }
 }

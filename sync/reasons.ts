@@ -1,11 +1,13 @@
 // Every reason and message sync writes where people read them: the Synced condition, Events and
 // the log. Messages name the table and the problem but hold no timestamps, counts or request ids,
 // so an unchanged situation never rewrites a Tenant's status or starts a new Event.
+// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
+// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
 import type { DeletionCause } from './prune-guard.js';
 import type { ForeignCause } from './identity.js';
 
 /** Reasons of the Synced condition. */
-export const SYNCED_REASON = {
+export const SYNC_REASON = {
   rowSynced: 'RowSynced',
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
@@ -15,7 +17,7 @@ export const SYNCED_REASON = {
  * Reasons of the Events sync records on Tenants: Warnings only. A creation or an update is announced
  * by the operator (naming the children it made); status.sync holds the row hash and when it changed.
  */
-export const EVENT_REASON = {
+export const SYNC_EVENT = {
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
   deletionsHeldBack: 'DeletionsHeldBack',
@@ -38,7 +40,7 @@ const FOREIGN_CAUSE: Record<ForeignCause, (otherTable: string | undefined) => st
 };
 const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 10}%`;
 
-export const MESSAGE = {
+export const SYNC_MESSAGE = {
   synced: (table: string): string => `synced from its row in DynamoDB table ${quoted(table)}`,
   applyRejected: (detail: string): string =>
     `the API server rejected the Tenant built from this row; fix the row: ${detail.slice(0, 1000)}`,
@@ -53,7 +55,7 @@ export const MESSAGE = {
 } as const;
 
 /** Log lines, so that searching the logs for one finds every occurrence. */
-export const LOG = {
+export const SYNC_LOG = {
   created: 'created tenant',
   updated: 'updated tenant',
   refused: 'row refused: the last valid spec stays applied',

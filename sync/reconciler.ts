@@ -19,7 +19,7 @@ import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
 import type { Ledger } from './ledger.js';
-import { EVENT_REASON, LOG, MESSAGE } from './reasons.js';
+import { SYNC_EVENT, SYNC_LOG, SYNC_MESSAGE } from './reasons.js';
 import type { OwnedStatus } from './status.js';
 import type { TenantWriter } from './tenant-writer.js';
 
@@ -58,7 +58,7 @@ export class Reconciler {
       return DONE;
     } catch (error) {
       if (!this.deps.signal.aborted) {
-        this.deps.logger.warn(LOG.writeFailed, { tenant: name, error: describeError(error) });
+        this.deps.logger.warn(SYNC_LOG.writeFailed, { tenant: name, error: describeError(error) });
       }
       return { kind: 'retry', error };
     }
@@ -93,7 +93,7 @@ export class Reconciler {
         await this.writeStatus(name, action);
         return false;
       case 'delete':
-        return this.deleteTenant(name, action.pass, LOG.deletedByRow);
+        return this.deleteTenant(name, action.pass, SYNC_LOG.deletedByRow);
       case 'reportForeign':
         this.reportForeign(name, action.conflict);
         return false;
@@ -122,15 +122,18 @@ export class Reconciler {
           : await this.deps.writer.apply(name, spec, hash, before.metadata.uid!);
     } catch (err) {
       if (!isRejection(err)) return this.notApplied(name, before, err);
-      this.deps.ledger.specRejected(name, hash, MESSAGE.applyRejected(err.message));
-      this.deps.logger.error(LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
+      this.deps.ledger.specRejected(name, hash, SYNC_MESSAGE.applyRejected(err.message));
+      this.deps.logger.error(SYNC_LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
       return;
     }
     view.wrote(tenant);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
     // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
     // children), and the row hash and time of this write are in status.sync; one write per tenant less.
-    this.deps.logger.info(before === undefined ? LOG.created : LOG.updated, { tenant: name, rowHash: hash });
+    this.deps.logger.info(before === undefined ? SYNC_LOG.created : SYNC_LOG.updated, {
+      tenant: name,
+      rowHash: hash,
+    });
   }
 
   /** An apply that made nothing: a Tenant of that name turned up (read it, decide again), or a failure. */
@@ -172,13 +175,13 @@ export class Reconciler {
     const tenant = view.get(name);
     this.deps.ledger.conflictReported(name, conflict.key);
     this.deps.metrics.syncNotOwnedTotal.inc({ cause: conflict.cause });
-    this.deps.logger.warn(LOG.notOwned, {
+    this.deps.logger.warn(SYNC_LOG.notOwned, {
       tenant: name,
       cause: conflict.cause,
       ...(conflict.otherTable === undefined ? {} : { otherTable: conflict.otherTable }),
     });
-    const message = MESSAGE.notOwned(identity.table, conflict.cause, conflict.otherTable);
-    if (tenant !== undefined) this.deps.events.record(tenant, 'Warning', EVENT_REASON.notOwned, message);
+    const message = SYNC_MESSAGE.notOwned(identity.table, conflict.cause, conflict.otherTable);
+    if (tenant !== undefined) this.deps.events.record(tenant, 'Warning', SYNC_EVENT.notOwned, message);
   }
 
   /** Writes the Synced condition and status.sync; reports a refusal once per status change. */
@@ -191,8 +194,8 @@ export class Reconciler {
     if (verdict.kind === 'synced') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
-    this.deps.logger.warn(LOG.refused, { tenant: name, attribute, problem: verdict.message });
-    const reason = verdict.kind === 'invalid' ? EVENT_REASON.invalidRecord : EVENT_REASON.applyRejected;
+    this.deps.logger.warn(SYNC_LOG.refused, { tenant: name, attribute, problem: verdict.message });
+    const reason = verdict.kind === 'invalid' ? SYNC_EVENT.invalidRecord : SYNC_EVENT.applyRejected;
     this.deps.events.record(updated, 'Warning', reason, verdict.message);
   }
 
@@ -201,7 +204,7 @@ export class Reconciler {
     const found = await this.deps.intake.reread(name, this.deps.signal);
     // Back (or never gone): a row that exists is synced, never pruned.
     if (found !== 'gone') return found === 'recorded';
-    return this.deleteTenant(name, pass, LOG.deletedGone);
+    return this.deleteTenant(name, pass, SYNC_LOG.deletedGone);
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   type ConditionInput,
 } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../api/tenant.js';
-import { MESSAGE, SYNCED_REASON } from './reasons.js';
+import { SYNC_MESSAGE, SYNC_REASON } from './reasons.js';
 
 /** What sync concluded about a row that names a Tenant. */
 export type Verdict =
@@ -29,11 +29,11 @@ function conditionInput(verdict: Verdict, table: string): ConditionInput {
   const type = CONDITION.synced;
   switch (verdict.kind) {
     case 'synced':
-      return { type, status: 'True', reason: SYNCED_REASON.rowSynced, message: MESSAGE.synced(table) };
+      return { type, status: 'True', reason: SYNC_REASON.rowSynced, message: SYNC_MESSAGE.synced(table) };
     case 'invalid':
-      return { type, status: 'False', reason: SYNCED_REASON.invalidRecord, message: verdict.message };
+      return { type, status: 'False', reason: SYNC_REASON.invalidRecord, message: verdict.message };
     case 'rejected':
-      return { type, status: 'False', reason: SYNCED_REASON.applyRejected, message: verdict.message };
+      return { type, status: 'False', reason: SYNC_REASON.applyRejected, message: verdict.message };
   }
 }
 
@@ -84,6 +84,6 @@ export function statusCurrent(tenant: Tenant | undefined, desired: OwnedStatus):
 /** The refusal the Tenant records for the row with this hash, if the API server rejected that row. */
 export function recordedRejection(tenant: Tenant | undefined, hash: string): string | undefined {
   const synced = findCondition(tenant?.status?.conditions, CONDITION.synced);
-  const rejected = synced?.reason === SYNCED_REASON.applyRejected && tenant?.status?.sync?.rowHash === hash;
+  const rejected = synced?.reason === SYNC_REASON.applyRejected && tenant?.status?.sync?.rowHash === hash;
   return rejected ? synced.message : undefined;
 }

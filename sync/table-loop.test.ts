@@ -7,7 +7,7 @@ import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
-import { LOG } from './reasons.js';
+import { SYNC_LOG } from './reasons.js';
 import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import { TenantCache } from '../runtime/kube/tenant-cache.js';
@@ -111,7 +111,7 @@ describe('TableLoop', () => {
       true,
       false,
     ]);
-    expect(lines.find((l) => l.msg === LOG.heldBack)).toMatchObject({
+    expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({
       heldBack: 1,
       tenants: ['d'],
     });

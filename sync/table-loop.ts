@@ -8,7 +8,7 @@ import type { Metrics } from '../runtime/metrics.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
 import type { Pruner } from './prune.js';
-import { LOG } from './reasons.js';
+import { SYNC_LOG } from './reasons.js';
 import type { Ledger } from './ledger.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 
@@ -65,7 +65,7 @@ export class TableLoop {
       } catch (err) {
         if (signal.aborted) throw err;
         const delayMs = backoffDelay(attempt, RETRY.baseMs, RETRY.maxMs, RETRY.jitter);
-        this.deps.logger.warn(LOG.streamFailed, { error: describeError(err), delayMs });
+        this.deps.logger.warn(SYNC_LOG.streamFailed, { error: describeError(err), delayMs });
         await sleep(delayMs, signal);
       }
     }
@@ -88,7 +88,7 @@ export class TableLoop {
     } catch (err) {
       if (signal.aborted) return false;
       metrics.syncScansTotal.inc({ result: 'error' });
-      logger.warn(LOG.scanFailed, { error: describeError(err), rowsRead: rows });
+      logger.warn(SYNC_LOG.scanFailed, { error: describeError(err), rowsRead: rows });
       return false;
     }
     ledger.scanFound(seen);
@@ -98,7 +98,7 @@ export class TableLoop {
     this.deps.pruner.afterScan(seen);
     const level = this.scans++ === 0 ? 'info' : 'debug';
     const durationMs = Math.round(performance.now() - startedAt);
-    logger.log(level, LOG.scanComplete, { rows, invalid, tenants: seen.size, durationMs });
+    logger.log(level, SYNC_LOG.scanComplete, { rows, invalid, tenants: seen.size, durationMs });
     return true;
   }
 
@@ -122,13 +122,13 @@ export class TableLoop {
       for await (const batch of this.deps.source.changes(until)) {
         const rescan = this.take(batch);
         if (rescan !== undefined) {
-          this.deps.logger.info(LOG.rescan, { reason: rescan });
+          this.deps.logger.info(SYNC_LOG.rescan, { reason: rescan });
           return;
         }
       }
     } catch (err) {
       if (until.aborted) return;
-      this.deps.logger.warn(LOG.streamFailed, { error: describeError(err) });
+      this.deps.logger.warn(SYNC_LOG.streamFailed, { error: describeError(err) });
     }
     // No stream (or it failed): wait out the interval.
     await sleep(Math.max(0, deadline - performance.now()), until).catch(() => undefined);

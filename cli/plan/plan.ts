@@ -6,7 +6,7 @@ import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { describeRef } from '../../operator/child-ref.js';
 import { planChildren, type ChildReader, type ChildrenPlan } from '../../operator/plan.js';
 import type { PolicyConfig } from '../../operator/policy/index.js';
-import { MESSAGE, SYNCED_REASON } from '../../sync/reasons.js';
+import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
 import type { Conflict } from '../../sync/decide.js';
 import type { DeletionCause } from '../../sync/prune-guard.js';
 import type { SyncPlan, SyncStep } from '../../sync/plan.js';
@@ -106,7 +106,7 @@ function planTenant(
   // A `deleted: true` row whose Tenant is already gone: nothing left to do.
   if (verdict === undefined) return { ...base, kind: 'unchanged', writes: false };
   if (verdict.kind !== 'synced') {
-    const reason = verdict.kind === 'rejected' ? SYNCED_REASON.applyRejected : SYNCED_REASON.invalidRecord;
+    const reason = verdict.kind === 'rejected' ? SYNC_REASON.applyRejected : SYNC_REASON.invalidRecord;
     const refusal = { condition: CONDITION.synced, reason, message: verdict.message };
     return { ...base, kind: 'refused', writes: action.kind !== 'nothing', refusal, note: bareNote(step) };
   }
@@ -169,7 +169,7 @@ function heldBackNote(cause: DeletionCause, budget: SyncPlan['budget']): string 
 }
 
 function notOwnedNote(conflict: Conflict, table: string): string {
-  return MESSAGE.notOwned(table, conflict.cause, conflict.otherTable);
+  return SYNC_MESSAGE.notOwned(table, conflict.cause, conflict.otherTable);
 }
 
 function bareNote(step: SyncStep): string | undefined {

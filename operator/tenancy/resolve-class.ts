@@ -17,7 +17,7 @@ import {
   type TenantClass,
 } from '../../api/tenantclass.js';
 import type { Tenant } from '../../api/tenant.js';
-import { REASON, type ClassFailureReason } from '../reasons.js';
+import { OPERATOR_REASON, type ClassFailureReason } from '../reasons.js';
 
 export interface ClassRefusal {
   reason: ClassFailureReason;
@@ -51,7 +51,7 @@ export function resolveClass(
     const names = defaults.map(nameOf).sort();
     return {
       ok: false,
-      refusal: { reason: REASON.ambiguousDefaultClass, message: CLASS_MESSAGE.ambiguous(names) },
+      refusal: { reason: OPERATOR_REASON.ambiguousDefaultClass, message: CLASS_MESSAGE.ambiguous(names) },
     };
   }
   return { ok: true, policy: defaults.length === 1 ? policyOf(defaults[0]!) : builtIn };
@@ -76,7 +76,7 @@ function byName(
 ): ClassResolution {
   const found = classes.find((tc) => nameOf(tc) === name);
   if (found !== undefined) return { ok: true, policy: policyOf(found) };
-  return { ok: false, refusal: { reason: REASON.classNotFound, message: missing(name) } };
+  return { ok: false, refusal: { reason: OPERATOR_REASON.classNotFound, message: missing(name) } };
 }
 
 const nameOf = (tc: TenantClass): string => tc.metadata.name ?? '';

@@ -12,7 +12,7 @@ import { backoffDelay, sleep } from '../../util/backoff.js';
 import type { Logger } from '../../runtime/logger.js';
 import { counted, type RetryObserver } from './clients.js';
 import { describeError, isExpiredIterator, isTableNotFound, isTrimmed } from './errors.js';
-import { LOG } from '../reasons.js';
+import { SYNC_LOG } from '../reasons.js';
 import { ShardTracker, type ListedShard, type ShardState } from './shards.js';
 import { toBatch } from './stream-records.js';
 import type { ChangeBatch } from './table-source.js';
@@ -171,7 +171,7 @@ export class StreamReader {
 
   private async backOff(err: unknown, signal: AbortSignal): Promise<void> {
     const delayMs = backoffDelay(this.failures++, RETRY.baseMs, RETRY.maxMs, RETRY.jitter);
-    this.options.logger.warn(LOG.streamFailed, { error: describeError(err), delayMs });
+    this.options.logger.warn(SYNC_LOG.streamFailed, { error: describeError(err), delayMs });
     await sleep(delayMs, signal);
   }
 }
