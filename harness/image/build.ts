@@ -28,7 +28,7 @@ function baseImages(stages: readonly Stage[]): string[] {
 }
 
 /** .dockerignore's exclusions, in the two forms it uses: `**\/*.ext` and a path. */
-function ignoredBy(dockerignore: string): (path: string) => boolean {
+export function ignoredBy(dockerignore: string): (path: string) => boolean {
   const patterns = dockerignore
     .split('\n')
     .map((line) => line.trim())
