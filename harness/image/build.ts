@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { copies, parseDockerfile, type Stage } from '../dockerfile.js';
 import { repoRoot } from '../paths.js';
-import { buildahLogged, imageId, imageLabel, imageSize } from './buildah.js';
+import { buildah, buildahLogged, imageId, imageLabel, imageSize } from './buildah.js';
 import { ensureNodeBase, parseNodeBase } from './node-base.js';
 
 const CONTEXT_LABEL = 'dev.landlord.context';
@@ -125,5 +125,8 @@ export async function ensureImage(options: BuildOptions = {}): Promise<BuiltImag
   } finally {
     await trust.cleanup();
   }
+  // The image this one replaced is left nameless; vfs keeps every image whole, so it goes. One
+  // still open in a working container stays, and the next build removes it.
+  await buildah(['rmi', '--prune']).catch(() => undefined);
   return { name, id: (await imageId(name))!, size: await imageSize(name), built: true };
 }
