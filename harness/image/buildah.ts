@@ -20,6 +20,9 @@ const STORAGE = [
   'vfs',
 ];
 
+/** The arguments of a buildah command on this storage, for a caller that spawns it itself. */
+export const buildahArgs = (args: readonly string[]): string[] => [...STORAGE, ...args];
+
 /** A buildah command; its standard output, trimmed. */
 export async function buildah(args: readonly string[]): Promise<string> {
   const { stdout } = await run('buildah', [...STORAGE, ...args], { maxBuffer: 64 * 1024 * 1024 });
