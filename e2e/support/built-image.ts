@@ -6,7 +6,7 @@
 // /dev and one read-only directory of the test's files (kubeconfig, credentials) at /mnt.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { buildah, buildahArgs } from '../../harness/image/buildah.js';
+import { buildah, buildahArgs, ensureHostPackages } from '../../harness/image/buildah.js';
 import { ensureImage, type BuiltImage } from '../../harness/image/build.js';
 
 const run = promisify(execFile);
@@ -31,6 +31,7 @@ export interface OpenedImage {
 
 /** Builds the image if this tree has none yet (minutes), then opens a working container of it. */
 export async function openImage(log: (line: string) => void): Promise<OpenedImage> {
+  await ensureHostPackages(log);
   const image = await ensureImage({ log });
   const inspected = JSON.parse(await buildah(['inspect', '--type', 'image', image.name])) as {
     OCIv1: { config: ImageConfig };
