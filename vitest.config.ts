@@ -22,6 +22,7 @@ export default defineConfig({
             'sync/**/*.test.ts',
             'purger/**/*.test.ts',
             'cli/**/*.test.ts',
+            'harness/**/*.test.ts',
           ],
         },
       },

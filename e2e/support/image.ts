@@ -146,6 +146,13 @@ export async function runImage(
 
 /** A kubeconfig the image's user can read, with the CA inline (the run directory is private). */
 export async function writeImageKubeconfig(image: AssembledImage): Promise<string> {
+  const path = join(image.root, 'etc/landlord/kubeconfig');
+  await writeInlineKubeconfig(path);
+  return path;
+}
+
+/** This file's admin kubeconfig as one self-contained file (CA inline), readable by anyone. */
+export async function writeInlineKubeconfig(path: string): Promise<void> {
   const admin = kubeConfig();
   const cluster = admin.getCurrentCluster()!;
   const ca = readFileSync(cluster.caFile!).toString('base64');
@@ -157,10 +164,8 @@ export async function writeImageKubeconfig(image: AssembledImage): Promise<strin
     contexts: [{ name: 'e2e', context: { cluster: 'e2e', user: 'admin' } }],
     'current-context': 'e2e',
   };
-  const path = join(image.root, 'etc/landlord/kubeconfig');
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(config), { mode: 0o644 });
-  return path;
 }
 
 /** A JSON log line of the component, or the raw text of anything else it printed. */

@@ -64,12 +64,17 @@ export function componentEnv(extra: Record<string, string> = {}): Record<string,
   };
 }
 
+/** How a component is started: the command before the component's name (the built CLI by default). */
+const BUILT_CLI: readonly string[] = [process.execPath, join(repoRoot, 'dist', 'cli', 'main.js')];
+
 export function startLandlord(
   component: 'operator' | 'sync' | 'purger',
   env: Record<string, string>,
+  command: readonly string[] = BUILT_CLI,
 ): LandlordProcess {
   const identity = env.LANDLORD_IDENTITY ?? uniqueName(component);
-  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli', 'main.js'), component], {
+  const [file = '', ...args] = command;
+  const child = spawn(file, [...args, component], {
     env: { ...env, LANDLORD_IDENTITY: identity },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
