@@ -40,8 +40,10 @@ LABEL org.opencontainers.image.title="landlord" \
       org.opencontainers.image.description="Runs tenants on Kubernetes from a DynamoDB table" \
       org.opencontainers.image.licenses="Apache-2.0"
 # Package managers are not needed to run landlord; leaving them out leaves less to exploit.
+# The official node image also ships yarn 1 (under /opt) and Node's C headers (for native addons).
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
-      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /opt/yarn-v* /usr/local/bin/yarn /usr/local/bin/yarnpkg /usr/local/include/node
 ENV NODE_ENV=production
 # glibc gives each thread that allocates an arena of its own (up to 8 per core) and keeps what is
 # freed there; V8's compiler and GC threads and libuv's pool leave ~15 MiB behind that way. Two

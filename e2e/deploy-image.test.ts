@@ -1,6 +1,6 @@
-// Deploying landlord: the image. There is no Docker engine here, so the image is checked by reading
-// the Dockerfile and by assembling exactly the files its final stage copies and running the CLI from
-// them as the image's user.
+// Deploying landlord: the image's Dockerfile, read as text and by assembling exactly the files its
+// final stage copies and running the CLI from them as the image's user: fast checks of its shape.
+// e2e/image.test.ts builds the image itself with buildah and runs it.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';

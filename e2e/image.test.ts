@@ -44,7 +44,20 @@ const lockfile = JSON.parse(repoFile('package-lock.json')) as {
 const APP_ENTRIES = ['dist', 'node_modules', 'package.json'];
 const RUNTIME_DIRS = ['api', 'cli', 'operator', 'purger', 'runtime', 'sync', 'util'];
 /** Commands that would build or install code, looked up on the image's PATH. */
-const BUILD_TOOLS = ['npm', 'npx', 'corepack', 'gcc', 'cc', 'c++', 'g++', 'make', 'tsc', 'node-gyp'];
+const BUILD_TOOLS = [
+  'npm',
+  'npx',
+  'corepack',
+  'yarn',
+  'yarnpkg',
+  'gcc',
+  'cc',
+  'c++',
+  'g++',
+  'make',
+  'tsc',
+  'node-gyp',
+];
 
 let opened: OpenedImage;
 /** The test's files for the container, mounted read-only at /mnt: kubeconfig and AWS credentials. */
