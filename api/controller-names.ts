@@ -5,14 +5,14 @@
 // row may hold before it writes a Tenant, may refuse the same names as the operator's policy does.
 
 /** A name taken in every namespace, and who takes it. */
-export interface ControllerOwnedName {
+interface ControllerOwnedName {
   kind: string;
   name: string;
   /** The controller that writes it, for a message that tells the row's writer why. */
   owner: string;
 }
 
-export const CONTROLLER_OWNED_NAMES: readonly ControllerOwnedName[] = [
+const CONTROLLER_OWNED_NAMES: readonly ControllerOwnedName[] = [
   {
     kind: 'ConfigMap',
     name: 'kube-root-ca.crt',

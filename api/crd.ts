@@ -16,7 +16,7 @@ import {
 import { BUILT_IN_CLASS_NAME } from './tenantclass.js';
 
 /** A DNS-1123 subdomain, as the API server's own name validation spells it (length checked apart). */
-export const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 
 /**
  * JSON schema as the API server spells it. client-node's Schema renames the

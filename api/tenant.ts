@@ -67,7 +67,6 @@ export const CONDITION = {
   synced: 'Synced',
   purged: 'Purged',
 } as const;
-export type ConditionType = (typeof CONDITION)[keyof typeof CONDITION];
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -99,7 +98,7 @@ export type PurgePhase = (typeof PURGE_PHASES)[number];
 
 /** Per data table: Pending until its turn, then Running, Completed or Failed. */
 export const TABLE_PURGE_PHASES = ['Pending', 'Running', 'Completed', 'Failed'] as const;
-export type TablePurgePhase = (typeof TABLE_PURGE_PHASES)[number];
+type TablePurgePhase = (typeof TABLE_PURGE_PHASES)[number];
 
 export interface TablePurgeStatus {
   table: string;

@@ -22,18 +22,14 @@ export const BUILT_IN_CLASS_NAME = 'built-in';
 /** The Pod Security Standards levels, from the most to the least permissive. */
 export const POD_SECURITY_LEVELS = ['privileged', 'baseline', 'restricted'] as const;
 export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
-export const DEFAULT_POD_SECURITY: PodSecurityLevel = 'baseline';
-
-export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
-  return POD_SECURITY_LEVELS.some((level) => level === value);
-}
+const DEFAULT_POD_SECURITY: PodSecurityLevel = 'baseline';
 
 /**
  * Shared: children live in namespaces other tenants use too, so a pod may reach nothing there but
  * what its own row makes. PerTenant: the operator makes the tenant a namespace of its own.
  */
-export type TenancyMode = 'Shared' | 'PerTenant';
-export type NetworkIsolation = 'Isolated' | 'None';
+type TenancyMode = 'Shared' | 'PerTenant';
+type NetworkIsolation = 'Isolated' | 'None';
 
 /** A port a rule of `allowEgressTo` opens, as in a NetworkPolicy (all ports when a rule has none). */
 export interface EgressPort {
@@ -53,7 +49,7 @@ export interface EgressRule {
 }
 
 /** Where the tenant's pods may run: forced onto every pod template, never widened by a row. */
-export interface NodePool {
+interface NodePool {
   nodeSelector: Readonly<Record<string, string>>;
   tolerations: readonly V1Toleration[];
 }
@@ -87,7 +83,7 @@ export interface ClassRoleBinding {
 }
 
 /** The namespace part of a class. Labels, annotations and the template take "{name}". */
-export interface ClassNamespace {
+interface ClassNamespace {
   mode: TenancyMode;
   nameTemplate: string;
   labels: Readonly<Record<string, string>>;
@@ -98,7 +94,7 @@ export interface ClassNamespace {
  * ResourceQuota and LimitRange specs pass through to the API server as written, which validates
  * them; landlord only reads them as JSON, so they are kept as plain objects.
  */
-export type JsonObject = { [key: string]: unknown };
+type JsonObject = { [key: string]: unknown };
 
 /** A class with every default filled in: all the operator reads. */
 export interface ClassPolicy {

@@ -1,7 +1,7 @@
 // The Node.js release landlord needs. undici 8 (under client-node and the AWS SDK's HTTP handler)
 // needs 22.19; on an older release the first request dies deep inside undici with an error that
 // names neither Node.js nor the version, so the bin checks before loading anything.
-export const REQUIRED_NODE = { major: 22, minor: 19 } as const;
+const REQUIRED_NODE = { major: 22, minor: 19 } as const;
 
 /** The one-line problem with this release (e.g. "v20.20.2"), or undefined when it will do. */
 export function nodeVersionProblem(version: string): string | undefined {

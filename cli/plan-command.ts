@@ -22,7 +22,7 @@ const {
   clusterClaimsUnassigned,
 } = SYNC_SETTINGS;
 /** sync's settings that change what it would do, and the operator's policy. */
-export const PLAN_SETTINGS = {
+const PLAN_SETTINGS = {
   table,
   endpoint,
   scanSegments,

@@ -52,7 +52,7 @@ async function readClasses(file: string | undefined): Promise<Read<TenantClass[]
 }
 
 /** The verdict for people: one line, then the children or the condition the Tenant would carry. */
-export function verdictText(verdict: RowVerdict): string {
+function verdictText(verdict: RowVerdict): string {
   switch (verdict.verdict) {
     case 'valid':
       return [

@@ -19,16 +19,16 @@ export type { PolicyConfig } from '../operator/policy/index.js';
 export const EXIT = { valid: 0, refused: 1, usage: 2 } as const;
 
 /** How the row was written: as the DocumentClient takes it, or as DynamoDB stores it. */
-export type RowForm = 'document' | 'attribute-values';
+type RowForm = 'document' | 'attribute-values';
 
-export interface ChildSummary {
+interface ChildSummary {
   kind: string;
   namespace: string | undefined;
   name: string | undefined;
 }
 
 /** The condition the Tenant would carry for a refused row. */
-export interface RefusedCondition {
+interface RefusedCondition {
   type: typeof CONDITION.synced | typeof CONDITION.applied;
   status: 'False';
   reason: string;

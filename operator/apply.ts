@@ -29,10 +29,10 @@ import { retryable, stall } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
 
 /** The resourceVersion an apply names for a child the cache does not hold: no object has it. */
-export const UNSEEN_RESOURCE_VERSION = '1';
+const UNSEEN_RESOURCE_VERSION = '1';
 
 /** The apply was refused because an object other than the one it named holds the child's name. */
-export class Occupied extends Error {
+class Occupied extends Error {
   constructor(readonly ref: ChildRef) {
     super(`${describeRef(ref)} exists but is not the object the operator knows`);
     this.name = 'Occupied';

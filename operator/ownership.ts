@@ -18,7 +18,7 @@ export type Ownership =
    */
   | { verdict: 'earlierTenant'; message: string };
 
-export function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
+function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
 }
 

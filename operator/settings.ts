@@ -54,7 +54,7 @@ export interface OperatorSettings extends CommonSettings {
   retryMaxSeconds: number;
 }
 
-export function namespaceList(settings: Pick<OperatorSettings, 'allowedNamespaces'>): string[] {
+function namespaceList(settings: Pick<OperatorSettings, 'allowedNamespaces'>): string[] {
   return settings.allowedNamespaces.split(',').filter((ns) => ns !== '');
 }
 

@@ -20,12 +20,12 @@ import type { OperatorStatus } from './status.js';
  * cluster whose rollouts are quick. Long enough for a rollout on a busy cluster (at 1,000 new
  * Tenants at once, 10 s merged too few).
  */
-export const ROLLOUT_HOLD_MS = 60_000;
+const ROLLOUT_HOLD_MS = 60_000;
 /**
  * The longest hold, however slow rollouts get: the Deployment's own progress deadline (600 s by
  * default) reports a stuck rollout by then, and observedGeneration lags no longer than that.
  */
-export const ROLLOUT_HOLD_MAX_MS = 600_000;
+const ROLLOUT_HOLD_MAX_MS = 600_000;
 /** Rollouts that ended longer ago than this say nothing about how long one takes now. */
 const RECENT_MS = 600_000;
 const RECENT_KEPT = 256;

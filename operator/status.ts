@@ -66,7 +66,7 @@ const deploymentCondition = (d: V1Deployment | undefined, type: string): V1Deplo
  * Applied, and through it Ready (the READY and OPERATOR_REASON columns), name sync's reason rather than the
  * missing spec it led to.
  */
-export function rootCause(tenant: Tenant, error: ReconcileError): { reason: string; message: string } {
+function rootCause(tenant: Tenant, error: ReconcileError): { reason: string; message: string } {
   if (error.reason !== REFUSAL_REASON.specMissing) return { reason: error.reason, message: error.message };
   const synced = findCondition(tenant.status?.conditions, CONDITION.synced);
   if (synced?.status !== 'False') return { reason: error.reason, message: error.message };

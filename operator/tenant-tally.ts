@@ -7,7 +7,7 @@ import { CONDITION, isPaused, TENANT_STATES, type Tenant, type TenantState } fro
 import { requestedState } from './lifecycle.js';
 
 /** The conditions counted by status, "Unknown" standing for a condition not reported yet. */
-export const TALLIED_CONDITIONS = [CONDITION.ready, CONDITION.degraded] as const;
+const TALLIED_CONDITIONS = [CONDITION.ready, CONDITION.degraded] as const;
 
 export interface TenantTally {
   /** condition → status → Tenants */

@@ -85,7 +85,7 @@ function openPurge(tenant: Tenant, purge: PurgeStatus | undefined): boolean {
 }
 
 /** The persisted first sighting plus the delay as configured now (a changed delay moves it). */
-export function startsAt(scheduledAt: string, delayMs: number): string {
+function startsAt(scheduledAt: string, delayMs: number): string {
   return rfc3339(new Date(Date.parse(scheduledAt) + delayMs));
 }
 

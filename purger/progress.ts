@@ -5,7 +5,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { PurgerStatus } from './status.js';
 
-export const PROGRESS_INTERVAL_MS = 1_000;
+const PROGRESS_INTERVAL_MS = 1_000;
 
 export class ProgressReporter {
   private latest: PurgerStatus | undefined;

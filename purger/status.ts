@@ -45,7 +45,7 @@ const condition = (status: 'True' | 'False', reason: string, message: string): C
   message,
 });
 
-export const tableNames = (purge: PurgeStatus): string[] => purge.tables.map((t) => t.table);
+const tableNames = (purge: PurgeStatus): string[] => purge.tables.map((t) => t.table);
 
 export const totalDeleted = (purge: PurgeStatus | undefined): number =>
   (purge?.tables ?? []).reduce((sum, t) => sum + t.deleted, 0);

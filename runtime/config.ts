@@ -4,7 +4,7 @@
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 
-export type SettingType = 'string' | 'integer' | 'number' | 'boolean';
+type SettingType = 'string' | 'integer' | 'number' | 'boolean';
 
 /** The JSON schema of one parsed value: the subset that describes a scalar setting. */
 export interface SettingSchema {

@@ -6,20 +6,19 @@ import { PURGE_PHASES, TENANT_STATES } from '../api/tenant.js';
 import { RETURN_REASONS } from './memory-return.js';
 import { collectProcessMetrics } from './process-metrics.js';
 
-export const METRIC_PREFIX = 'landlord_';
+const METRIC_PREFIX = 'landlord_';
 
-export const RECONCILE_RESULTS = ['success', 'error', 'refused', 'requeue'] as const;
+const RECONCILE_RESULTS = ['success', 'error', 'refused', 'requeue'] as const;
 export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 
-export const SCAN_RESULTS = ['success', 'error'] as const;
-export type ScanResult = (typeof SCAN_RESULTS)[number];
+const SCAN_RESULTS = ['success', 'error'] as const;
 /** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
-export const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
+const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
-export const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
+const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
 /** How purges end (or start), for landlord_purges_total. */
-export const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled'] as const;
+const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled'] as const;
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

@@ -5,7 +5,7 @@ import type { Metrics, ReconcileResult } from './metrics.js';
 import { WorkQueue, type Outcome, type WorkQueueOptions } from './work-queue.js';
 
 /** The result label a reconcile's outcome is counted under. */
-export function reconcileResult(outcome: Outcome): ReconcileResult {
+function reconcileResult(outcome: Outcome): ReconcileResult {
   if (outcome.kind === 'retry') return 'error';
   if (outcome.kind === 'stop') return 'refused';
   return outcome.kind === 'requeueAfter' ? 'requeue' : 'success';

@@ -5,7 +5,7 @@
 const SENSITIVE_WORDS = 'secret|token|password|credential|authorization|accessKey|sessionKey';
 
 /** Keys whose values are treated as credentials wherever they appear. */
-export const SENSITIVE_KEY = new RegExp(SENSITIVE_WORDS, 'i');
+const SENSITIVE_KEY = new RegExp(SENSITIVE_WORDS, 'i');
 export const REDACTED = '[redacted]';
 
 /** Deeper than this, structure is summarized: a log line is not a place for a whole object graph. */

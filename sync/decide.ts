@@ -70,7 +70,7 @@ export function needsReconcile(action: SyncAction): boolean {
 }
 
 /** The labels and the table annotation sync sets are all in place. */
-export function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolean {
+function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolean {
   const labels = tenant.metadata.labels ?? {};
   const annotations = tenant.metadata.annotations ?? {};
   return (
@@ -84,7 +84,7 @@ export function metadataCurrent(tenant: Tenant, identity: TableIdentity): boolea
  * Synced=True condition observed. Only sync writes the spec, and it writes the condition right
  * after; a generation it has not seen is an edit the row must overwrite.
  */
-export function editedSinceSynced(tenant: Tenant): boolean {
+function editedSinceSynced(tenant: Tenant): boolean {
   const synced = findCondition(tenant.status?.conditions, CONDITION.synced);
   return (
     synced?.status === 'True' &&

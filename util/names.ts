@@ -1,8 +1,8 @@
 // DNS-1123 names as Kubernetes validates them (apimachinery's IsDNS1123Label and IsDNS1123Subdomain).
 // Shared: sync checks tenant names from table rows, the operator checks child names, with the same rules.
 
-export const DNS1123_LABEL_MAX_LENGTH = 63;
-export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1123_LABEL_MAX_LENGTH = 63;
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
 export const DNS1123_LABEL_RULE =
   "at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit";

@@ -14,18 +14,10 @@ import type { RowProblem } from '../../sync/row/index.js';
 import { describeChange, diffJson } from '../../util/json-diff.js';
 import { appliedTenant } from '../applied-tenant.js';
 
-export const PLAN_KINDS = [
-  'create',
-  'update',
-  'delete',
-  'heldBack',
-  'notOwned',
-  'refused',
-  'unchanged',
-] as const;
+const PLAN_KINDS = ['create', 'update', 'delete', 'heldBack', 'notOwned', 'refused', 'unchanged'] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 
-export interface ChildPlan {
+interface ChildPlan {
   action: 'create' | 'update' | 'delete';
   /** "Deployment team-a/web" */
   child: string;

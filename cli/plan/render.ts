@@ -33,7 +33,7 @@ function tenantBlock(t: TenantPlan): string[] {
   return lines;
 }
 
-export function summaryLine(plan: Plan): string {
+function summaryLine(plan: Plan): string {
   const { counts } = plan;
   const parts = [
     `${counts.create} to create`,

@@ -49,7 +49,7 @@ export function childName(value: unknown): string | undefined {
 }
 
 /** The child named as a human reads it: `Deployment team-a/web`. */
-export function describeChild(child: Child): string {
+function describeChild(child: Child): string {
   return `${child.kind} ${childName(child.value) ?? '(unnamed)'}`;
 }
 

@@ -2,13 +2,8 @@
 // TenantClass the Tenant resolves to, with every default filled in. The definition lives with the
 // resource in api/tenantclass.ts; this folder only reads it.
 export {
-  DEFAULT_POD_SECURITY,
-  POD_SECURITY_LEVELS,
   builtInClass,
-  isPodSecurityLevel,
   type ClassLimits,
   type ClassPolicy,
-  type NodePool,
   type PodSecurityLevel,
-  type TenancyMode,
 } from '../../api/tenantclass.js';

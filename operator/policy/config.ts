@@ -4,15 +4,7 @@ import type { ClassPolicy } from './class.js';
 
 export * from './class.js';
 
-export {
-  DEFAULT_POD_SECURITY,
-  POD_SECURITY_LEVELS,
-  builtInClass,
-  isPodSecurityLevel,
-  type ClassLimits,
-  type ClassPolicy,
-  type PodSecurityLevel,
-} from './class.js';
+export { builtInClass, type ClassLimits, type ClassPolicy, type PodSecurityLevel } from './class.js';
 
 /** Where children may live (the namespace rules' scope), and the class the tenant is under. */
 export interface PolicyConfig extends NamespaceScope {

@@ -19,15 +19,7 @@ import { refusal, type Refusal } from './refusals.js';
 import { checkConfigMapList, checkShapes } from './shape.js';
 import { placeChildren, tenantNamespace, type TenantNamespace } from './tenant-namespace.js';
 
-export {
-  DEFAULT_POD_SECURITY,
-  POD_SECURITY_LEVELS,
-  builtInClass,
-  isPodSecurityLevel,
-  type ClassPolicy,
-  type PodSecurityLevel,
-  type PolicyConfig,
-} from './config.js';
+export { builtInClass, type PodSecurityLevel, type PolicyConfig } from './config.js';
 export {
   NO_NEIGHBOURS,
   createdAt,
@@ -38,7 +30,6 @@ export {
 } from './neighbours.js';
 export { tenantNamespace, type TenantNamespace } from './tenant-namespace.js';
 export { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
-export { isDns1123Label, isDns1123Subdomain } from '../../util/names.js';
 export { refusal, REFUSAL_REASON, REFUSAL_REASONS, type Refusal, type RefusalReason } from './refusals.js';
 
 /**

@@ -26,7 +26,7 @@ export function checkPodSecurity(
 }
 
 /** The first rule of `level` the pod template breaks, in the Standards' own order. */
-export function podSecurityViolation(pod: PodTemplate, level: PodSecurityLevel): Violation | undefined {
+function podSecurityViolation(pod: PodTemplate, level: PodSecurityLevel): Violation | undefined {
   for (const check of checksFor(level)) {
     const violation = check(pod);
     if (violation !== undefined) return violation;

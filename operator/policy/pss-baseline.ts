@@ -19,7 +19,7 @@ import {
 const UNSET_OR_FALSE = 'remove it or set it to false';
 
 /** Docker's default set: adding these gives a container nothing it does not already have. */
-export const BASELINE_CAPABILITIES: readonly string[] = [
+const BASELINE_CAPABILITIES: readonly string[] = [
   'AUDIT_WRITE',
   'CHOWN',
   'DAC_OVERRIDE',
@@ -36,7 +36,7 @@ export const BASELINE_CAPABILITIES: readonly string[] = [
 ];
 
 /** Sysctls namespaced to the pod, so setting them cannot touch the node or other pods. */
-export const SAFE_SYSCTLS: readonly string[] = [
+const SAFE_SYSCTLS: readonly string[] = [
   'kernel.shm_rmid_forced',
   'net.ipv4.ip_local_port_range',
   'net.ipv4.ip_unprivileged_port_start',

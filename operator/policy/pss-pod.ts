@@ -35,7 +35,7 @@ interface ContainerAt {
 }
 
 /** Every container the pod runs: the Standards apply to init and ephemeral containers alike. */
-export function containersOf(spec: V1PodSpec): ContainerAt[] {
+function containersOf(spec: V1PodSpec): ContainerAt[] {
   return [
     ...located(spec.containers, 'spec.containers'),
     ...located(spec.initContainers, 'spec.initContainers'),

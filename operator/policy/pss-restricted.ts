@@ -10,7 +10,7 @@ import {
   type Check,
 } from './pss-pod.js';
 
-export const RESTRICTED_VOLUME_TYPES: readonly string[] = [
+const RESTRICTED_VOLUME_TYPES: readonly string[] = [
   'configMap',
   'csi',
   'downwardAPI',

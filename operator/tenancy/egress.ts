@@ -17,7 +17,7 @@ interface Cidr {
 }
 
 /** The instance metadata endpoints (AWS, and GCP/Azure on the IPv4 one): node credentials. */
-export const METADATA_ENDPOINTS: readonly { ip: string; family: Family; cidr: string }[] = [
+const METADATA_ENDPOINTS: readonly { ip: string; family: Family; cidr: string }[] = [
   { ip: '169.254.169.254', family: 'ipv4', cidr: '169.254.169.254/32' },
   { ip: 'fd00:ec2::254', family: 'ipv6', cidr: 'fd00:ec2::254/128' },
 ];
@@ -35,7 +35,7 @@ const DNS_PORTS: EgressPort[] = [
 ];
 
 /** A NetworkPolicy egress peer, as sent on the wire. */
-export type EgressPeer =
+type EgressPeer =
   | { podSelector: V1LabelSelector }
   | { namespaceSelector: V1LabelSelector; podSelector?: V1LabelSelector }
   | { ipBlock: { cidr: string; except?: string[] } };

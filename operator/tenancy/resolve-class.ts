@@ -19,7 +19,7 @@ import {
 import type { Tenant } from '../../api/tenant.js';
 import { OPERATOR_REASON, type ClassFailureReason } from '../reasons.js';
 
-export interface ClassRefusal {
+interface ClassRefusal {
   reason: ClassFailureReason;
   message: string;
 }

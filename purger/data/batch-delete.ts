@@ -15,7 +15,7 @@ import { pause, withRetries, type RetryContext } from './retry.js';
 export type Key = Record<string, AttributeValue>;
 
 /** BatchWriteItem's limit of requests per call. */
-export const BATCH_SIZE = 25;
+const BATCH_SIZE = 25;
 
 export interface DeleteContext extends RetryContext {
   client: DynamoDBClient;
@@ -40,7 +40,7 @@ export async function drain(queue: BoundedQueue<Key[]>, ctx: DeleteContext): Pro
 }
 
 /** Deletes every key of the batch, resending UnprocessedItems; throws a typed purge error otherwise. */
-export async function deleteBatch(keys: readonly Key[], ctx: DeleteContext): Promise<void> {
+async function deleteBatch(keys: readonly Key[], ctx: DeleteContext): Promise<void> {
   let pending: WriteRequest[] = keys.map((Key) => ({ DeleteRequest: { Key } }));
   let stalled = 0;
   while (pending.length > 0) {

@@ -3,7 +3,7 @@
 // down instead of being hammered by eight workers each retrying blindly.
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 
-export const PURGE_CLIENT_DEFAULTS = {
+const PURGE_CLIENT_DEFAULTS = {
   maxAttempts: 2,
   retryMode: 'standard',
   // Passed to the SDK's NodeHttpHandler; without throwOnRequestTimeout an exceeded requestTimeout

@@ -20,8 +20,6 @@ export class RetryablePurgeError extends Error {
   override name = 'RetryablePurgeError';
 }
 
-export type PurgeError = PurgeAbortedError | PermanentPurgeError | RetryablePurgeError;
-
 /** What DynamoDB's answer asks for: wait and send again, give up for now, or give up for good. */
 export type ErrorClass = 'throttled' | 'transient' | 'permanent';
 
@@ -54,7 +52,7 @@ interface WithStatus {
 }
 
 /** The AWS error code of an SDK error (its name), or the error's type when it is no Error. */
-export function errorName(err: unknown): string {
+function errorName(err: unknown): string {
   return err instanceof Error ? err.name : typeof err;
 }
 

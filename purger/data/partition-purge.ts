@@ -18,7 +18,7 @@ import { partitionKeyValue, samePartition, tableKey, type TableKey } from './key
 import type { WriteRateLimiter } from './rate-limiter.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 
-export interface PurgeProgress {
+interface PurgeProgress {
   deleted: number;
   throttled: number;
 }

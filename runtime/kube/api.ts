@@ -24,7 +24,7 @@ export const CONTENT_TYPE = {
  */
 export const BUILT_BODY = { fieldValidation: 'Ignore' } as const;
 
-export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'apply' | 'delete' | 'watch';
+type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'apply' | 'delete' | 'watch';
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -56,7 +56,6 @@ export class ApiError extends Error {
 
 export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 export const isConflict = (err: unknown): boolean => err instanceof ApiError && err.status === 409;
-export const isGone = (err: unknown): boolean => err instanceof ApiError && err.status === 410;
 
 /** A request is worth retrying when the server or the network failed, not when it refused. */
 export function isTransient(err: unknown): boolean {
@@ -275,7 +274,7 @@ function toApiError(status: number, text: string, path: string): ApiError {
 }
 
 /** The resource segment of an API path, for metrics: /apis/apps/v1/namespaces/x/deployments/y → deployments. */
-export function resourceOf(path: string): string {
+function resourceOf(path: string): string {
   const parts = path.split('?')[0]!.split('/').filter(Boolean);
   const start = parts[0] === 'api' ? 2 : 3;
   const rest = parts.slice(start);

@@ -9,7 +9,7 @@ import { apiPath } from './paths.js';
 import { StartupError } from '../startup-error.js';
 
 /** The CRD is not installed (or does not serve this version): a start-up problem with its own line. */
-export class CrdMissingError extends StartupError {}
+class CrdMissingError extends StartupError {}
 
 /**
  * Makes sure each CRD is served, in order. With install, applies it (server-side apply, so an

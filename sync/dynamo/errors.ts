@@ -14,7 +14,7 @@ const CREDENTIAL_ERRORS = new Set([
   'CredentialsProviderError',
 ]);
 
-export function errorName(err: unknown): string {
+function errorName(err: unknown): string {
   return err instanceof Error ? err.name : typeof err;
 }
 
@@ -30,8 +30,6 @@ export const isExpiredIterator = (err: unknown): boolean => errorName(err) === '
 
 /** The position is past the stream's 24-hour retention: records were lost, so a scan must follow. */
 export const isTrimmed = (err: unknown): boolean => errorName(err) === 'TrimmedDataAccessException';
-
-export const isAbort = (err: unknown): boolean => errorName(err) === 'AbortError';
 
 /** The SDK's "no region" error has no code of its own; its message is the only mark. */
 export const isRegionMissing = (err: unknown): boolean =>

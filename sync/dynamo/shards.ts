@@ -3,7 +3,7 @@
 // its end (or the parent is no longer listed, its records trimmed). A closed shard is read until
 // GetRecords stops handing out a next iterator; its children then take over.
 
-export type StartPosition = 'LATEST' | 'TRIM_HORIZON';
+type StartPosition = 'LATEST' | 'TRIM_HORIZON';
 
 /** A shard as DescribeStream lists it. */
 export interface ListedShard {

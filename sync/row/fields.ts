@@ -66,7 +66,7 @@ const CLUSTER_MAX_LENGTH = 63;
 const CLUSTER_RULE = `a DNS-1123 label or subdomain of at most ${CLUSTER_MAX_LENGTH} characters`;
 
 /** Whether a configured or written cluster name is one sync accepts. */
-export const isClusterName = (value: string): boolean =>
+const isClusterName = (value: string): boolean =>
   value.length <= CLUSTER_MAX_LENGTH && isDns1123Subdomain(value);
 
 /**
