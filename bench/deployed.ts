@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { envOf, instructions, parseDockerfile, type Stage } from '../harness/dockerfile.js';
 import { repoRoot } from '../harness/paths.js';
-import { quantityValue } from '../operator/drift.js';
+import { quantityValue } from '../util/quantity.js';
 import { OPERATOR_SETTINGS } from '../operator/settings.js';
 import type { Tenancy } from './tenancy.js';
 

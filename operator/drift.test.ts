@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSubset, project, quantityValue } from './drift.js';
+import { isSubset, project } from './drift.js';
 
 const container = { name: 'app', image: 'nginx:1', resources: { requests: { cpu: '0.5', memory: '1Gi' } } };
 const deployment = {
@@ -41,22 +41,6 @@ describe('isSubset', () => {
   it('treats empty lists and null as absent, and an empty map as no requirement', () => {
     expect(isSubset({ a: [], b: null, c: {} }, { c: { filled: 1 } })).toBe(true);
     expect(isSubset({ a: [] }, { a: ['x'] })).toBe(false);
-  });
-});
-
-describe('quantityValue', () => {
-  it.each([
-    ['500m', 0.5],
-    ['0.5', 0.5],
-    ['1Gi', 2 ** 30],
-    ['1e3', 1000],
-    [2, 2],
-  ])('reads %j', (text, value) => {
-    expect(quantityValue(text)).toBeCloseTo(value);
-  });
-
-  it('is undefined for a non-quantity', () => {
-    expect(quantityValue('nginx:1')).toBeUndefined();
   });
 });
 

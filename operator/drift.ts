@@ -3,35 +3,9 @@
 // has landlord's value (someone may have edited it). Fields others added are not landlord's
 // business, which is exactly server-side apply's notion of ownership.
 
+import { quantityValue } from '../util/quantity.js';
+
 type Json = unknown;
-
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)?$/;
-const SUFFIX: Record<string, number> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** A resource quantity's value ("0.5" and "500m" are equal), or undefined when it is not one. */
-export function quantityValue(value: Json): number | undefined {
-  if (typeof value === 'number') return value;
-  const match = typeof value === 'string' ? QUANTITY.exec(value) : null;
-  if (match === null) return undefined;
-  const [, number, suffix = ''] = match;
-  const scale = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIX[suffix];
-  return scale === undefined ? undefined : Number(number) * scale;
-}
 
 /** Maps whose values the API server canonicalises as quantities. */
 const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead']);

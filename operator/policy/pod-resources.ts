@@ -6,7 +6,7 @@ import type { V1PodSpec, V1Volume } from '@kubernetes/client-node';
 import { indexPath, isUnset, quote } from './json.js';
 import type { RuleContext } from './pod-rule.js';
 import { firstOf, listOf, type Violation } from './pss-pod.js';
-import { quantityValue } from './quantity.js';
+import { quantityValue } from '../../util/quantity.js';
 
 const VOLUMES = 'spec.volumes';
 

@@ -1,5 +1,5 @@
-// Kubernetes resource quantities ("500Mi", "1G", "1.5e3") as numbers, so a size a row asks for can
-// be compared with the class's maximum. Only what a quantity may spell: anything else is undefined,
+// Kubernetes resource quantities ("500Mi", "1G", "1.5e3") as numbers: a size a row asks for against
+// the class's maximum, and an applied value against the server's spelling of it ("0.5" is "500m"). Only what a quantity may spell: anything else is undefined,
 // and the caller refuses it rather than guess.
 const SUFFIXES: Readonly<Record<string, number>> = {
   '': 1,

@@ -14,14 +14,24 @@ describe('quantityValue', () => {
     ['.5Ki', 512],
     ['123', 123],
     [4096, 4096],
+    ['0.5', 0.5],
   ])('%s is %d', (text, value) => {
     expect(quantityValue(text)).toBeCloseTo(value);
   });
 
-  it.each<unknown>(['', 'Gi', '1 Gi', '1GB', '1gi', 'ten', '1Gi ', null, {}, Number.POSITIVE_INFINITY])(
-    '%j is not a quantity',
-    (text) => {
-      expect(quantityValue(text)).toBeUndefined();
-    },
-  );
+  it.each<unknown>([
+    '',
+    'Gi',
+    '1 Gi',
+    '1GB',
+    '1gi',
+    'ten',
+    '1Gi ',
+    'nginx:1',
+    null,
+    {},
+    Number.POSITIVE_INFINITY,
+  ])('%j is not a quantity', (text) => {
+    expect(quantityValue(text)).toBeUndefined();
+  });
 });
