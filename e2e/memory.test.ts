@@ -68,7 +68,8 @@ async function applied(generation: number): Promise<void> {
 /**
  * The heap the operator holds, in bytes: read after a snapshot (so after a full collection). The
  * snapshot blocks the operator's one thread, so the metrics request sent after the signal is
- * answered once it is done; the lowest of a few reads allows for a reconcile still finishing.
+ * answered once it is done (on a connection of its own: e2e/support/landlord.ts says why); the
+ * lowest of a few reads allows for a reconcile still finishing.
  */
 async function liveHeap(): Promise<number> {
   let lowest = Infinity;

@@ -3,6 +3,7 @@
 // /metrics are reachable, and it can be stopped gracefully or killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../../harness/paths.js';
@@ -107,8 +108,7 @@ export function startLandlord(
     });
   const httpPort = async (): Promise<number> =>
     Number((await waitForLog((l) => l.msg === 'starting' && typeof l.httpPort === 'number')).httpPort);
-  const fetchText = async (path: string): Promise<Response> =>
-    fetch(`http://127.0.0.1:${await httpPort()}${path}`);
+  const fetchText = async (path: string): Promise<Answer> => getOnNewConnection(await httpPort(), path);
   return {
     identity,
     logs,
@@ -129,7 +129,7 @@ export function startLandlord(
         },
       });
     },
-    metrics: async () => (await fetchText('/metrics')).text(),
+    metrics: async () => (await fetchText('/metrics')).text,
     kill: (signal = 'SIGKILL') => {
       if (alive) child.kill(signal);
     },
@@ -138,6 +138,34 @@ export function startLandlord(
       return exited;
     },
   };
+}
+
+interface Answer {
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * One GET to a component, on a TCP connection of its own that closes after the answer. A test may
+ * freeze the component's event loop for seconds (memory.test.ts takes heap snapshots). A request
+ * sent meanwhile on a kept-alive connection is reset when the loop resumes: Node runs the timers
+ * first, the server's keep-alive timeout (5 s since its last answer) has expired, and it destroys
+ * the socket with the request unread. A new connection has no such timer: the kernel accepts it
+ * and holds the request until the loop reads it, however long the freeze.
+ */
+function getOnNewConnection(port: number, path: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      const status = response.statusCode ?? 0;
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
 }
 
 /** The value of one Prometheus sample (summed over series matching every label given). */
