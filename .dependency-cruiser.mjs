@@ -31,7 +31,7 @@ export default {
     ),
     forbid(
       'api-tests-may-check-both-sides',
-      'Only the contract tests in api/ see both components, to check that they fit together.',
+      'Only the contract tests in api/ see two components, to check that they fit together.',
       { path: '^(runtime|util|cli)/.*\\.test\\.ts$' },
       { path: '^(operator|sync|purger)/' },
     ),
@@ -49,7 +49,7 @@ export default {
     ),
     forbid(
       'runtime-knows-no-component',
-      'The process runtime serves both components, so it cannot depend on either.',
+      'The process runtime serves every component, so it can depend on none.',
       { path: '^runtime/' },
       { path: '^(operator|sync|purger|cli)/' },
     ),

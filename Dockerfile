@@ -48,7 +48,7 @@ ENV NODE_ENV=production
 # glibc gives each thread that allocates an arena of its own (up to 8 per core) and keeps what is
 # freed there; V8's compiler and GC threads and libuv's pool leave ~15 MiB behind that way. Two
 # arenas cost no measurable CPU and lowered the peak RSS at 5,000 tenants by 10-16 MiB
-# (docs/performance.md, "Memory at rest"). The benchmark runs the components with this ENV.
+# (docs/performance-notes/memory-at-rest.md). The benchmark runs the components with this ENV.
 ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
@@ -71,7 +71,7 @@ EXPOSE 8080
 # compiler Sparkplug stays): landlord waits on the API server and DynamoDB, not on its own
 # JavaScript, and the compilers' code and zone memory cost ~9 MiB per process at rest and 20-35 MiB
 # at the peaks of 5,000 Tenants, for 30-50 % more operator CPU in bursts with the same convergence
-# time and edit latency (docs/performance.md, "The optimizing compilers left out"; ADR 0006). Not --jitless:
+# time and edit latency (docs/performance-notes/memory-at-rest.md, "The optimizing compilers left out"; ADR 0006). Not --jitless:
 # it also turns WebAssembly off, and undici parses HTTP/1 with it. --optimize-for-size stays out:
 # it pins V8's young generation at 2 MiB (the 2026-12-01 amendment). NODE_OPTIONS refuses these
 # flags, so they are here; bench/ runs the components with the flags found here.

@@ -1,4 +1,4 @@
-// The watch cache both components rely on, against the real API server: a paginated list must
+// The watch cache every component relies on, against the real API server: a paginated list must
 // load every object (a cache that silently holds only the first page makes sync rewrite, and the
 // operator miss, everything beyond it), and watch events must keep it current.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -36,7 +36,7 @@ describe('returning spare heap pages', () => {
     const line: LogLine = await operator.waitForLog((l) => l.msg === RETURNED);
     const before = Number(line.rssBeforeMiB);
     const after = Number(line.rssAfterMiB);
-    // Measured: 10-12 MiB per component at rest (docs/performance.md, "V8's page pool").
+    // Measured: 10-12 MiB per component at rest (docs/performance-notes/memory.md, "V8's page pool").
     expect(after).toBeLessThanOrEqual(before - 4);
     await new Promise((resolve) => setTimeout(resolve, 3 * CHECK_MS));
     expect(operator.logs.filter((l) => l.msg === RETURNED)).toHaveLength(1);

@@ -2,7 +2,7 @@
 // in a pool for the next allocations, resident, and gives them back only in a collection that aims
 // at memory (its own memory reducer, which waits for the allocation rate to look idle and did not
 // fire in a component at rest: at rest each held ~11 MiB of pooled pages after start-up, and a
-// restarted operator holding 10,000 Tenants ~22 MiB; docs/performance.md, "V8's page pool"). So each
+// restarted operator holding 10,000 Tenants ~22 MiB; docs/performance-notes/memory.md, "V8's page pool"). So each
 // component checks itself every few seconds and runs one such collection:
 // - when its event loop has been quiet and its resident set has grown since the last return (a
 //   burst of work is over), at most once per MIN_INTERVAL_MS: at rest once, after start-up;

@@ -84,7 +84,7 @@ export interface Metrics {
 /**
  * A fresh registry holding the landlord metrics and the Node.js process metrics, every series
  * labelled with `component`. Fresh, not prom-client's global registry, so that tests and the
- * sandbox (which runs both components in one process) can each hold their own.
+ * sandbox (which runs every component in one process) can each hold their own.
  */
 export function createMetrics(component: string): Metrics {
   const registry = new Registry();

@@ -1,5 +1,5 @@
-// The work queue both components run their reconciles on, with the metrics every reconcile
-// reports (result, duration, queue depth, in flight), so the two components cannot count apart.
+// The work queue every component runs its reconciles on, with the metrics every reconcile
+// reports (result, duration, queue depth, in flight), so no two components count apart.
 import type { Logger } from './logger.js';
 import type { Metrics, ReconcileResult } from './metrics.js';
 import { WorkQueue, type Outcome, type WorkQueueOptions } from './work-queue.js';

@@ -4,7 +4,7 @@
 // TLS and token refresh still come from client-node's KubeConfig. Requests go through undici's
 // dispatcher API rather than its fetch: fetch wraps every request and response in WHATWG objects
 // and streams, which under the image's interpreter-only V8 cost the operator and sync about twice
-// the CPU per request (docs/performance.md, "Requests without fetch").
+// the CPU per request (docs/performance-notes/cpu-and-event-loop.md, "Requests without fetch").
 import type { KubeConfig } from '@kubernetes/client-node';
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiConnection } from './connection.js';

@@ -17,7 +17,7 @@ export interface ListOptions {
  * Objects per page. A page is parsed and cached at once; at 500 objects its text and parsed objects
  * are megabytes, as much as the young generation holds (4 MiB semi-spaces), so what a collection
  * finds in flight is promoted and piles up in the old generation, which grows to hold it. Measured
- * at 20,000 Tenants (docs/performance.md, "Equal parts of cached objects held once"): pages of 500
+ * at 20,000 Tenants (docs/performance-notes/memory.md, "Equal parts of cached objects held once"): pages of 500
  * took a restarted operator to 319.5 MiB and a restarted sync to 178; pages of 100 to 267 and 134,
  * for a first pass 2 s longer (600 requests instead of 120).
  */
