@@ -2,6 +2,7 @@
 // object rendered (a golden test keeps the two identical). runtime/kube/crd-install.ts installs it.
 import { dump } from 'js-yaml';
 import {
+  CLASS_SOURCES,
   CONDITION,
   CRD_NAME,
   DEFAULT_STATE,
@@ -146,6 +147,12 @@ const statusSchema: Schema = {
     class: {
       type: 'string',
       description: `The TenantClass the operator last resolved for this Tenant (${BUILT_IN_CLASS_NAME}: no TenantClass applied).`,
+    },
+    classSource: {
+      type: 'string',
+      enum: [...CLASS_SOURCES],
+      description:
+        'Row: the row named the class; Default: it was given as the default. Only a Default class stays when the row names none.',
     },
     namespace: { type: 'string', description: "The namespace the tenant's children live in." },
   },

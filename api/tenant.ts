@@ -123,6 +123,10 @@ export interface PurgeStatus {
   tables: TablePurgeStatus[];
 }
 
+/** How status.class was chosen: named by the row, or given as the default. */
+export const CLASS_SOURCES = ['Row', 'Default'] as const;
+export type ClassSource = (typeof CLASS_SOURCES)[number];
+
 export interface TenantStatus {
   observedGeneration?: number;
   conditions?: Condition[];
@@ -141,6 +145,11 @@ export interface TenantStatus {
   purge?: PurgeStatus;
   /** The TenantClass the operator last resolved for this Tenant (BUILT_IN_CLASS_NAME for the built-in one). */
   class?: string;
+  /**
+   * How it was chosen: Row (the row named it) or Default (the default class, or the built-in one).
+   * Only a class given as the default stays when the row names none (operator/tenancy/resolve-class.ts).
+   */
+  classSource?: ClassSource;
   /** The namespace the Tenant's children live in (PerTenant classes). */
   namespace?: string;
 }

@@ -212,6 +212,13 @@ const specSchema: Schema = {
       items: roleBindingSchema,
     },
     limits: limitsSchema,
+    allowedTables: {
+      type: 'array',
+      description:
+        'The DynamoDB tables whose rows may use this class, by the table sync stamps on each Tenant (a row cannot set it); a Tenant of any other table, or of none, is refused with ClassNotAllowed. Default: any table.',
+      maxItems: 256,
+      items: { type: 'string', minLength: 1, maxLength: 1024 },
+    },
   },
 };
 

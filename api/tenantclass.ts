@@ -120,6 +120,11 @@ export interface ClassPolicy {
   serviceAccount: { automountToken: boolean };
   rbac: readonly ClassRoleBinding[];
   limits: ClassLimits;
+  /**
+   * The DynamoDB tables whose rows may use the class (by the table sync stamps on the Tenant, which
+   * a row cannot set); undefined: any table.
+   */
+  allowedTables?: readonly string[];
 }
 
 /** What an admin writes: every field optional, defaults as in ClassPolicy. */
@@ -135,6 +140,7 @@ export interface TenantClassSpec {
   serviceAccount?: { automountToken?: boolean };
   rbac?: ClassRoleBinding[];
   limits?: Partial<ClassLimits>;
+  allowedTables?: string[];
 }
 
 export interface TenantClass {
@@ -193,6 +199,7 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],
     limits: { ...DEFAULTS.limits, ...s.limits },
+    ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
   };
 }
 

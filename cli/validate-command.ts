@@ -15,6 +15,8 @@ interface ValidateOptions {
   output: Format;
   /** A file of TenantClasses to judge the row under; absent: the built-in class. */
   classes?: string;
+  /** The table the row is in, for the classes' allowedTables; absent: none (as for a Tenant sync did not make). */
+  table?: string;
 }
 
 type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -100,7 +102,7 @@ async function validate(file: string, options: ValidateOptions): Promise<number>
   if (!classes.ok) return usageError(classes.problem);
   // A bad setting throws a ConfigError: one line naming the variable, exit 2, as for the operator.
   const settings = loadSettings<PolicySettings>(POLICY_SETTINGS, process.env);
-  const verdict = validateRow(row.value, policyConfig(settings), classes.value);
+  const verdict = validateRow(row.value, policyConfig(settings), classes.value, options.table);
   if (verdict.verdict === 'unreadable') {
     process.stderr.write(`landlord: ${file}: ${verdict.message}\n`);
   } else if (options.output === 'json') {
@@ -123,6 +125,10 @@ export function addValidateCommand(landlord: Command, setCode: (code: number) =>
     .option(
       '--classes <file>',
       "the platform's TenantClasses, YAML or JSON (kubectl get tc -o yaml > classes.yaml): the row is judged under the class the operator would give it (default: the built-in class)",
+    )
+    .option(
+      '--table <name>',
+      'the DynamoDB table the row is in, as sync would stamp it on the Tenant: a class whose allowedTables leaves it out (or any class with allowedTables, without this option) refuses the row with ClassNotAllowed',
     )
     .addHelpText(
       'after',

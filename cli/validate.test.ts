@@ -306,3 +306,43 @@ describe('validateRow under the platform classes', () => {
     expect(exitCode(verdict)).toBe(EXIT.refused);
   });
 });
+
+describe('validateRow: which rows may use a class', () => {
+  const trusted: TenantClass = {
+    apiVersion: CLASS_API_VERSION,
+    kind: CLASS_KIND,
+    metadata: { name: 'trusted' },
+    spec: { namespace: { mode: 'Shared' }, podSecurity: 'privileged', allowedTables: ['platform'] },
+  };
+  const row = textRow('tenant-1', validDeployment());
+  const named = { ...row, class: 'trusted' };
+
+  it('refuses a row of a table the class leaves out, or of no table given, with ClassNotAllowed', () => {
+    for (const table of ['rows', undefined]) {
+      const verdict = validateRow(named, POLICY, [trusted], table);
+      expect(verdict).toMatchObject({
+        verdict: 'refused',
+        condition: { type: 'Applied', status: 'False', reason: 'ClassNotAllowed' },
+      });
+      expect(exitCode(verdict)).toBe(EXIT.refused);
+    }
+  });
+
+  it('judges a row of a table the class lists under that class', () => {
+    expect(validateRow(named, POLICY, [trusted], 'platform')).toMatchObject({
+      verdict: 'valid',
+      class: 'trusted',
+    });
+  });
+
+  it('with no default class in the file: NoDefaultClass, unless the operator is set to use the built-in class', () => {
+    expect(validateRow(row, POLICY, [trusted], 'rows')).toMatchObject({
+      verdict: 'refused',
+      condition: { reason: 'NoDefaultClass' },
+    });
+    expect(validateRow(row, { ...POLICY, useBuiltInClass: true }, [trusted], 'rows')).toMatchObject({
+      verdict: 'valid',
+      class: 'built-in',
+    });
+  });
+});

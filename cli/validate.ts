@@ -9,7 +9,7 @@ import { CONDITION, type TenantSpec, type TenantState } from '../api/tenant.js';
 import { wantedChildren } from '../operator/lifecycle.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
-import { resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
+import { fallbackClass, resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
 import { parseRow } from '../sync/row/index.js';
 import { SYNC_REASON } from '../sync/reasons.js';
 import { appliedTenant } from './applied-tenant.js';
@@ -75,6 +75,7 @@ export function validateRow(
   row: unknown,
   policy: PolicyConfig,
   classes?: readonly TenantClass[],
+  table?: string,
 ): RowVerdict {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
     return { verdict: 'unreadable', message: 'a row must be a JSON object of attributes' };
@@ -94,22 +95,22 @@ export function validateRow(
       return { verdict: 'refused', form, name: parsed.name, condition };
     }
     case 'tenant':
-      return judgeTenant({ name: parsed.name, form }, parsed.spec, policy, classes);
+      return judgeTenant({ name: parsed.name, form, table }, parsed.spec, policy, classes);
   }
 }
 
 function judgeTenant(
-  row: { name: string; form: RowForm },
+  row: { name: string; form: RowForm; table?: string },
   spec: TenantSpec,
   policy: PolicyConfig,
   classes: readonly TenantClass[] | undefined,
 ): RowVerdict {
   const { name, form } = row;
-  const tenant = appliedTenant(name, spec);
+  const tenant = appliedTenant(name, spec, undefined, row.table);
   const resolved: ClassResolution =
     classes === undefined
-      ? { ok: true, policy: policy.tenantClass }
-      : resolveClass(tenant, classes, policy.tenantClass);
+      ? { ok: true, policy: policy.tenantClass, source: 'Default' }
+      : resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return refused(row, resolved.refusal);
   const result = wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
   if (!result.ok) return refused(row, result.refusal);

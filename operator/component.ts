@@ -17,6 +17,7 @@ import { EventRouter } from './routing/event-router.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { unchanged } from './status-change.js';
 import { RolloutTimes } from './status-hold.js';
+import { fallbackClass } from './tenancy/resolve-class.js';
 import { tallyTenants } from './tenant-tally.js';
 import { OperatorWatches } from './watches.js';
 
@@ -35,7 +36,7 @@ class OperatorComponent implements Component {
   async prepare(ctx: ComponentContext): Promise<void> {
     const scopes = watchScopes(this.settings);
     const watches = new OperatorWatches(ctx.api, scopes, ctx.logger);
-    const observed = new ObservedState(watches, scopes, policyConfig(this.settings).tenantClass);
+    const observed = new ObservedState(watches, scopes, fallbackClass(policyConfig(this.settings)));
     const { metrics, logger } = ctx;
     const { classRolloutPerSecond } = this.settings;
     this.router = new EventRouter({ observed, metrics, logger, classRolloutPerSecond });

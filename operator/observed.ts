@@ -51,8 +51,8 @@ export class ObservedState {
     private readonly caches: WatchedCaches,
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     private readonly childNamespaces: readonly (string | undefined)[],
-    /** The class of a Tenant when no TenantClass is the default. */
-    private readonly builtInClass: ClassPolicy,
+    /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
+    private readonly builtInClass: ClassPolicy | undefined,
   ) {}
 
   /**

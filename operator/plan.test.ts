@@ -2,7 +2,7 @@
 // given as data; the e2e plan test checks the same against the real API server.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { Tenant } from '../api/tenant.js';
+import { ANNOTATION, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
@@ -33,8 +33,9 @@ function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildRe
   };
 }
 
-const summary = async (t: Tenant, children: ChildReader): Promise<unknown> => {
-  const plan = await planChildren(t, testConfig(), children);
+/** Under the built-in class unless `builtIn` is false (then a Tenant with no default class waits). */
+const summary = async (t: Tenant, children: ChildReader, builtIn = true): Promise<unknown> => {
+  const plan = await planChildren(t, { ...testConfig(), useBuiltInClass: builtIn }, children);
   return plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : plan;
 };
 
@@ -190,6 +191,30 @@ describe('planChildren: the TenantClass', () => {
     const t = tenant();
     t.spec!.class = 'small';
     expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
+  });
+
+  it('refuses a Tenant with no class to go by, NoDefaultClass, unless the built-in class is configured', async () => {
+    const t = tenant();
+    expect(await summary(t, reader([]), false)).toMatchObject({ kind: 'refused', reason: 'NoDefaultClass' });
+    expect(await summary(t, reader([]), true)).toContain('created Deployment team-a/web');
+  });
+
+  it("refuses a Tenant whose table the class's allowedTables leaves out, and plans one whose table it lists", async () => {
+    const t = tenant();
+    t.spec!.class = 'small';
+    const only = (tables: string[]): TenantClass => ({
+      ...small,
+      spec: { ...small.spec, allowedTables: tables },
+    });
+    t.metadata.annotations = { [ANNOTATION.table]: 'rows' };
+    expect(await summary(t, { ...reader([]), classes: [only(['platform'])] })).toMatchObject({
+      kind: 'refused',
+      reason: 'ClassNotAllowed',
+    });
+    t.spec!.deployment!.spec!.replicas = 1;
+    expect(await summary(t, { ...reader([]), classes: [only(['rows'])] })).toContain(
+      'created Deployment team-a/web',
+    );
   });
 
   it("judges the Tenant by its class's limits", async () => {

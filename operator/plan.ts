@@ -12,7 +12,7 @@ import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
 import { replacementPending } from './prune.js';
 import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
-import { resolveClass } from './tenancy/resolve-class.js';
+import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 
 /** The children as they exist, read however the caller can (a listing, a GET). */
 export interface ChildReader {
@@ -42,7 +42,7 @@ function askedChildren(
   policy: PolicyConfig,
   classes: readonly TenantClass[],
 ): { ok: true; children: DesiredChild[] } | { ok: false; refusal: { reason: string; message: string } } {
-  const resolved = resolveClass(tenant, classes, policy.tenantClass);
+  const resolved = resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return resolved;
   return wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
 }

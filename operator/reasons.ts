@@ -32,11 +32,21 @@ export const OPERATOR_REASON = {
   classNotFound: 'ClassNotFound',
   /** Applied=False: the row names no class and more than one TenantClass is annotated as the default. */
   ambiguousDefaultClass: 'AmbiguousDefaultClass',
+  /** Applied=False: the class's allowedTables leaves out the table the Tenant's row is in. */
+  classNotAllowed: 'ClassNotAllowed',
+  /**
+   * Applied=False: the row names no class, no TenantClass is the default, and the operator is not
+   * configured to use the built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS).
+   */
+  noDefaultClass: 'NoDefaultClass',
 } as const;
 
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
 export type ClassFailureReason =
-  typeof OPERATOR_REASON.classNotFound | typeof OPERATOR_REASON.ambiguousDefaultClass;
+  | typeof OPERATOR_REASON.classNotFound
+  | typeof OPERATOR_REASON.ambiguousDefaultClass
+  | typeof OPERATOR_REASON.classNotAllowed
+  | typeof OPERATOR_REASON.noDefaultClass;
 
 export type AppliedFailureReason =
   RefusalReason | ClassFailureReason | typeof OPERATOR_REASON.conflict | typeof OPERATOR_REASON.applyFailed;

@@ -5,7 +5,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
-import { isPaused, type Tenant, type TenantState } from '../api/tenant.js';
+import { isPaused, type ClassSource, type Tenant, type TenantState } from '../api/tenant.js';
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
@@ -18,7 +18,7 @@ import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
-import { resolveClass } from './tenancy/resolve-class.js';
+import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
 export interface ReconcilerDeps {
@@ -46,6 +46,8 @@ interface Attempt {
   namespace?: string;
   /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
   className?: string;
+  /** How it was chosen (status.classSource), kept with it. */
+  classSource?: ClassSource;
 }
 
 export class Reconciler {
@@ -87,7 +89,7 @@ export class Reconciler {
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
-    return { state: requestedState(tenant), paused: true, children, className: tenant.status?.class };
+    return { state: requestedState(tenant), paused: true, children, ...reportedClass(tenant) };
   }
 
   /**
@@ -95,7 +97,8 @@ export class Reconciler {
    * applied or pruned, as for a policy refusal, and status.class keeps what it said.
    */
   private async applySpec(tenant: Tenant): Promise<Attempt> {
-    const resolved = resolveClass(tenant, this.deps.observed.tenantClasses(), this.deps.policy.tenantClass);
+    const classes = this.deps.observed.tenantClasses();
+    const resolved = resolveClass(tenant, classes, fallbackClass(this.deps.policy));
     if (!resolved.ok) {
       const error = stall(resolved.refusal.reason, resolved.refusal.message);
       const children = this.running(tenant);
@@ -104,11 +107,12 @@ export class Reconciler {
         paused: false,
         children,
         error,
-        className: tenant.status?.class,
+        ...reportedClass(tenant),
       };
     }
     const policy = { ...this.deps.policy, tenantClass: resolved.policy };
-    return { ...(await this.converge(tenant, policy)), className: resolved.policy.name };
+    const className = resolved.policy.name;
+    return { ...(await this.converge(tenant, policy)), className, classSource: resolved.source };
   }
 
   private running(tenant: Tenant): ChildRef[] {
@@ -175,6 +179,7 @@ export class Reconciler {
       namespace:
         attempt.error === undefined && !attempt.paused ? attempt.namespace : tenant.status?.namespace,
       className: attempt.className,
+      classSource: attempt.classSource,
       ...childNames(attempt.children),
     });
     const held = this.hold.delay(tenant, status, Date.now());
@@ -198,4 +203,9 @@ export class Reconciler {
     const ref = attempt.children.find((r) => r.kind === 'Deployment');
     return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
+}
+
+/** The class status already reports, kept while no other can be chosen (or the Tenant is paused). */
+function reportedClass(tenant: Tenant): Pick<Attempt, 'className' | 'classSource'> {
+  return { className: tenant.status?.class, classSource: tenant.status?.classSource };
 }

@@ -33,6 +33,13 @@ export const OPERATOR_SETTINGS = {
     default: 'baseline',
     schema: { type: 'string', enum: ['privileged', 'baseline', 'restricted'] },
   },
+  builtInClass: {
+    env: 'LANDLORD_OPERATOR_BUILT_IN_CLASS',
+    description:
+      'true: a Tenant whose row names no class, while no TenantClass is the default, gets the built-in class (Shared, any allowed namespace). false: it waits (NoDefaultClass) until a class is annotated the default.',
+    default: 'false',
+    schema: { type: 'boolean' },
+  },
   classRolloutPerSecond: {
     env: 'LANDLORD_OPERATOR_CLASS_ROLLOUT_PER_SECOND',
     description:
@@ -48,6 +55,7 @@ export interface OperatorSettings extends CommonSettings {
   allowedNamespaces: string;
   allowedNamespacePattern: string;
   podSecurity: PodSecurityLevel;
+  builtInClass: boolean;
   classRolloutPerSecond: number;
   resyncSeconds: number;
   retryBaseMs: number;
@@ -95,11 +103,12 @@ export const POLICY_SETTINGS = {
   allowedNamespaces: OPERATOR_SETTINGS.allowedNamespaces,
   allowedNamespacePattern: OPERATOR_SETTINGS.allowedNamespacePattern,
   podSecurity: OPERATOR_SETTINGS.podSecurity,
+  builtInClass: OPERATOR_SETTINGS.builtInClass,
 } as const satisfies Record<string, SettingSpec>;
 
 export type PolicySettings = Pick<
   OperatorSettings,
-  'namespace' | 'allowedNamespaces' | 'allowedNamespacePattern' | 'podSecurity'
+  'namespace' | 'allowedNamespaces' | 'allowedNamespacePattern' | 'podSecurity' | 'builtInClass'
 >;
 
 /** What the policy allows under these settings; throws a ConfigError for a bad namespace pattern. */
@@ -110,5 +119,6 @@ export function policyConfig(settings: PolicySettings): PolicyConfig {
     operatorNamespace: settings.namespace,
     // The built-in class; a Tenant's own TenantClass replaces it in each reconcile.
     tenantClass: builtInClass(settings.podSecurity),
+    useBuiltInClass: settings.builtInClass,
   };
 }

@@ -17,6 +17,7 @@ const SCALAR_FIELDS = [
   'state',
   'namespace',
   'class',
+  'classSource',
 ] as const satisfies readonly (keyof OperatorStatus)[];
 
 /** True when the Tenant already says everything the operator would write. */

@@ -5,6 +5,7 @@ import { findCondition, toCondition, type ConditionInput } from '../api/conditio
 import {
   CONDITION,
   DEFAULT_STATE,
+  type ClassSource,
   type Condition,
   type Tenant,
   type TenantState,
@@ -43,6 +44,8 @@ export interface StatusInput {
   namespace?: string;
   /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
   className?: string;
+  /** How it was chosen (status.classSource). */
+  classSource?: ClassSource;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -245,6 +248,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     ...withState(reachedState(input)),
     ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
     ...(input.className === undefined ? {} : { class: input.className }),
+    ...(input.classSource === undefined ? {} : { classSource: input.classSource }),
   };
 }
 

@@ -102,13 +102,19 @@ function planTenant(
     const refusal = { condition: CONDITION.synced, reason, message: verdict.message };
     return { ...base, kind: 'refused', writes: action.kind !== 'nothing', refusal, note: bareNote(step) };
   }
-  return planValid(step, policy, children);
+  return planValid(step, sync.table, policy, children);
 }
 
-async function planValid(step: SyncStep, policy: PolicyConfig, children: ChildReader): Promise<TenantPlan> {
+async function planValid(
+  step: SyncStep,
+  table: string,
+  policy: PolicyConfig,
+  children: ChildReader,
+): Promise<TenantPlan> {
   const { name, action, tenant } = step;
   const applies = action.kind === 'applySpec';
-  const next = applies ? appliedTenant(name, step.spec!, tenant) : tenant!;
+  // sync stamps its table on every apply: the class's allowedTables is judged on it.
+  const next = applies ? appliedTenant(name, step.spec!, tenant, table) : tenant!;
   const specChanges =
     applies && tenant !== undefined ? diffJson(tenant.spec, next.spec).map(describeChange) : [];
   const operator = await planChildren(next, policy, children);

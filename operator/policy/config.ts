@@ -10,4 +10,9 @@ export { builtInClass, type ClassLimits, type ClassPolicy, type PodSecurityLevel
 export interface PolicyConfig extends NamespaceScope {
   /** The platform's policy for the tenant: the built-in class until TenantClass exists. */
   tenantClass: ClassPolicy;
+  /**
+   * Whether a Tenant with no class to go by (no default TenantClass) is put under tenantClass, the
+   * built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS); absent or false: it waits, NoDefaultClass.
+   */
+  useBuiltInClass?: boolean;
 }

@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
+import { API_VERSION, KIND, type ClassSource, type Tenant } from '../../api/tenant.js';
 import { BUILT_IN_CLASS_NAME } from '../../api/tenantclass.js';
 import { classChange, spreadDelays, tenantsOfClass } from './class-changes.js';
 
 const mark = (generation: number, isDefault = false) => ({ generation, isDefault });
 
-function tenant(name: string, specClass?: string, statusClass?: string): Tenant {
+function tenant(
+  name: string,
+  specClass?: string,
+  statusClass?: string,
+  source: ClassSource = 'Default',
+): Tenant {
   return {
     apiVersion: API_VERSION,
     kind: KIND,
     metadata: { name },
     spec: specClass === undefined ? {} : { class: specClass },
-    status: statusClass === undefined ? {} : { class: statusClass },
+    status: statusClass === undefined ? {} : { class: statusClass, classSource: source },
   };
 }
 
@@ -49,6 +54,7 @@ describe('tenantsOfClass', () => {
     tenant('moving', 'silver', 'gold'),
     tenant('elsewhere', 'silver', 'silver'),
     tenant('kept', undefined, 'silver'),
+    tenant('dropped', undefined, 'silver', 'Row'),
     tenant('built-in', undefined, BUILT_IN_CLASS_NAME),
     tenant('new'),
   ];
@@ -64,6 +70,7 @@ describe('tenantsOfClass', () => {
   it('adds those that follow the default when the defaults changed, never those kept under another class', () => {
     expect(tenantsOfClass(tenants, { name: 'gold', defaultsChanged: true })).toEqual([
       'built-in',
+      'dropped',
       'moving',
       'named',
       'new',

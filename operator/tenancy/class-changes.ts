@@ -1,8 +1,9 @@
 // Which Tenants a TenantClass change concerns. Pure. Watch events only say which class to look at;
 // what the operator remembers of each class (its generation and whether it is the default) tells
 // whether anything a Tenant reads changed, and the Tenants' spec.class and status.class say whose.
-import { BUILT_IN_CLASS_NAME, isDefaultClass, type TenantClass } from '../../api/tenantclass.js';
+import { isDefaultClass, type TenantClass } from '../../api/tenantclass.js';
 import type { Tenant } from '../../api/tenant.js';
+import { keptClass } from './resolve-class.js';
 
 /** What a Tenant reads of a class: its spec (by generation) and whether it is the default. */
 export interface ClassMark {
@@ -51,11 +52,9 @@ export function tenantsOfClass(tenants: readonly Tenant[], change: ClassChange):
   return concerned.map((t) => t.metadata.name ?? '').sort();
 }
 
+/** No class of its own: the row names none, and no default class was kept for it (resolve-class.ts). */
 function followsDefault(tenant: Tenant): boolean {
-  const recorded = tenant.status?.class;
-  return (
-    !tenant.spec?.class && (recorded === undefined || recorded === '' || recorded === BUILT_IN_CLASS_NAME)
-  );
+  return !tenant.spec?.class && keptClass(tenant) === undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
+import { ANNOTATION, API_VERSION, KIND, type ClassSource, type Tenant } from '../../api/tenant.js';
 import {
   BUILT_IN_CLASS_NAME,
   CLASS_API_VERSION,
@@ -9,7 +9,7 @@ import {
   type TenantClass,
   type TenantClassSpec,
 } from '../../api/tenantclass.js';
-import { CLASS_MESSAGE, keptClass, resolveClass } from './resolve-class.js';
+import { CLASS_MESSAGE, fallbackClass, keptClass, resolveClass } from './resolve-class.js';
 
 const builtIn = builtInClass('baseline');
 
@@ -27,13 +27,13 @@ function tenantClass(
   };
 }
 
-function tenant(specClass?: string, statusClass?: string): Tenant {
+function tenant(specClass?: string, statusClass?: string, source: ClassSource = 'Default'): Tenant {
   return {
     apiVersion: API_VERSION,
     kind: KIND,
-    metadata: { name: 'acme' },
+    metadata: { name: 'acme', annotations: { [ANNOTATION.table]: 'rows' } },
     spec: specClass === undefined ? {} : { class: specClass },
-    ...(statusClass === undefined ? {} : { status: { class: statusClass } }),
+    ...(statusClass === undefined ? {} : { status: { class: statusClass, classSource: source } }),
   };
 }
 
@@ -65,7 +65,11 @@ describe('resolveClass', () => {
   it('only the value "true" marks the default', () => {
     const maybe = tenantClass('maybe');
     maybe.metadata.annotations = { [DEFAULT_CLASS_ANNOTATION]: 'True' };
-    expect(resolveClass(tenant(), [maybe], builtIn)).toEqual({ ok: true, policy: builtIn });
+    expect(resolveClass(tenant(), [maybe], builtIn)).toEqual({
+      ok: true,
+      policy: builtIn,
+      source: 'Default',
+    });
   });
 
   it('refuses two default classes with AmbiguousDefaultClass, naming both in order', () => {
@@ -83,8 +87,12 @@ describe('resolveClass', () => {
   });
 
   it('gives the built-in class when no class is the default, or none exists', () => {
-    expect(resolveClass(tenant(), [shared], builtIn)).toEqual({ ok: true, policy: builtIn });
-    expect(resolveClass(tenant(), [], builtIn)).toEqual({ ok: true, policy: builtIn });
+    expect(resolveClass(tenant(), [shared], builtIn)).toEqual({
+      ok: true,
+      policy: builtIn,
+      source: 'Default',
+    });
+    expect(resolveClass(tenant(), [], builtIn)).toEqual({ ok: true, policy: builtIn, source: 'Default' });
   });
 
   it('keeps a tenant under the default class it was given after the annotation moved', () => {
@@ -126,9 +134,132 @@ describe('resolveClass', () => {
   });
 });
 
+describe('resolveClass: which rows may use a class', () => {
+  const only = (name: string, allowedTables: string[], isDefault = false): TenantClass =>
+    tenantClass(name, { isDefault, spec: { namespace: { mode: 'Shared' }, allowedTables } });
+  const fromTable = (table: string | undefined, specClass?: string): Tenant => {
+    const t = tenant(specClass);
+    t.metadata.annotations = table === undefined ? {} : { [ANNOTATION.table]: table };
+    return t;
+  };
+
+  it('lets a Tenant of a listed table use the class, named or as the default', () => {
+    const trusted = only('trusted', ['platform', 'rows']);
+    expect(resolveClass(fromTable('rows', 'trusted'), [trusted], builtIn)).toMatchObject({
+      ok: true,
+      policy: { name: 'trusted', allowedTables: ['platform', 'rows'] },
+      source: 'Row',
+    });
+    const standardOnly = only('standard', ['rows'], true);
+    expect(resolveClass(fromTable('rows'), [standardOnly], builtIn)).toMatchObject({
+      ok: true,
+      source: 'Default',
+    });
+  });
+
+  it('refuses a Tenant of another table, or of none, with ClassNotAllowed', () => {
+    const trusted = only('trusted', ['platform']);
+    expect(resolveClass(fromTable('rows', 'trusted'), [trusted, standard], builtIn)).toEqual({
+      ok: false,
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', 'rows') },
+    });
+    expect(resolveClass(fromTable(undefined, 'trusted'), [trusted], builtIn)).toEqual({
+      ok: false,
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', undefined) },
+    });
+  });
+
+  it('compares table names exactly: no other case, no prefix', () => {
+    const trusted = only('trusted', ['Platform']);
+    for (const table of ['platform', 'Platform-2', 'Plat'])
+      expect(resolveClass(fromTable(table, 'trusted'), [trusted], builtIn)).toMatchObject({ ok: false });
+  });
+
+  it('an empty list lets no table in; no list lets every table in', () => {
+    expect(resolveClass(fromTable('rows', 'none'), [only('none', [])], builtIn)).toMatchObject({
+      ok: false,
+      refusal: { reason: 'ClassNotAllowed' },
+    });
+    expect(resolveClass(fromTable(undefined, 'shared'), [shared], builtIn)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a default class that leaves the table out, rather than falling back to another', () => {
+    const standardOnly = only('standard', ['platform'], true);
+    expect(resolveClass(fromTable('rows'), [standardOnly, shared], builtIn)).toMatchObject({
+      ok: false,
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('standard', 'rows') },
+    });
+  });
+});
+
+describe('resolveClass: a class the row stops naming', () => {
+  const privileged = tenantClass('privileged', { spec: { podSecurity: 'privileged' } });
+
+  it('puts a Tenant back under the default class when its row drops the class it named', () => {
+    const dropped = tenant(undefined, 'privileged', 'Row');
+    expect(resolveClass(dropped, [privileged, standard], builtIn)).toMatchObject({
+      ok: true,
+      policy: { name: 'standard' },
+      source: 'Default',
+    });
+  });
+
+  it('treats a class recorded without its source (before classSource existed) as not kept', () => {
+    const legacy = tenant(undefined, 'privileged');
+    delete legacy.status!.classSource;
+    expect(resolveClass(legacy, [privileged, standard], builtIn)).toMatchObject({
+      policy: { name: 'standard' },
+    });
+  });
+
+  it('reports how the class was chosen', () => {
+    expect(resolveClass(tenant('privileged'), [privileged, standard], builtIn)).toMatchObject({
+      source: 'Row',
+    });
+    expect(resolveClass(tenant(undefined, 'standard'), [standard], builtIn)).toMatchObject({
+      source: 'Default',
+    });
+  });
+});
+
+describe('resolveClass: no default class', () => {
+  it('makes a Tenant wait with NoDefaultClass unless the built-in class is configured', () => {
+    expect(resolveClass(tenant(), [shared], undefined)).toEqual({
+      ok: false,
+      refusal: { reason: 'NoDefaultClass', message: CLASS_MESSAGE.noDefault },
+    });
+    expect(resolveClass(tenant(undefined, BUILT_IN_CLASS_NAME), [], undefined)).toMatchObject({
+      ok: false,
+      refusal: { reason: 'NoDefaultClass' },
+    });
+  });
+
+  it('still gives a named class, or a kept default, without the built-in class', () => {
+    expect(resolveClass(tenant('shared'), [shared], undefined)).toMatchObject({ ok: true });
+    const moved = tenantClass('standard');
+    expect(resolveClass(tenant(undefined, 'standard'), [moved], undefined)).toMatchObject({ ok: true });
+  });
+
+  it('gives the default class once one is annotated', () => {
+    expect(resolveClass(tenant(), [shared, standard], undefined)).toMatchObject({
+      ok: true,
+      policy: { name: 'standard' },
+    });
+  });
+});
+
+describe('fallbackClass', () => {
+  it('is the built-in class only when the operator is configured to use it', () => {
+    expect(fallbackClass({ tenantClass: builtIn, useBuiltInClass: true })).toBe(builtIn);
+    expect(fallbackClass({ tenantClass: builtIn, useBuiltInClass: false })).toBeUndefined();
+    expect(fallbackClass({ tenantClass: builtIn })).toBeUndefined();
+  });
+});
+
 describe('keptClass', () => {
-  it('is the recorded class of a tenant whose row names none, except the built-in one', () => {
+  it('is the recorded default class of a tenant whose row names none, except the built-in one', () => {
     expect(keptClass(tenant(undefined, 'standard'))).toBe('standard');
+    expect(keptClass(tenant(undefined, 'standard', 'Row'))).toBeUndefined();
     expect(keptClass(tenant(undefined, BUILT_IN_CLASS_NAME))).toBeUndefined();
     expect(keptClass(tenant('shared', 'standard'))).toBeUndefined();
     expect(keptClass(tenant())).toBeUndefined();
