@@ -31,6 +31,8 @@ export function landlordEnv(
     LANDLORD_LOG_LEVEL: 'info',
     LANDLORD_ALLOWED_NAMESPACES: BENCH_NAMESPACE,
     LANDLORD_OPERATOR_CONCURRENCY: String(ctx.concurrency),
+    // The rows run under the built-in class unless a scenario installs a default TenantClass.
+    LANDLORD_OPERATOR_BUILT_IN_CLASS: 'true',
     ...(ctx.options.nodeOptions === undefined ? {} : { NODE_OPTIONS: ctx.options.nodeOptions }),
     ...extra,
   };

@@ -61,6 +61,9 @@ export function componentEnv(extra: Record<string, string> = {}): Record<string,
     LANDLORD_LEADER_ELECTION: 'false',
     LANDLORD_INSTALL_CRD: 'true',
     LANDLORD_LOG_LEVEL: 'debug',
+    // Most files test under the built-in class, with no TenantClass installed; without this their
+    // Tenants would wait (NoDefaultClass). escape-class-choice.test.ts turns it off to test that.
+    LANDLORD_OPERATOR_BUILT_IN_CLASS: 'true',
     ...extra,
   };
 }
