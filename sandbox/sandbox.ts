@@ -78,7 +78,11 @@ function startComponent(
   return child;
 }
 
-/** The default TenantClass `standard`, as config/default installs it: every example row is PerTenant. */
+/**
+ * The default TenantClass `standard`, as config/default installs it: every example row is PerTenant.
+ * Installed before the operator starts: with no default class, rows that name none would wait
+ * (NoDefaultClass) rather than fall back to the built-in class.
+ */
 async function installDefaultClass(kubeconfig: string): Promise<void> {
   const { execFile } = await import('node:child_process');
   const file = join(repoRoot, 'config', 'classes', 'standard.yaml');
