@@ -156,7 +156,9 @@ describe('a row flipping its class to one that does not allow its table', () => 
       metadata: JSON.stringify({ annotations: { [ANNOTATION.table]: platformTable } }),
       annotations: { [ANNOTATION.table]: platformTable },
     };
-    await putRow(table, classRow(flipper, trusted, { ...forged, changeReason: 'forged table' }));
+    // A new image too, so that sync writes a new generation and the refusal is of this row.
+    const spec = String(verbatimRow(flipper).spec).replace('nginx:latest', 'nginx:1.27');
+    await putRow(table, classRow(flipper, trusted, { ...forged, spec }));
     await told(flipper, 'ClassNotAllowed');
     expect((await readTenant(flipper))?.metadata.annotations?.[ANNOTATION.table]).toBe(table);
     await untouched(flipper, before);
