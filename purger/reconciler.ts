@@ -24,6 +24,7 @@ import {
   failedCondition,
   heldBackCondition,
   noTablesCondition,
+  ownPurge,
   progressCondition,
   purgerStatus,
   refusedCondition,
@@ -94,7 +95,7 @@ export class Reconciler {
         await this.report(tenant, undefined, noTablesCondition());
         return { kind: 'done' };
       case 'cancel':
-        await this.cancel(tenant, tenant.status?.purge);
+        await this.cancel(tenant, ownPurge(tenant));
         return { kind: 'done' };
       case 'schedule':
       case 'wait':
