@@ -85,6 +85,11 @@ const purgeSchema: Schema = {
     startedAt: time('When deleting began.'),
     finishedAt: time('When the purge completed, failed or was cancelled.'),
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
+    uid: {
+      type: 'string',
+      description:
+        'The uid of the Tenant the purge was scheduled for; a Tenant made again under its name starts afresh.',
+    },
     tables: {
       type: 'array',
       description: 'One entry per data table, for the partition of the tenant in it.',

@@ -120,6 +120,11 @@ export interface PurgeStatus {
   finishedAt?: string;
   /** The Tenant's generation when the purger last wrote this; a later spec starts a new purge. */
   observedGeneration?: number;
+  /**
+   * The uid of the Tenant this purge was scheduled for: a Tenant made again under the same name
+   * (another uid) never takes over its schedule or its end, and starts its own delay.
+   */
+  uid?: string;
   tables: TablePurgeStatus[];
 }
 

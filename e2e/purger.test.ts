@@ -82,6 +82,7 @@ function startPurger(tables: DataTableSpec[], env: Record<string, string> = {}):
     'purger',
     componentEnv({
       LANDLORD_PURGER_TABLES: JSON.stringify(tables),
+      LANDLORD_PURGER_TENANT_TABLES: table,
       LANDLORD_PURGER_DELAY: '0s',
       LANDLORD_PURGER_RETRY_BASE_MS: '200',
       ...env,

@@ -12,6 +12,7 @@ import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { createPurgeClient } from './data/client.js';
 import { WriteRateLimiter } from './data/rate-limiter.js';
+import { PurgeStarts } from './budget.js';
 import { keepsPurging } from './decide.js';
 import { Reconciler } from './reconciler.js';
 import { RunningPurges, STOP } from './running.js';
@@ -42,6 +43,8 @@ class PurgerComponent implements Component {
     await tenants.start();
     if (this.policy.tables.length === 0)
       ctx.logger.warn('no data tables configured (LANDLORD_PURGER_TABLES): purges will delete nothing');
+    if (this.policy.tenantTables.length === 0)
+      ctx.logger.warn('no tenant table configured (LANDLORD_PURGER_TENANT_TABLES): every purge is refused');
   }
 
   lead(ctx: ComponentContext): Promise<Work> {
@@ -50,6 +53,8 @@ class PurgerComponent implements Component {
     const tenants = this.tenants!;
     const reconciler = new Reconciler({
       tenant: (name) => tenants.get(name),
+      tenants: () => tenants.list(),
+      starts: new PurgeStarts(),
       writer: new TenantStatusWriter(ctx.api, tenants, {
         fieldManager: FIELD_MANAGER.purger,
         current: statusCurrent,

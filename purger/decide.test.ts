@@ -1,20 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { API_VERSION, KIND, type PurgeStatus, type Tenant } from '../api/tenant.js';
+import { sourceTableLabel } from '../api/table-identity.js';
+import {
+  ANNOTATION,
+  API_VERSION,
+  KIND,
+  LABEL,
+  MANAGED_BY,
+  type PurgeStatus,
+  type Tenant,
+} from '../api/tenant.js';
 import { decidePurge, keepsPurging, type DecideInput } from './decide.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const HOUR = 3_600_000;
-const INPUT: DecideInput = { delayMs: 24 * HOUR, tableCount: 2 };
+const INPUT: DecideInput = { delayMs: 24 * HOUR, tableCount: 2, tenantTables: ['tenants'] };
 
-/** A Tenant in state purged at generation 3, with no purge recorded; tweaks make each case. */
+/** Labels and annotation as sync writes them for a Tenant of `table`. */
+const fromTable = (table: string) => (t: Tenant) => {
+  t.metadata.labels = { [LABEL.managedBy]: MANAGED_BY.sync, [LABEL.sourceTable]: sourceTableLabel(table) };
+  t.metadata.annotations = { [ANNOTATION.table]: table };
+};
+
+/**
+ * A Tenant sync made from the table "tenants", in state purged at generation 3, with no purge
+ * recorded; tweaks make each case.
+ */
 function tenant(...tweaks: ((t: Tenant) => void)[]): Tenant {
   const t: Tenant = {
     apiVersion: API_VERSION,
     kind: KIND,
-    metadata: { name: 'acme', generation: 3 },
+    metadata: { name: 'acme', generation: 3, uid: 'uid-now' },
     spec: { state: 'purged' },
     status: {},
   };
+  fromTable('tenants')(t);
   tweaks.forEach((tweak) => tweak(t));
   return t;
 }
@@ -28,8 +47,33 @@ const state =
 const purge =
   (phase: PurgeStatus['phase'], scheduledAt = '2026-12-01T00:00:00Z', observedGeneration = 3) =>
   (t: Tenant): void => {
-    t.status!.purge = { phase, scheduledAt, startsAt: 'ignored', observedGeneration, tables: [] };
+    t.status!.purge = {
+      phase,
+      scheduledAt,
+      startsAt: 'ignored',
+      observedGeneration,
+      uid: 'uid-now',
+      tables: [],
+    };
   };
+
+/** The recorded purge was scheduled for another Tenant of the same name (undefined: before uids were kept). */
+const purgeUid = (uid: string | undefined) => (t: Tenant) => {
+  const purge = { ...t.status!.purge! };
+  delete purge.uid;
+  t.status!.purge = uid === undefined ? purge : { ...purge, uid };
+};
+
+const byHand = (t: Tenant): void => {
+  t.metadata.labels = { team: 'x' };
+  t.metadata.annotations = {};
+};
+
+/** sync's marks, but the source-table label alone (an annotation removed by hand). */
+const labelOnly = (table: string) => (t: Tenant) => {
+  fromTable(table)(t);
+  t.metadata.annotations = {};
+};
 
 const deleting = (t: Tenant): void => {
   t.metadata.deletionTimestamp = new Date('2026-12-01T11:00:00Z');
@@ -76,19 +120,19 @@ describe('decidePurge', () => {
       'scheduled, delay over: start',
       tenant(purge('Scheduled')),
       { delayMs: 12 * HOUR },
-      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-01T12:00:00Z' },
+      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-01T12:00:00Z', fresh: true },
     ],
     [
       'running (a restart): start again whatever the delay says now',
       tenant(purge('Running')),
       {},
-      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z' },
+      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z', fresh: false },
     ],
     [
       'failed: start again (the queue spaces the retries)',
       tenant(purge('Failed')),
       {},
-      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z' },
+      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z', fresh: false },
     ],
     [
       'failed for good at this generation: nothing',
@@ -100,7 +144,7 @@ describe('decidePurge', () => {
       'failed for good at an older generation: start',
       tenant(purge('Failed')),
       { stalledGeneration: 2 },
-      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z' },
+      { kind: 'start', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z', fresh: false },
     ],
     ['completed, same generation: nothing', tenant(purge('Completed')), {}, { kind: 'nothing' }],
     [
@@ -139,6 +183,108 @@ describe('decidePurge', () => {
     [
       'NoDataTables reported, set back to active: cancel (withdraws the report)',
       tenant(condition('NoDataTables'), state('active')),
+      {},
+      { kind: 'cancel' },
+    ],
+    [
+      'made by hand (no sync marks): refuse',
+      tenant(byHand),
+      {},
+      { kind: 'refuse', mismatch: { cause: 'unmarked' } },
+    ],
+    [
+      'made by hand, with no tenant table configured: refuse as unmarked',
+      tenant(byHand),
+      { tenantTables: [] },
+      { kind: 'refuse', mismatch: { cause: 'unmarked' } },
+    ],
+    [
+      'made by sync from another table: refuse, naming that table',
+      tenant(fromTable('other-tenants')),
+      {},
+      { kind: 'refuse', mismatch: { cause: 'otherTable', otherTable: 'other-tenants' } },
+    ],
+    [
+      "another table's label with this table's annotation (a forged annotation): refuse",
+      tenant(fromTable('other-tenants'), (t) => (t.metadata.annotations = { [ANNOTATION.table]: 'tenants' })),
+      {},
+      { kind: 'refuse', mismatch: { cause: 'otherTable', otherTable: 'tenants' } },
+    ],
+    [
+      "this table's label, another table's annotation: refuse",
+      tenant((t) => (t.metadata.annotations = { [ANNOTATION.table]: 'other-tenants' })),
+      {},
+      { kind: 'refuse', mismatch: { cause: 'otherTable', otherTable: 'other-tenants' } },
+    ],
+    [
+      'sync-made, no tenant table configured: refuse',
+      tenant(),
+      { tenantTables: [] },
+      { kind: 'refuse', mismatch: { cause: 'otherTable', otherTable: 'tenants' } },
+    ],
+    [
+      'the label of the second configured table, no annotation: schedule',
+      tenant(labelOnly('tenants-eu')),
+      { tenantTables: ['tenants', 'tenants-eu'] },
+      { kind: 'schedule', scheduledAt: '2026-12-01T12:00:00Z', startsAt: '2026-12-02T12:00:00Z' },
+    ],
+    [
+      'made by hand, running before the upgrade: refuse (it stops)',
+      tenant(purge('Running'), byHand),
+      {},
+      { kind: 'refuse', mismatch: { cause: 'unmarked' } },
+    ],
+    [
+      'made by hand, completed: nothing (the record stays)',
+      tenant(purge('Completed'), byHand),
+      {},
+      { kind: 'nothing' },
+    ],
+    [
+      'refused as NotSyncedTenant, set back to active: cancel (withdraws the refusal)',
+      tenant(byHand, condition('NotSyncedTenant'), state('active')),
+      {},
+      { kind: 'cancel' },
+    ],
+    [
+      'refused as OtherTenantTable, set back to active: cancel (withdraws the refusal)',
+      tenant(condition('OtherTenantTable'), state('active')),
+      {},
+      { kind: 'cancel' },
+    ],
+    [
+      "another uid's schedule, its delay over: schedule afresh, never start",
+      tenant(purge('Scheduled'), purgeUid('uid-before')),
+      { delayMs: 12 * HOUR },
+      { kind: 'schedule', scheduledAt: '2026-12-01T12:00:00Z', startsAt: '2026-12-02T00:00:00Z' },
+    ],
+    [
+      "another uid's running purge: schedule afresh",
+      tenant(purge('Running'), purgeUid('uid-before')),
+      {},
+      { kind: 'schedule', scheduledAt: '2026-12-01T12:00:00Z', startsAt: '2026-12-02T12:00:00Z' },
+    ],
+    [
+      "another uid's completed purge: schedule afresh (its end is not this Tenant's)",
+      tenant(purge('Completed'), purgeUid('uid-before')),
+      {},
+      { kind: 'schedule', scheduledAt: '2026-12-01T12:00:00Z', startsAt: '2026-12-02T12:00:00Z' },
+    ],
+    [
+      "another uid's schedule, and this Tenant active: nothing to cancel",
+      tenant(purge('Scheduled'), purgeUid('uid-before'), state('active')),
+      {},
+      { kind: 'nothing' },
+    ],
+    [
+      "a schedule recorded without a uid (before uids were kept): this Tenant's",
+      tenant(purge('Scheduled'), purgeUid(undefined)),
+      {},
+      { kind: 'wait', scheduledAt: '2026-12-01T00:00:00Z', startsAt: '2026-12-02T00:00:00Z' },
+    ],
+    [
+      'held back (over the budget), set back to active: cancel',
+      tenant(purge('Scheduled'), condition('PurgeHeldBack'), state('active')),
       {},
       { kind: 'cancel' },
     ],

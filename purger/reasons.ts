@@ -15,6 +15,12 @@ export const PURGER_REASON = {
   cancelled: 'PurgeCancelled',
   /** Purged=False: state purged, but the purger has no data tables configured: nothing is deleted. */
   noDataTables: 'NoDataTables',
+  /** Purged=False: state purged, but sync did not make the Tenant (no landlord-sync marks): nothing is deleted. */
+  unmanaged: 'NotSyncedTenant',
+  /** Purged=False: state purged, but sync made the Tenant from a table the purger is not configured for. */
+  otherTable: 'OtherTenantTable',
+  /** Purged=False: the delay has passed, but the hour's purge budget is spent: it starts in a later hour. */
+  heldBack: 'PurgeHeldBack',
   /** Purged=True: the tenant's partition is empty in every data table. */
   purged: 'Purged',
 } as const;
@@ -25,6 +31,8 @@ export const PURGER_EVENT = {
   completed: 'PurgeCompleted',
   failed: 'PurgeFailed',
   cancelled: 'PurgeCancelled',
+  refused: 'PurgeRefused',
+  heldBack: 'PurgeHeldBack',
 } as const;
 
 const list = (tables: readonly string[]): string => tables.join(', ');
@@ -40,6 +48,12 @@ export const PURGER_MESSAGE = {
     `the state left purged (${from}) before the purge completed; ${deleted} items had been deleted and the rest of the data stays`,
   noDataTables:
     'state purged, but the purger has no data tables configured (LANDLORD_PURGER_TABLES): no data is deleted',
+  unmanaged:
+    'state purged, but this Tenant was not made by landlord sync (no app.kubernetes.io/managed-by=landlord-sync label): the purger deletes only the data of Tenants sync made from its tenant tables; nothing is deleted',
+  otherTable: (table: string | undefined, tenantTables: readonly string[]): string =>
+    `state purged, but this Tenant was made from ${table === undefined ? 'another table' : `table ${table}`}, not from a tenant table the purger serves (LANDLORD_PURGER_TENANT_TABLES: ${tenantTables.length === 0 ? 'none' : list(tenantTables)}); nothing is deleted`,
+  heldBack: (budget: number, from: string): string =>
+    `the purge delay has passed, but ${budget} purges have already started in the last hour (LANDLORD_PURGER_BUDGET): this one waits, and starts from ${from} at the earliest`,
   purged: (finishedAt: string, tables: readonly string[]): string =>
     `the tenant's data in ${list(tables)} was deleted (finished ${finishedAt}); the Tenant stays as a record until its row is removed, and set back to active it starts empty`,
 } as const;

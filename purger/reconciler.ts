@@ -9,6 +9,8 @@ import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
+import { fromTables, type TableMismatch } from '../api/table-identity.js';
+import { admitPurge, type PurgeStarts } from './budget.js';
 import { decidePurge, type PurgeDecision } from './decide.js';
 import { formatDuration } from './duration.js';
 import { ProgressReporter } from './progress.js';
@@ -20,9 +22,12 @@ import {
   cancelledCondition,
   endedPurge,
   failedCondition,
+  heldBackCondition,
   noTablesCondition,
+  ownPurge,
   progressCondition,
   purgerStatus,
+  refusedCondition,
   scheduledPurge,
   type PurgerStatus,
   startedPurge,
@@ -31,6 +36,10 @@ import {
 
 export interface ReconcilerDeps {
   tenant: (name: string) => Tenant | undefined;
+  /** Every Tenant the cache holds: the purges they record count against the hourly budget. */
+  tenants: () => readonly Tenant[];
+  /** The purges started here, for the hourly budget. */
+  starts: PurgeStarts;
   writer: TenantStatusWriter<PurgerStatus>;
   events: EventRecorder;
   logger: Logger;
@@ -44,6 +53,7 @@ export interface ReconcilerDeps {
 
 type Times = { scheduledAt: string; startsAt: string };
 type Scheduling = Extract<PurgeDecision, { kind: 'schedule' | 'wait' }>;
+type Start = Extract<PurgeDecision, { kind: 'start' }>;
 
 export class Reconciler {
   private readonly tableNames: string[];
@@ -59,6 +69,7 @@ export class Reconciler {
     const decision = decidePurge(tenant, now, {
       delayMs: this.deps.policy.delayMs,
       tableCount: this.tableNames.length,
+      tenantTables: this.deps.policy.tenantTables,
       stalledGeneration: this.deps.stalled.get(name),
     });
     try {
@@ -77,18 +88,51 @@ export class Reconciler {
     switch (decision.kind) {
       case 'nothing':
         return { kind: 'done' };
+      case 'refuse':
+        await this.refuse(tenant, decision.mismatch);
+        return { kind: 'done' };
       case 'noTables':
         await this.report(tenant, undefined, noTablesCondition());
         return { kind: 'done' };
       case 'cancel':
-        await this.cancel(tenant, tenant.status?.purge);
+        await this.cancel(tenant, ownPurge(tenant));
         return { kind: 'done' };
       case 'schedule':
       case 'wait':
         return this.schedule(tenant, decision, now);
       case 'start':
-        return this.purge(tenant, decision);
+        return decision.fresh ? this.startWithinBudget(tenant, decision, now) : this.purge(tenant, decision);
     }
+  }
+
+  /** Not a Tenant sync made from a tenant table of the purger's: nothing is deleted, and it says why. */
+  private async refuse(tenant: Tenant, mismatch: TableMismatch): Promise<void> {
+    const condition = refusedCondition(mismatch, this.deps.policy.tenantTables);
+    if (!(await this.report(tenant, undefined, condition))) return;
+    this.deps.metrics.purgesTotal.inc({ result: 'refused' });
+    this.announce(tenant, 'Warning', PURGER_EVENT.refused, condition.message);
+  }
+
+  /**
+   * A new purge starts only while the hour's budget has room; the start is counted before the first
+   * await, so two reconciles at once cannot both take the last slot. Over it: wait, and say so.
+   */
+  private async startWithinBudget(tenant: Tenant, decision: Start, now: Date): Promise<Outcome> {
+    const { starts, policy, tenants } = this.deps;
+    // The budget is this purger's: only Tenants of its own tenant tables count.
+    const own = tenants().filter((t) => 'table' in fromTables(t, policy.tenantTables));
+    const admission = admitPurge(starts.recent(own, now.getTime()), now.getTime(), policy.budgetPerHour);
+    if (admission.admitted) {
+      starts.record(tenant.metadata.uid ?? tenant.metadata.name!, now.getTime());
+      return this.purge(tenant, decision);
+    }
+    const purge = { ...tenant.status!.purge!, startsAt: decision.startsAt };
+    const condition = heldBackCondition(policy.budgetPerHour, new Date(admission.retryAt));
+    if (await this.report(tenant, purge, condition)) {
+      this.deps.metrics.purgesTotal.inc({ result: 'heldBack' });
+      this.announce(tenant, 'Warning', PURGER_EVENT.heldBack, condition.message);
+    }
+    return { kind: 'requeueAfter', delayMs: Math.max(1_000, admission.retryAt - now.getTime()) };
   }
 
   /** Reports when deleting starts, and looks again then. Nothing is deleted before startsAt. */

@@ -7,10 +7,27 @@ type Own = Omit<PurgerSettings, keyof CommonSettings>;
 const load = (env: Record<string, string>): Own => loadSettings<Own>(PURGER_SETTINGS, env);
 
 describe('purger settings', () => {
-  it('defaults: a day of delay, no tables, no rate ceiling', () => {
+  it('defaults: a day of delay, no tables, no tenant table, no rate ceiling, 10 purges an hour', () => {
     const settings = load({});
-    expect(settings).toMatchObject({ delay: '24h', tables: '[]', rate: 0 });
-    expect(purgePolicy(settings)).toEqual({ delayMs: 86_400_000, tables: [] });
+    expect(settings).toMatchObject({ delay: '24h', tables: '[]', rate: 0, budget: 10 });
+    expect(purgePolicy(settings)).toEqual({
+      delayMs: 86_400_000,
+      tables: [],
+      tenantTables: [],
+      budgetPerHour: 10,
+    });
+  });
+
+  it('reads the tenant tables as a comma-separated list, and refuses an empty name', () => {
+    const settings = load({ LANDLORD_PURGER_TENANT_TABLES: 'tenants,tenants-eu' });
+    expect(purgePolicy(settings).tenantTables).toEqual(['tenants', 'tenants-eu']);
+    expect(() => load({ LANDLORD_PURGER_TENANT_TABLES: 'tenants,' })).toThrow(
+      /LANDLORD_PURGER_TENANT_TABLES=/,
+    );
+  });
+
+  it.each(['0', '-1', 'ten'])('refuses the budget %s', (budget) => {
+    expect(() => load({ LANDLORD_PURGER_BUDGET: budget })).toThrow(/LANDLORD_PURGER_BUDGET/);
   });
 
   it.each(['0s', '0', '90s', '1h30m', '500ms'])('accepts the delay %s', (delay) => {

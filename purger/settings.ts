@@ -18,6 +18,13 @@ export const PURGER_SETTINGS = {
     default: '[]',
     schema: { type: 'string' },
   },
+  tenantTables: {
+    env: 'LANDLORD_PURGER_TENANT_TABLES',
+    description:
+      "Comma-separated tenant tables (as sync's DYNAMODB_TABLE) whose Tenants the purger may purge: only Tenants sync made from one of them. Unset: every purge is refused.",
+    optional: true,
+    schema: { type: 'string', pattern: '^[a-zA-Z0-9_.-]{3,255}(,[a-zA-Z0-9_.-]{3,255})*$' },
+  },
   delay: {
     env: 'LANDLORD_PURGER_DELAY',
     formerEnv: 'LANDLORD_PURGE_DELAY',
@@ -32,6 +39,13 @@ export const PURGER_SETTINGS = {
     description: 'Items deleted per second at most, across all purges. 0: no ceiling.',
     default: '0',
     schema: { type: 'integer', minimum: 0 },
+  },
+  budget: {
+    env: 'LANDLORD_PURGER_BUDGET',
+    description:
+      'Purges that may start in any one hour; the others wait (Purged=False PurgeHeldBack) and start in later hours.',
+    default: '10',
+    schema: { type: 'integer', minimum: 1, maximum: 100_000 },
   },
   workers: {
     env: 'LANDLORD_PURGER_WORKERS',
@@ -57,8 +71,10 @@ export const PURGER_SETTINGS = {
 
 export interface PurgerSettings extends CommonSettings {
   tables: string;
+  tenantTables?: string;
   delay: string;
   rate: number;
+  budget: number;
   workers: number;
   concurrency: number;
   endpoint?: string;
@@ -71,17 +87,29 @@ export interface PurgerSettings extends CommonSettings {
 export interface PurgePolicy {
   delayMs: number;
   tables: readonly DataTableSpec[];
+  /** The tenant tables whose Tenants (as sync marks them) may be purged; empty: none. */
+  tenantTables: readonly string[];
+  /** Purges that may start in any one hour. */
+  budgetPerHour: number;
 }
 
 /** Parses the delay and the table list; a mistake in either stops start-up with a ConfigError. */
-export function purgePolicy(settings: Pick<PurgerSettings, 'delay' | 'tables'>): PurgePolicy {
+export function purgePolicy(
+  settings: Pick<PurgerSettings, 'delay' | 'tables' | 'tenantTables' | 'budget'>,
+): PurgePolicy {
   const delayMs = parseDuration(settings.delay);
   if (delayMs === undefined)
     throw new ConfigError(
       `${PURGER_SETTINGS.delay.env}=${JSON.stringify(settings.delay)}: expected a duration`,
     );
   try {
-    return { delayMs, tables: parseDataTables(settings.tables) };
+    const tenantTables = settings.tenantTables?.split(',') ?? [];
+    return {
+      delayMs,
+      tables: parseDataTables(settings.tables),
+      tenantTables,
+      budgetPerHour: settings.budget,
+    };
   } catch (err) {
     throw new ConfigError(`${PURGER_SETTINGS.tables.env}: ${(err as Error).message}`, { cause: err });
   }

@@ -3,6 +3,7 @@
 // writing it can be skipped. Pure.
 import { isDeepStrictEqual } from 'node:util';
 import { rfc3339, sameConditions, toCondition, type ConditionInput } from '../api/conditions.js';
+import type { TableMismatch } from '../api/table-identity.js';
 import {
   CONDITION,
   type Condition,
@@ -66,6 +67,18 @@ export const failedCondition = (table: string, error: string, retried: boolean):
 export const cancelledCondition = (state: string, deleted: number): ConditionInput =>
   condition('False', PURGER_REASON.cancelled, PURGER_MESSAGE.cancelled(state, deleted));
 
+export const refusedCondition = (mismatch: TableMismatch, tenantTables: readonly string[]): ConditionInput =>
+  mismatch.cause === 'unmarked'
+    ? condition('False', PURGER_REASON.unmanaged, PURGER_MESSAGE.unmanaged)
+    : condition(
+        'False',
+        PURGER_REASON.otherTable,
+        PURGER_MESSAGE.otherTable(mismatch.otherTable, tenantTables),
+      );
+
+export const heldBackCondition = (budget: number, retryAt: Date): ConditionInput =>
+  condition('False', PURGER_REASON.heldBack, PURGER_MESSAGE.heldBack(budget, rfc3339(retryAt)));
+
 export const noTablesCondition = (): ConditionInput =>
   condition('False', PURGER_REASON.noDataTables, PURGER_MESSAGE.noDataTables);
 
@@ -79,7 +92,7 @@ export function scheduledPurge(
     phase: 'Scheduled',
     scheduledAt: times.scheduledAt,
     startsAt: times.startsAt,
-    ...generation(tenant),
+    ...ownedBy(tenant),
     tables: tables.map((table) => ({ table, phase: 'Pending', deleted: 0 })),
   };
 }
@@ -94,14 +107,14 @@ export function startedPurge(
   tables: readonly string[],
   now: Date,
 ): PurgeStatus {
-  const before = tenant.status?.purge;
+  const before = ownPurge(tenant);
   const earlier = new Map((before?.tables ?? []).map((t) => [t.table, t]));
   return {
     phase: 'Running',
     scheduledAt: times.scheduledAt,
     startsAt: times.startsAt,
     startedAt: before?.startedAt ?? rfc3339(now),
-    ...generation(tenant),
+    ...ownedBy(tenant),
     tables: tables.map((table) => resumed(earlier.get(table), table)),
   };
 }
@@ -122,8 +135,24 @@ export function endedPurge(purge: PurgeStatus, phase: PurgePhase, now: Date): Pu
   return { ...purge, phase, finishedAt: rfc3339(now) };
 }
 
-/** Records the Tenant's generation, so a later spec change can start a new cycle. */
-function generation(tenant: Tenant): { observedGeneration?: number } {
-  const g = tenant.metadata.generation;
-  return g === undefined ? {} : { observedGeneration: g };
+/**
+ * Records the Tenant's generation, so a later spec change can start a new cycle, and its uid, so a
+ * Tenant made again under the same name does not take the purge over.
+ */
+function ownedBy(tenant: Tenant): { observedGeneration?: number; uid?: string } {
+  const { generation, uid } = tenant.metadata;
+  return {
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+    ...(uid === undefined ? {} : { uid }),
+  };
+}
+
+/**
+ * The Tenant's purge, if it is this Tenant's: one recorded for another uid (a former Tenant of the
+ * same name) is none. A purge recorded without a uid (before uids were recorded) is the Tenant's.
+ */
+export function ownPurge(tenant: Tenant): PurgeStatus | undefined {
+  const purge = tenant.status?.purge;
+  if (purge?.uid === undefined || purge.uid === tenant.metadata.uid) return purge;
+  return undefined;
 }

@@ -18,7 +18,7 @@ const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
 const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
 /** How purges end (or start), for landlord_purges_total. */
-const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled'] as const;
+const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled', 'refused', 'heldBack'] as const;
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -302,7 +302,7 @@ function purgeMetrics(registers: Registers): Pick<Metrics, PurgeMetricName> {
     }),
     purgesTotal: new Counter({
       name: 'landlord_purges_total',
-      help: 'Purges of tenant data by result: started, completed, failed, cancelled.',
+      help: 'Purges of tenant data by result: started, completed, failed, cancelled, refused (not a Tenant of its tenant tables), heldBack (over the hourly budget).',
       labelNames: ['result'] as const,
       registers,
     }),

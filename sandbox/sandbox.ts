@@ -185,6 +185,7 @@ export async function runSandbox(): Promise<void> {
       { table: DATA_TABLE.table, partitionKey: DATA_TABLE.partitionKey, valueTemplate: '{name}' },
     ]),
     LANDLORD_PURGER_DELAY: PURGE_DELAY,
+    LANDLORD_PURGER_TENANT_TABLES: SANDBOX_TABLE,
   };
   children.push(
     startComponent('sync', env, logDir),
