@@ -18,6 +18,7 @@ import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
+import { classTemplates as namespaceTemplates } from './namespaces/rules.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
@@ -107,7 +108,8 @@ export class Reconciler {
         className: tenant.status?.class,
       };
     }
-    const policy = { ...this.deps.policy, tenantClass: resolved.policy };
+    const classTemplates = namespaceTemplates(this.deps.observed.tenantClasses());
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
     return { ...(await this.converge(tenant, policy)), className: resolved.policy.name };
   }
 
