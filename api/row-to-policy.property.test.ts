@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, type Tenant, type TenantSpec } from './tenant.js';
 import { validConfigMaps, validDeployment } from '../testing/policy.js';
+import { DEFAULT_RESERVED_NAMESPACES } from '../operator/namespaces/rules.js';
 import {
   REFUSAL_REASONS,
   builtInClass,
@@ -66,6 +67,7 @@ function judge(item: Item, config: PolicyConfig): PolicyResult | undefined {
 const config: fc.Arbitrary<PolicyConfig> = fc.record({
   allowedNamespaces: fc.constantFrom([], ['team-a', 'team-b'], ['team-a']),
   operatorNamespace: fc.constant('landlord'),
+  reservedNamespaces: fc.constant(DEFAULT_RESERVED_NAMESPACES),
   tenantClass: fc.constantFrom<PodSecurityLevel>('privileged', 'baseline', 'restricted').map(builtInClass),
 });
 
@@ -259,6 +261,7 @@ describe('row → Tenant → policy', () => {
         const result = judge(v.native ? nativeItem(name, m) : textItem(name, m), {
           allowedNamespaces: [],
           operatorNamespace: 'landlord',
+          reservedNamespaces: DEFAULT_RESERVED_NAMESPACES,
           tenantClass: builtInClass('restricted'),
         });
         // The manifests as written, with the one field the built-in class sets on every pod template.
@@ -284,8 +287,17 @@ describe('row → Tenant → policy', () => {
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
     // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
-    // EgressNotAllowed is about a class, never a row.
-    const unreachable = new Set(['SpecMissing', 'LabelConflict', 'VolumeNotAllowed', 'EgressNotAllowed']);
+    // EgressNotAllowed is about a class, never a row; the namespace reasons but NamespaceNotAllowed
+    // are a PerTenant tenant's, and the built-in class is Shared.
+    const unreachable = new Set([
+      'SpecMissing',
+      'LabelConflict',
+      'VolumeNotAllowed',
+      'EgressNotAllowed',
+      'NamespaceReserved',
+      'NamespaceTrusted',
+      'NamespaceOverlap',
+    ]);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());
   });

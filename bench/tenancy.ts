@@ -45,8 +45,8 @@ export const tenancyEnv = (tenancy: Tenancy): Record<string, string> =>
 
 /** The tenant's namespace under the class. */
 export function namespaceOf(tenant: string, policy: ClassPolicy): string {
-  const scope = { operatorNamespace: OPERATOR_NAMESPACE, allowedNamespaces: [] };
-  const placed = tenantNamespaceName(tenant, policy.namespace.nameTemplate, scope);
+  const scope = { operatorNamespace: OPERATOR_NAMESPACE, allowedNamespaces: [], reservedNamespaces: [] };
+  const placed = tenantNamespaceName(tenant, policy, scope);
   if (!placed.ok) throw new Error(`bench tenant ${tenant}: namespace ${placed.namespace} ${placed.problem}`);
   return placed.namespace;
 }

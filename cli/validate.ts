@@ -9,6 +9,7 @@ import { CONDITION, type TenantSpec, type TenantState } from '../api/tenant.js';
 import { wantedChildren } from '../operator/lifecycle.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
+import { classTemplates } from '../operator/namespaces/rules.js';
 import { fallbackClass, resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
 import { parseRow } from '../sync/row/index.js';
 import { SYNC_REASON } from '../sync/reasons.js';
@@ -112,7 +113,12 @@ function judgeTenant(
       ? { ok: true, policy: policy.tenantClass, source: 'Default' }
       : resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return refused(row, resolved.refusal);
-  const result = wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
+  const templates = classes === undefined ? undefined : classTemplates(classes);
+  const result = wantedChildren(tenant, {
+    ...policy,
+    tenantClass: resolved.policy,
+    classTemplates: templates,
+  });
   if (!result.ok) return refused(row, result.refusal);
   const children = result.children.map(({ ref }) => ({
     kind: ref.kind,

@@ -226,10 +226,10 @@ describe('landlord validate', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([
       'OK: tenant tenant-1 (class standard) would get:',
-      '  Namespace tenant-1',
-      '  ServiceAccount tenant-1/landlord-tenant',
+      '  Namespace tenant-tenant-1',
+      '  ServiceAccount tenant-tenant-1/landlord-tenant',
     ]);
-    expect(result.stdout).toContain('  Deployment tenant-1/tenant-1-app\n');
+    expect(result.stdout).toContain('  Deployment tenant-tenant-1/tenant-1-app\n');
     const notClasses = await landlord(['validate', '--classes', file('valid.json'), file('valid.json')]);
     expect(notClasses.code).toBe(2);
     expect(notClasses.stderr).toMatch(

@@ -27,8 +27,11 @@ const [tenant, neighbour] = [`${id}-t`, `${id}-n`];
 const HOSTNAME = 'kubernetes.io/hostname';
 let operator: LandlordProcess;
 
+/** The shipped class's namespace template: `tenant-` and the tenant's name. */
+const namespaceOf = (name: string): string => `tenant-${name}`;
+
 const deploymentOf = (name: string): Promise<V1Deployment> =>
-  apps.readNamespacedDeployment({ name: `${name}-app`, namespace: name });
+  apps.readNamespacedDeployment({ name: `${name}-app`, namespace: namespaceOf(name) });
 
 /** The spec the tenant last had applied, kept so that each attack changes one thing of it. */
 let lastValid: Tenant['spec'];
@@ -59,7 +62,10 @@ afterAll(async () => {
 
 describe('the shipped class holds disk and claims', () => {
   it('quotas ephemeral-storage, claims and storage', async () => {
-    const quota = await core.readNamespacedResourceQuota({ name: 'landlord-quota', namespace: tenant });
+    const quota = await core.readNamespacedResourceQuota({
+      name: 'landlord-quota',
+      namespace: namespaceOf(tenant),
+    });
     expect(Object.keys(quota.spec?.hard ?? {})).toEqual(
       expect.arrayContaining([
         'requests.ephemeral-storage',
@@ -72,9 +78,9 @@ describe('the shipped class holds disk and claims', () => {
 
   it('gives every container an ephemeral-storage request and limit, and the pods still run', async () => {
     const pods = await waitUntil(
-      `a running pod in ${tenant}`,
+      `a running pod in ${namespaceOf(tenant)}`,
       async () => {
-        const items = (await core.listNamespacedPod({ namespace: tenant })).items;
+        const items = (await core.listNamespacedPod({ namespace: namespaceOf(tenant) })).items;
         return items.some((p) => p.status?.phase === 'Running') ? items : undefined;
       },
       { timeoutMs: 90_000 },
@@ -181,7 +187,7 @@ describe('attacks on a running tenant', () => {
     const body: V1Deployment = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { name: `${id}-deadline`, namespace: neighbour },
+      metadata: { name: `${id}-deadline`, namespace: namespaceOf(neighbour) },
       spec: {
         ...deployment.spec!,
         template: {
@@ -190,10 +196,12 @@ describe('attacks on a running tenant', () => {
         },
       },
     };
-    const error = await apps.createNamespacedDeployment({ namespace: neighbour, body, dryRun: 'All' }).then(
-      () => undefined,
-      (err: { code?: number; body?: unknown }) => err,
-    );
+    const error = await apps
+      .createNamespacedDeployment({ namespace: namespaceOf(neighbour), body, dryRun: 'All' })
+      .then(
+        () => undefined,
+        (err: { code?: number; body?: unknown }) => err,
+      );
     expect(error?.code).toBe(422);
     expect(String(error?.body)).toContain('activeDeadlineSeconds');
   });

@@ -77,13 +77,13 @@ describe('npm start (the sandbox)', () => {
       { timeoutMs: 60_000 },
     );
     // Under the default class standard: the seed-format row runs in a namespace of its own.
-    expect(output).toContain('kubectl get resourcequota,networkpolicy,rolebinding -n tenant-1');
+    expect(output).toContain('kubectl get resourcequota,networkpolicy,rolebinding -n tenant-tenant-1');
     const fenced = await kubectl(
       kubeconfig,
       'get',
       'resourcequota,networkpolicy,rolebinding',
       '-n',
-      'tenant-1',
+      'tenant-tenant-1',
       '-o',
       'name',
     );
@@ -98,7 +98,7 @@ describe('npm start (the sandbox)', () => {
       expect.stringMatching(/^rolebinding\.rbac\.authorization\.k8s\.io\/landlord-edit-[0-9a-f]{10}$/),
     ]);
     expect(
-      await kubectl(kubeconfig, 'get', 'deploy', 'tenant-1-app', '-n', 'tenant-1', '-o', 'name'),
+      await kubectl(kubeconfig, 'get', 'deploy', 'tenant-1-app', '-n', 'tenant-tenant-1', '-o', 'name'),
     ).toContain('tenant-1-app');
     const table = await kubectl(kubeconfig, 'get', 'tenants');
     expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+STATE\s+AGE/);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
 import { validTenant } from '../testing/policy.js';
 import { NeighbourIndex } from './neighbour-index.js';
-import { matches } from './policy/neighbours.js';
+import { matches } from '../util/label-selector.js';
 
 function tenant(name: string, namespace = 'team-a', state?: string): Tenant {
   const t = validTenant();

@@ -8,6 +8,7 @@ import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import { wantedChildren } from './lifecycle.js';
+import { classTemplates } from './namespaces/rules.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
 import { replacementPending } from './prune.js';
@@ -44,7 +45,11 @@ function askedChildren(
 ): { ok: true; children: DesiredChild[] } | { ok: false; refusal: { reason: string; message: string } } {
   const resolved = resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return resolved;
-  return wantedChildren(tenant, { ...policy, tenantClass: resolved.policy });
+  return wantedChildren(tenant, {
+    ...policy,
+    tenantClass: resolved.policy,
+    classTemplates: classTemplates(classes),
+  });
 }
 
 export async function planChildren(

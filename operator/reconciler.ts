@@ -18,6 +18,7 @@ import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
+import { classTemplates as namespaceTemplates } from './namespaces/rules.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
 
@@ -110,7 +111,8 @@ export class Reconciler {
         ...reportedClass(tenant),
       };
     }
-    const policy = { ...this.deps.policy, tenantClass: resolved.policy };
+    const classTemplates = namespaceTemplates(this.deps.observed.tenantClasses());
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
     const className = resolved.policy.name;
     return { ...(await this.converge(tenant, policy)), className, classSource: resolved.source };
   }

@@ -2,6 +2,7 @@
 import { COMMON_SETTINGS, type CommonSettings } from '../runtime/component.js';
 import { ConfigError, type SettingSpec } from '../runtime/config.js';
 import { queueSettings } from '../runtime/queue-settings.js';
+import { DEFAULT_RESERVED_NAMESPACES } from './namespaces/rules.js';
 import { builtInClass, type PodSecurityLevel, type PolicyConfig } from './policy/index.js';
 
 export const OPERATOR_SETTINGS = {
@@ -26,6 +27,16 @@ export const OPERATOR_SETTINGS = {
     description: 'A regular expression namespaces may match instead (e.g. ^tenant-). Empty: none.',
     default: '',
     schema: { type: 'string' },
+  },
+  reservedNamespaces: {
+    env: 'LANDLORD_OPERATOR_RESERVED_NAMESPACES',
+    description:
+      'Comma-separated globs (* is any run of characters) of namespace names no PerTenant tenant may take: the platform uses them or will. kube-* is always reserved. Setting this replaces the default list.',
+    default: DEFAULT_RESERVED_NAMESPACES.join(','),
+    schema: {
+      type: 'string',
+      pattern: '^([a-z0-9*]([-a-z0-9*]*[a-z0-9*])?(,[a-z0-9*]([-a-z0-9*]*[a-z0-9*])?)*)?$',
+    },
   },
   podSecurity: {
     env: 'LANDLORD_POD_SECURITY',
@@ -54,6 +65,7 @@ export interface OperatorSettings extends CommonSettings {
   concurrency: number;
   allowedNamespaces: string;
   allowedNamespacePattern: string;
+  reservedNamespaces: string;
   podSecurity: PodSecurityLevel;
   builtInClass: boolean;
   classRolloutPerSecond: number;
@@ -63,7 +75,11 @@ export interface OperatorSettings extends CommonSettings {
 }
 
 function namespaceList(settings: Pick<OperatorSettings, 'allowedNamespaces'>): string[] {
-  return settings.allowedNamespaces.split(',').filter((ns) => ns !== '');
+  return commaList(settings.allowedNamespaces);
+}
+
+function commaList(text: string): string[] {
+  return text.split(',').filter((item) => item !== '');
 }
 
 /**
@@ -102,13 +118,19 @@ export const POLICY_SETTINGS = {
   namespace: COMMON_SETTINGS.namespace,
   allowedNamespaces: OPERATOR_SETTINGS.allowedNamespaces,
   allowedNamespacePattern: OPERATOR_SETTINGS.allowedNamespacePattern,
+  reservedNamespaces: OPERATOR_SETTINGS.reservedNamespaces,
   podSecurity: OPERATOR_SETTINGS.podSecurity,
   builtInClass: OPERATOR_SETTINGS.builtInClass,
 } as const satisfies Record<string, SettingSpec>;
 
 export type PolicySettings = Pick<
   OperatorSettings,
-  'namespace' | 'allowedNamespaces' | 'allowedNamespacePattern' | 'podSecurity' | 'builtInClass'
+  | 'namespace'
+  | 'allowedNamespaces'
+  | 'allowedNamespacePattern'
+  | 'reservedNamespaces'
+  | 'podSecurity'
+  | 'builtInClass'
 >;
 
 /** What the policy allows under these settings; throws a ConfigError for a bad namespace pattern. */
@@ -117,6 +139,7 @@ export function policyConfig(settings: PolicySettings): PolicyConfig {
     allowedNamespaces: namespaceList(settings),
     allowedNamespacePattern: namespacePattern(settings),
     operatorNamespace: settings.namespace,
+    reservedNamespaces: commaList(settings.reservedNamespaces),
     // The built-in class; a Tenant's own TenantClass replaces it in each reconcile.
     tenantClass: builtInClass(settings.podSecurity),
     useBuiltInClass: settings.builtInClass,

@@ -123,8 +123,8 @@ landlord sandbox is running. In another terminal:
   kubectl describe tenant tenant-1          # conditions and Events
   kubectl describe tenant tenant-3          # a refused row: Synced=False, InvalidRecord
   kubectl get tenantclass standard -o yaml  # the default class: a namespace per tenant
-  kubectl get deploy,cm,pods -n tenant-1    # what the operator made, in the tenant's own namespace
-  kubectl get resourcequota,networkpolicy,rolebinding -n tenant-1   # its quota, isolation and editors
+  kubectl get deploy,cm,pods -n tenant-tenant-1    # what the operator made, in the tenant's own namespace
+  kubectl get resourcequota,networkpolicy,rolebinding -n tenant-tenant-1   # its quota, isolation and editors
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 

@@ -9,6 +9,7 @@ import type {
   V1SecurityContext,
 } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
+import { DEFAULT_RESERVED_NAMESPACES } from '../operator/namespaces/rules.js';
 import {
   builtInClass,
   type ClassPolicy,
@@ -87,6 +88,7 @@ export function testConfig(overrides: ConfigTweaks = {}): PolicyConfig {
   return {
     allowedNamespaces: ['team-a', 'team-b'],
     operatorNamespace: 'landlord',
+    reservedNamespaces: DEFAULT_RESERVED_NAMESPACES,
     ...rest,
     tenantClass: { ...builtInClass(podSecurity ?? 'baseline'), ...tenantClass },
   };

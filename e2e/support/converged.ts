@@ -7,6 +7,7 @@
 // when convergence times out, and snapshot.ts tells what a fault deleted or replaced.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { desiredChildren, SPEC_HASH_ANNOTATION } from '../../operator/desired.js';
+import { DEFAULT_RESERVED_NAMESPACES } from '../../operator/namespaces/rules.js';
 import { builtInClass, evaluateTenant, type PolicyConfig } from '../../operator/policy/index.js';
 import { CONDITION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { waitUntil } from '../../harness/wait.js';
@@ -17,6 +18,7 @@ import { keyOf, listChildren, listTenants } from './observe.js';
 const POLICY: PolicyConfig = {
   allowedNamespaces: [],
   operatorNamespace: 'landlord-system',
+  reservedNamespaces: DEFAULT_RESERVED_NAMESPACES,
   tenantClass: builtInClass('baseline'),
 };
 

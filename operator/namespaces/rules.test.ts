@@ -1,17 +1,31 @@
 // The namespace rules for both uses: a Shared class's children in a namespace others share, and a
 // PerTenant tenant's own namespace made from its class's name template.
 import { describe, expect, it } from 'vitest';
+import { resolvedClass, type ClassPolicy, type TenantClass } from '../../api/tenantclass.js';
 import {
+  classTemplates,
+  DEFAULT_RESERVED_NAMESPACES,
   describeAllowed,
+  globMatches,
   isNamespaceAllowed,
   namespaceProblem,
   SYSTEM_NAMESPACES,
+  tenantNameFor,
   tenantNamespaceName,
   type NamespaceScope,
 } from './rules.js';
 
-const OPEN: NamespaceScope = { allowedNamespaces: [], operatorNamespace: 'landlord-system' };
+const OPEN: NamespaceScope = {
+  allowedNamespaces: [],
+  operatorNamespace: 'landlord-system',
+  reservedNamespaces: DEFAULT_RESERVED_NAMESPACES,
+};
 const LISTED: NamespaceScope = { ...OPEN, allowedNamespaces: ['team-a', 'team-b'] };
+
+/** A PerTenant class with this template, Isolated, trusting nothing unless a case says so. */
+function classWith(nameTemplate: string, tweaks: Partial<ClassPolicy> = {}): ClassPolicy {
+  return { ...resolvedClass('mine', 1, { namespace: { nameTemplate } }), ...tweaks };
+}
 
 describe('tenantNamespaceName', () => {
   it.each([
@@ -19,28 +33,187 @@ describe('tenantNamespaceName', () => {
     ['t-{name}', 'acme', 't-acme'],
     ['{name}-{name}', 'ab', 'ab-ab'],
   ])('fills %j for %s: %s', (template, tenant, namespace) => {
-    expect(tenantNamespaceName(tenant, template, OPEN)).toEqual({ ok: true, namespace });
+    expect(tenantNamespaceName(tenant, classWith(template), OPEN)).toEqual({ ok: true, namespace });
   });
 
   it.each([
-    ['default', '{name}', 'system namespace'],
-    ['kube-system', '{name}', 'system namespace'],
-    ['kube-public', '{name}', 'system namespace'],
-    ['kube-node-lease', '{name}', 'system namespace'],
-    ['kube-anything', '{name}', 'system namespace'],
-    ['system', 'kube-{name}', 'system namespace'],
-    ['landlord-system', '{name}', "landlord's own namespace"],
-    ['acme', 'Tenants/{name}', 'not a namespace name'],
-    ['a'.repeat(60), 'tenant-{name}', 'not a namespace name'],
-  ])('refuses tenant %s under template %j: %s', (tenant, template, says) => {
-    const result = tenantNamespaceName(tenant, template, OPEN);
-    expect(result.ok).toBe(false);
+    ['default', '{name}', 'notAllowed', 'system namespace'],
+    ['kube-system', '{name}', 'notAllowed', 'system namespace'],
+    ['kube-public', '{name}', 'notAllowed', 'system namespace'],
+    ['kube-node-lease', '{name}', 'notAllowed', 'system namespace'],
+    ['landlord-system', '{name}', 'notAllowed', "landlord's own namespace"],
+    ['acme', 'Tenants/{name}', 'notAllowed', 'not a namespace name'],
+    ['a'.repeat(60), 'tenant-{name}', 'notAllowed', 'not a namespace name'],
+    ['kube-anything', '{name}', 'reserved', '"kube-*"'],
+    ['system', 'kube-{name}', 'notAllowed', 'system namespace'],
+    ['foo', 'kube-{name}', 'reserved', '"kube-*"'],
+    ['foo-system', '{name}', 'reserved', '"*-system"'],
+    ['ingress-nginx', '{name}', 'reserved', '"ingress-*"'],
+    ['istio-gateways', '{name}', 'reserved', '"istio-*"'],
+    ['cert-manager', '{name}', 'reserved', '"cert-manager"'],
+    ['monitoring', '{name}', 'reserved', '"monitoring"'],
+  ])('refuses tenant %s under template %j: %s, %s', (tenant, template, kind, says) => {
+    const result = tenantNamespaceName(tenant, classWith(template), OPEN);
+    expect(result).toMatchObject({ ok: false, kind });
     if (result.ok) return;
     expect(result.problem).toContain(says);
   });
 
+  it('holds kube-* reserved even when the setting leaves it out', () => {
+    const result = tenantNamespaceName('kube-foo', classWith('{name}'), { ...OPEN, reservedNamespaces: [] });
+    expect(result).toMatchObject({ ok: false, kind: 'reserved' });
+  });
+
+  it('reserves only what the setting lists once it is set', () => {
+    const scope = { ...OPEN, reservedNamespaces: ['payments'] };
+    expect(tenantNamespaceName('monitoring', classWith('{name}'), scope).ok).toBe(true);
+    expect(tenantNamespaceName('payments', classWith('{name}'), scope)).toMatchObject({ kind: 'reserved' });
+  });
+
   it('is not held to the allow-list, which is for Shared children', () => {
-    expect(tenantNamespaceName('acme', '{name}', LISTED)).toEqual({ ok: true, namespace: 'acme' });
+    expect(tenantNamespaceName('acme', classWith('{name}'), LISTED)).toEqual({ ok: true, namespace: 'acme' });
+  });
+});
+
+describe("tenantNamespaceName: a namespace the class's own network rules trust", () => {
+  const byName = { matchLabels: { 'kubernetes.io/metadata.name': 'edge-proxy' } };
+
+  it('refuses the namespace allowIngressFrom selects by name, and allows the others', () => {
+    const tenantClass = classWith('{name}', { allowIngressFrom: byName });
+    const result = tenantNamespaceName('edge-proxy', tenantClass, OPEN);
+    expect(result).toMatchObject({ ok: false, kind: 'trusted' });
+    if (!result.ok) expect(result.problem).toContain('allowIngressFrom');
+    expect(
+      tenantNamespaceName('edge-proxy', classWith('t-{name}', { allowIngressFrom: byName }), OPEN).ok,
+    ).toBe(true);
+  });
+
+  it("reads the labels the namespace would carry: the class labels, filled in, and landlord's own", () => {
+    const labelled = classWith('{name}', {
+      namespace: { ...classWith('{name}').namespace, labels: { team: '{name}' } },
+      allowIngressFrom: { matchLabels: { team: 'ops' } },
+    });
+    expect(tenantNamespaceName('ops', labelled, OPEN)).toMatchObject({ ok: false, kind: 'trusted' });
+    expect(tenantNamespaceName('web', labelled, OPEN).ok).toBe(true);
+    const everyTenant = classWith('{name}', {
+      allowIngressFrom: { matchExpressions: [{ key: 'landlord.dev/tenant', operator: 'Exists' }] },
+    });
+    expect(tenantNamespaceName('web', everyTenant, OPEN)).toMatchObject({ ok: false, kind: 'trusted' });
+  });
+
+  it('refuses the namespace an allowEgressTo entry selects, and names the entry', () => {
+    const tenantClass = classWith('{name}', {
+      allowEgressTo: [{ ipBlock: { cidr: '0.0.0.0/0' } }, { namespaceSelector: byName }],
+    });
+    const result = tenantNamespaceName('edge-proxy', tenantClass, OPEN);
+    expect(result).toMatchObject({ ok: false, kind: 'trusted' });
+    if (!result.ok) expect(result.problem).toContain('allowEgressTo[1].namespaceSelector');
+  });
+
+  it('trusts nothing through an empty selector, nor when the class is not Isolated', () => {
+    expect(tenantNamespaceName('edge-proxy', classWith('{name}', { allowIngressFrom: {} }), OPEN).ok).toBe(
+      true,
+    );
+    const open = classWith('{name}', { allowIngressFrom: byName, networkIsolation: 'None' });
+    expect(tenantNamespaceName('edge-proxy', open, OPEN).ok).toBe(true);
+  });
+});
+
+describe('tenantNamespaceName: a name another class makes for another tenant', () => {
+  const legacy = { className: 'legacy', template: '{name}' };
+  const standard = { className: 'standard', template: 'tenant-{name}' };
+  const scope = { ...OPEN, classTemplates: [legacy, standard] };
+  const underLegacy = { ...classWith('{name}'), name: 'legacy' };
+  const underStandard = { ...classWith('tenant-{name}'), name: 'standard' };
+
+  it('refuses the looser template the name the prefixed one makes for another tenant', () => {
+    const result = tenantNamespaceName('tenant-victim', underLegacy, scope);
+    expect(result).toMatchObject({ ok: false, kind: 'overlap' });
+    if (!result.ok)
+      expect(result.problem).toContain(
+        `class standard's namespace template "tenant-{name}" makes for tenant victim`,
+      );
+  });
+
+  it('leaves the prefixed template its names, and the looser one the names the other cannot make', () => {
+    expect(tenantNamespaceName('victim', underStandard, scope)).toEqual({
+      ok: true,
+      namespace: 'tenant-victim',
+    });
+    expect(tenantNamespaceName('acme', underLegacy, scope)).toEqual({ ok: true, namespace: 'acme' });
+  });
+
+  it('never sets two classes with the same template against each other', () => {
+    const twin = { className: 'large', template: 'tenant-{name}' };
+    const result = tenantNamespaceName('acme', underStandard, { ...scope, classTemplates: [standard, twin] });
+    expect(result.ok).toBe(true);
+  });
+
+  it('refuses both sides when two templates are as specific and can make one name', () => {
+    const pre = { className: 'pre', template: 'a-{name}' };
+    const post = { className: 'post', template: '{name}-a' };
+    const both = { ...OPEN, classTemplates: [pre, post] };
+    const asPre = tenantNamespaceName('x-a', { ...classWith('a-{name}'), name: 'pre' }, both);
+    const asPost = tenantNamespaceName('a-x', { ...classWith('{name}-a'), name: 'post' }, both);
+    expect([asPre, asPost]).toMatchObject([{ kind: 'overlap' }, { kind: 'overlap' }]);
+    expect(tenantNamespaceName('b', { ...classWith('a-{name}'), name: 'pre' }, both).ok).toBe(true);
+  });
+
+  it('counts a template without {name} as the one name all its tenants get', () => {
+    const fixed = { className: 'fixed', template: 'shared-box' };
+    const result = tenantNamespaceName('shared-box', underLegacy, { ...OPEN, classTemplates: [fixed] });
+    expect(result).toMatchObject({ ok: false, kind: 'overlap' });
+    if (!result.ok) expect(result.problem).toContain('every tenant of it');
+  });
+});
+
+describe('tenantNameFor', () => {
+  it.each([
+    ['tenant-{name}', 'tenant-acme', 'acme'],
+    ['{name}', 'acme', 'acme'],
+    ['{name}-{name}', 'ab-ab', 'ab'],
+    ['{name}-{name}', 'ab-cd', undefined],
+    ['tenant-{name}', 'tenant-', undefined],
+    ['tenant-{name}', 'team-acme', undefined],
+    ['t-{name}', 't--x', undefined],
+    ['box', 'box', ''],
+    ['box', 'other', undefined],
+  ])('%j makes %s for %j', (template, namespace, tenant) => {
+    expect(tenantNameFor(template, namespace)).toBe(tenant);
+  });
+});
+
+describe('globMatches', () => {
+  it.each([
+    ['kube-*', 'kube-foo', true],
+    ['kube-*', 'kubex', false],
+    ['*-system', 'foo-system', true],
+    ['*-system', 'foo-systems', false],
+    ['monitoring', 'monitoring', true],
+    ['monitoring', 'monitoring-2', false],
+    ['a*b*c', 'a-x-b-y-c', true],
+  ])('%s against %s: %s', (glob, name, expected) => {
+    expect(globMatches(glob, name)).toBe(expected);
+  });
+});
+
+describe('classTemplates', () => {
+  it("lists the PerTenant classes' templates, the default filled in, and leaves out Shared ones", () => {
+    const tc = (name: string, spec: TenantClass['spec']): TenantClass => ({
+      apiVersion: 'landlord.dev/v1alpha1',
+      kind: 'TenantClass',
+      metadata: { name },
+      spec,
+    });
+    const classes = [
+      tc('standard', { namespace: { nameTemplate: 'tenant-{name}' } }),
+      tc('plain', {}),
+      tc('shared', { namespace: { mode: 'Shared' } }),
+    ];
+    expect(classTemplates(classes)).toEqual([
+      { className: 'standard', template: 'tenant-{name}' },
+      { className: 'plain', template: '{name}' },
+    ]);
   });
 });
 

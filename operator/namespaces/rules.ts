@@ -4,10 +4,15 @@
 // - `children`: a Shared class's children go into a namespace that exists and is shared, so they
 //   may use `default` or a listed namespace, never a system one or landlord's own;
 // - `tenant`: a PerTenant tenant gets the namespace for itself, so it must be a valid name that
-//   nobody else has a claim on: neither `default` (where everything lands that names no namespace)
-//   nor any `kube-` name.
+//   nobody else has a claim on (namespace squatting, issue 37): not `default` (where everything
+//   lands that names no namespace), no name the platform uses or will use (the reserved globs:
+//   `kube-*` always, and LANDLORD_OPERATOR_RESERVED_NAMESPACES), none its own class's network rules
+//   trust (`allowIngressFrom`, `allowEgressTo`: a row named after the ingress controller's namespace
+//   would be let into every tenant), and none another class's template makes for another tenant.
 // policy/ and tenancy/ both read this module and it reads neither, so neither needs the other. Pure.
-import { fillName } from '../../api/tenantclass.js';
+import { LABEL, MANAGED_BY } from '../../api/tenant.js';
+import { fillName, resolvedClass, type ClassPolicy, type TenantClass } from '../../api/tenantclass.js';
+import { matches, selects } from '../../util/label-selector.js';
 import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
 
 /** Namespaces Kubernetes itself keeps: never managed, whatever the config lists. */
@@ -19,8 +24,44 @@ export const SYSTEM_NAMESPACES: readonly string[] = Object.freeze([
 
 /** Where an object that names no namespace lands: shared by everyone, so never one tenant's own. */
 const DEFAULT_NAMESPACE = 'default';
-/** Kubernetes reserves the prefix: a tenant must not take a name it may use next. */
-const RESERVED_PREFIX = 'kube-';
+/** Kubernetes reserves the prefix: whatever the setting says, a tenant never takes a name it may use next. */
+const KUBERNETES_RESERVED = 'kube-*';
+
+/**
+ * What LANDLORD_OPERATOR_RESERVED_NAMESPACES holds by default: namespaces platforms make for their
+ * own components, now or when they install them later. Globs: `*` stands for any run of characters.
+ */
+export const DEFAULT_RESERVED_NAMESPACES: readonly string[] = Object.freeze([
+  'kube-*',
+  '*-system',
+  'openshift',
+  'openshift-*',
+  'istio-*',
+  'ingress-*',
+  'gateway-*',
+  'cert-manager',
+  'monitoring',
+  'logging',
+  'observability',
+  'argocd',
+  'flux-*',
+  'linkerd',
+  'linkerd-*',
+  'calico-*',
+  'tigera-*',
+  'cattle-*',
+  'external-secrets',
+  'external-dns',
+  'vault',
+  'velero',
+  'keda',
+  'knative-*',
+  'amazon-*',
+  'aws-*',
+  'gke-*',
+  'azure-*',
+  'landlord-*',
+]);
 
 /** Where the operator may put children: its own namespace is never among them. */
 export interface NamespaceScope {
@@ -33,6 +74,19 @@ export interface NamespaceScope {
   allowedNamespacePattern?: RegExp;
   /** The operator's own namespace: always forbidden, like the Kubernetes system namespaces. */
   operatorNamespace: string;
+  /** Globs of names no tenant may take for itself (besides `kube-*`); `*` is any run of characters. */
+  reservedNamespaces: readonly string[];
+  /**
+   * The name template of every PerTenant TenantClass, to tell when another class's template makes
+   * the same name for another tenant. Absent: no other class is known (`landlord validate` alone).
+   */
+  classTemplates?: readonly ClassTemplate[];
+}
+
+/** A PerTenant TenantClass's `namespace.nameTemplate`, by class. */
+export interface ClassTemplate {
+  className: string;
+  template: string;
 }
 
 /** `children`: a Shared class's children, in a namespace others share. `tenant`: a tenant's own. */
@@ -75,7 +129,7 @@ export function isNamespaceAllowed(namespace: string, scope: NamespaceScope): bo
 
 function isSystemNamespace(namespace: string, use: NamespaceUse): boolean {
   if (SYSTEM_NAMESPACES.includes(namespace)) return true;
-  return use === 'tenant' && (namespace === DEFAULT_NAMESPACE || namespace.startsWith(RESERVED_PREFIX));
+  return use === 'tenant' && namespace === DEFAULT_NAMESPACE;
 }
 
 function isAllowedByScope(namespace: string, scope: NamespaceScope): boolean {
@@ -87,20 +141,155 @@ function isAllowedByScope(namespace: string, scope: NamespaceScope): boolean {
   );
 }
 
+/**
+ * Why a tenant may not have a namespace, for the caller's refusal: `notAllowed` a system or
+ * landlord's namespace or no name at all, `reserved` a name the platform keeps, `trusted` one its
+ * class's network rules let in or out, `overlap` one another class's template makes for another tenant.
+ */
+export type NamespaceRefusal = 'notAllowed' | 'reserved' | 'trusted' | 'overlap';
+
 export type NamedNamespace =
   | { ok: true; namespace: string }
-  /** `problem` as namespaceProblem says it, for the caller's refusal. */
-  | { ok: false; namespace: string; problem: string };
+  /** `problem` as the end of a sentence that starts with the namespace. */
+  | { ok: false; namespace: string; problem: string; kind: NamespaceRefusal };
 
-/** A PerTenant tenant's namespace: the class's name template with "{name}" filled in, if it may be its own. */
+/**
+ * A PerTenant tenant's namespace: the class's name template with "{name}" filled in, if it may be
+ * its own. The checks run from the plainest to the one that needs the other classes.
+ */
 export function tenantNamespaceName(
   tenant: string,
-  nameTemplate: string,
+  tenantClass: Pick<
+    ClassPolicy,
+    'name' | 'namespace' | 'podSecurity' | 'networkIsolation' | 'allowIngressFrom' | 'allowEgressTo'
+  >,
   scope: NamespaceScope,
 ): NamedNamespace {
-  const namespace = fillName(nameTemplate, tenant);
-  const problem = namespaceProblem(namespace, 'tenant', scope);
-  return problem === undefined ? { ok: true, namespace } : { ok: false, namespace, problem };
+  const namespace = fillName(tenantClass.namespace.nameTemplate, tenant);
+  const refuse = (kind: NamespaceRefusal, problem: string): NamedNamespace => ({
+    ok: false,
+    namespace,
+    problem,
+    kind,
+  });
+  const notAllowed = namespaceProblem(namespace, 'tenant', scope);
+  if (notAllowed !== undefined) return refuse('notAllowed', notAllowed);
+  const glob = [KUBERNETES_RESERVED, ...scope.reservedNamespaces].find((g) => globMatches(g, namespace));
+  if (glob !== undefined)
+    return refuse(
+      'reserved',
+      `matches the reserved name ${JSON.stringify(glob)}, which the platform keeps for itself`,
+    );
+  const trustedBy = trustingRule(tenant, tenantClass, namespace);
+  if (trustedBy !== undefined)
+    return refuse(
+      'trusted',
+      `is selected by the class's ${trustedBy}, so every tenant of the class would trust it`,
+    );
+  const other = overlappingClass(tenant, tenantClass, namespace, scope.classTemplates ?? []);
+  if (other !== undefined) return refuse('overlap', other);
+  return { ok: true, namespace };
+}
+
+/** A glob of the setting: `*` is any run of characters, everything else stands for itself. */
+export function globMatches(glob: string, name: string): boolean {
+  const pattern = glob
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`).test(name);
+}
+
+/**
+ * The labels a tenant's namespace carries: the class's (with "{name}" filled in), then the Pod
+ * Security labels, which a class label cannot undo. tenancy/ writes them; the trust check reads them.
+ */
+export function namespaceLabels(
+  tenant: string,
+  tenantClass: Pick<ClassPolicy, 'namespace' | 'podSecurity'>,
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(tenantClass.namespace.labels))
+    labels[key] = fillName(value, tenant);
+  for (const mode of ['enforce', 'audit', 'warn']) {
+    labels[`${PSA}/${mode}`] = tenantClass.podSecurity;
+    labels[`${PSA}/${mode}-version`] = 'latest';
+  }
+  return labels;
+}
+
+const PSA = 'pod-security.kubernetes.io';
+/** The label the API server sets on every namespace, which NetworkPolicies often select by. */
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * Which of the class's network rules would select the tenant's own namespace, judged on every label
+ * it will carry (the API server's name label and landlord's too); undefined when none does.
+ */
+function trustingRule(
+  tenant: string,
+  tenantClass: Pick<
+    ClassPolicy,
+    'namespace' | 'podSecurity' | 'networkIsolation' | 'allowIngressFrom' | 'allowEgressTo'
+  >,
+  namespace: string,
+): string | undefined {
+  if (tenantClass.networkIsolation !== 'Isolated') return undefined;
+  const labels = {
+    ...namespaceLabels(tenant, tenantClass),
+    [LABEL.tenant]: tenant,
+    [LABEL.managedBy]: MANAGED_BY.operator,
+    [NAME_LABEL]: namespace,
+  };
+  if (selects(tenantClass.allowIngressFrom) && matches(tenantClass.allowIngressFrom, labels))
+    return 'allowIngressFrom';
+  const egress = tenantClass.allowEgressTo.findIndex(
+    (rule) => selects(rule.namespaceSelector) && matches(rule.namespaceSelector, labels),
+  );
+  return egress < 0 ? undefined : `allowEgressTo[${egress}].namespaceSelector`;
+}
+
+/**
+ * The tenant name a template needs to make this namespace; '' when the template has no "{name}"
+ * and is the namespace (every tenant of it gets that one name); undefined when it cannot make it.
+ */
+export function tenantNameFor(template: string, namespace: string): string | undefined {
+  const fixed = template.split('{name}');
+  const slots = fixed.length - 1;
+  if (slots === 0) return template === namespace ? '' : undefined;
+  const free = namespace.length - fixed.join('').length;
+  if (free <= 0 || free % slots !== 0) return undefined;
+  const first = fixed[0] ?? '';
+  const candidate = namespace.slice(first.length, first.length + free / slots);
+  return isDns1123Label(candidate) && fillName(template, candidate) === namespace ? candidate : undefined;
+}
+
+/** How much of a template is fixed text: the more, the fewer names it can make. */
+function fixedLength(template: string): number {
+  return template.split('{name}').join('').length;
+}
+
+/**
+ * Another class whose template makes this very namespace for another tenant, with a template at
+ * least as specific (as much fixed text, or more): that class keeps the name, so a class with a
+ * looser template (`{name}`) cannot take what a prefixed one (`tenant-{name}`) hands out. Two
+ * classes with the same template never collide: one tenant name gives one namespace.
+ */
+function overlappingClass(
+  tenant: string,
+  tenantClass: Pick<ClassPolicy, 'name' | 'namespace'>,
+  namespace: string,
+  templates: readonly ClassTemplate[],
+): string | undefined {
+  const own = tenantClass.namespace.nameTemplate;
+  for (const other of templates) {
+    if (other.className === tenantClass.name || other.template === own) continue;
+    const name = tenantNameFor(other.template, namespace);
+    if (name === undefined || name === tenant || fixedLength(other.template) < fixedLength(own)) continue;
+    const whom = name === '' ? 'every tenant of it' : `tenant ${name}`;
+    return `is also what class ${other.className}'s namespace template ${JSON.stringify(other.template)} makes for ${whom}, and that template is at least as specific as ${JSON.stringify(own)}`;
+  }
+  return undefined;
 }
 
 /** Past this many, the allowed list is summarised: a message must stay readable. */
@@ -125,4 +314,14 @@ function listed(names: readonly string[]): string[] {
 function joinOr(items: readonly string[], word: 'and' | 'or'): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1) ?? ''}`;
+}
+
+/** The templates of the PerTenant classes among these TenantClasses, for NamespaceScope.classTemplates. */
+export function classTemplates(classes: readonly TenantClass[]): ClassTemplate[] {
+  return classes.flatMap((tc) => {
+    const policy = resolvedClass(tc.metadata.name ?? '', 0, tc.spec);
+    return policy.mode === 'PerTenant'
+      ? [{ className: policy.name, template: policy.namespace.nameTemplate }]
+      : [];
+  });
 }

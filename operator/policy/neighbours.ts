@@ -3,7 +3,8 @@
 // tenant's Service and pass its network rules, and a selector that matched another tenant's pods
 // would make its Deployment fight over them. Of two such tenants the one created first keeps its
 // labels (then the name that sorts first); the other is refused, naming it.
-import type { V1Deployment, V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
+import type { V1Deployment, V1LabelSelector } from '@kubernetes/client-node';
+import { matches } from '../../util/label-selector.js';
 import { placeIn, type Child } from './children.js';
 import { isRecord } from './json.js';
 import { refusal, type Refusal } from './refusals.js';
@@ -104,33 +105,6 @@ function isOlder(a: Self, b: Self): boolean {
   const at = a.createdAt === undefined || a.createdAt === '' ? '\uffff' : a.createdAt;
   const bt = b.createdAt === undefined || b.createdAt === '' ? '\uffff' : b.createdAt;
   return at === bt ? a.tenant < b.tenant : at < bt;
-}
-
-/** Kubernetes label selector semantics: every matchLabels pair and every expression must hold. */
-export function matches(selector: V1LabelSelector, labels: Readonly<Record<string, string>>): boolean {
-  const pairs = Object.entries(selector.matchLabels ?? {});
-  return (
-    pairs.every(([key, value]) => labels[key] === value) &&
-    (selector.matchExpressions ?? []).every((e) => holds(e, labels))
-  );
-}
-
-function holds(requirement: V1LabelSelectorRequirement, labels: Readonly<Record<string, string>>): boolean {
-  const has = Object.hasOwn(labels, requirement.key);
-  const value = labels[requirement.key] ?? '';
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case 'In':
-      return has && values.includes(value);
-    case 'NotIn':
-      return !has || !values.includes(value);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    default:
-      return false;
-  }
 }
 
 function stringMap(value: unknown): Record<string, string> {

@@ -20,6 +20,9 @@ export const REFUSAL_REASON = {
   forbiddenName: 'ForbiddenName',
   volumeNotAllowed: 'VolumeNotAllowed',
   egressNotAllowed: 'EgressNotAllowed',
+  namespaceReserved: 'NamespaceReserved',
+  namespaceTrusted: 'NamespaceTrusted',
+  namespaceOverlap: 'NamespaceOverlap',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -82,10 +85,19 @@ export const refusal = {
       `${at.child}: ${at.path}: namespace ${namespace} ${why}; ${allowed}`,
     ),
 
-  /** PerTenant: the namespace the class's template makes for this tenant may not be its own. */
-  tenantNamespaceNotAllowed: (namespace: string, from: string, why: string): Refusal =>
+  /**
+   * PerTenant: the namespace the class's template makes for this tenant may not be its own. The
+   * reason says which rule: a system name, a reserved one, one the class's network rules trust, or
+   * one another class's template makes.
+   */
+  tenantNamespaceNotAllowed: (
+    reason: TenantNamespaceReason,
+    namespace: string,
+    from: string,
+    why: string,
+  ): Refusal =>
     refuse(
-      REFUSAL_REASON.namespaceNotAllowed,
+      reason,
       `the tenant's namespace ${namespace} (${from}) ${why}; rename the row or change the class's namespace.nameTemplate`,
     ),
 
@@ -134,6 +146,13 @@ export const refusal = {
       `${at.child}: ${at.path}: ${problem} of Tenant ${other}, which came first and keeps them; give this tenant's pods labels and a selector of their own`,
     ),
 };
+
+/** The reasons a PerTenant tenant's namespace is refused. */
+export type TenantNamespaceReason =
+  | typeof REFUSAL_REASON.namespaceNotAllowed
+  | typeof REFUSAL_REASON.namespaceReserved
+  | typeof REFUSAL_REASON.namespaceTrusted
+  | typeof REFUSAL_REASON.namespaceOverlap;
 
 /** The reasons of the pod template rules that are not Pod Security. */
 export type PodRuleReason =

@@ -32,7 +32,6 @@ describe('tenantNamespace', () => {
     ['kube-system', '{name}', 'system namespace'],
     ['kube-public', '{name}', 'system namespace'],
     ['kube-node-lease', '{name}', 'system namespace'],
-    ['kube-anything', '{name}', 'system namespace'],
     ['system', 'kube-{name}', 'system namespace'],
     ['landlord-system', '{name}', "landlord's own namespace"],
     ['acme', 'Tenants/{name}', 'not a namespace name'],
@@ -44,6 +43,18 @@ describe('tenantNamespace', () => {
     expect(result.refusal.reason).toBe('NamespaceNotAllowed');
     expect(result.refusal.message).toContain(says);
     expect(result.refusal.message).toContain('of class standard');
+  });
+
+  it.each([
+    ['kube-anything', '{name}', 'NamespaceReserved', 'the reserved name "kube-*"'],
+    ['foo-system', '{name}', 'NamespaceReserved', 'the reserved name "*-system"'],
+    ['ingress-nginx', '{name}', 'NamespaceReserved', 'the reserved name "ingress-*"'],
+  ])('refuses tenant %s under template %j with its own reason, %s', (tenant, template, reason, says) => {
+    const result = tenantNamespace(tenant, classWith(template));
+    expect(result.ok ? 'accepted' : result.refusal).toEqual({
+      reason,
+      message: expect.stringContaining(says) as string,
+    });
   });
 });
 
@@ -129,7 +140,7 @@ describe('wantedChildren under a PerTenant class', () => {
 
   it("refuses a PerTenant namespace that is not the tenant's to have", () => {
     const wanted = wantedChildren(tenant(), testConfig({ tenantClass: perTenant('kube-{name}') }));
-    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceNotAllowed');
+    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceReserved');
   });
 
   it('keeps the namespace and its objects when archived, and only the children go', () => {

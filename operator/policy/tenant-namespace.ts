@@ -5,11 +5,19 @@
 // they will be applied. An existing namespace the Tenant does not own is the converger's business
 // (ownership.ts: Conflict), since only the cluster knows whether it exists.
 import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
-import { tenantNamespaceName } from '../namespaces/rules.js';
+import { tenantNamespaceName, type NamespaceRefusal } from '../namespaces/rules.js';
 import type { Child, ValidChildren } from './children.js';
 import type { PolicyConfig } from './config.js';
 import { quote } from './json.js';
-import { refusal, type Refusal } from './refusals.js';
+import { REFUSAL_REASON, refusal, type Refusal, type TenantNamespaceReason } from './refusals.js';
+
+/** Each namespace rule's own reason (issue 37: a squatting attempt says which rule stopped it). */
+const REASON_OF: Record<NamespaceRefusal, TenantNamespaceReason> = {
+  notAllowed: REFUSAL_REASON.namespaceNotAllowed,
+  reserved: REFUSAL_REASON.namespaceReserved,
+  trusted: REFUSAL_REASON.namespaceTrusted,
+  overlap: REFUSAL_REASON.namespaceOverlap,
+};
 
 export type TenantNamespace =
   /** PerTenant: the tenant's own namespace. Shared: undefined, the children stay where they say. */
@@ -20,12 +28,17 @@ export function tenantNamespace(tenant: string, config: PolicyConfig): TenantNam
   const { tenantClass } = config;
   if (tenantClass.mode !== 'PerTenant') return { ok: true, namespace: undefined };
   const template = tenantClass.namespace.nameTemplate;
-  const named = tenantNamespaceName(tenant, template, config);
+  const named = tenantNamespaceName(tenant, tenantClass, config);
   if (named.ok) return named;
   const from = `from the name template ${quote(template)} of class ${tenantClass.name}`;
   return {
     ok: false,
-    refusal: refusal.tenantNamespaceNotAllowed(quote(named.namespace), from, named.problem),
+    refusal: refusal.tenantNamespaceNotAllowed(
+      REASON_OF[named.kind],
+      quote(named.namespace),
+      from,
+      named.problem,
+    ),
   };
 }
 

@@ -7,6 +7,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import type { ClassPolicy, EgressPort, EgressRule } from '../../api/tenantclass.js';
+import { selects } from '../../util/label-selector.js';
 
 type Family = 'ipv4' | 'ipv6';
 
@@ -114,12 +115,6 @@ export function fencedIpBlock(ipBlock: { cidr: string; except?: string[] }): {
     if (!excepted) except.push(endpoint.cidr);
   }
   return except.length > 0 ? { cidr: ipBlock.cidr, except } : { cidr: ipBlock.cidr };
-}
-
-/** A selector that selects something: an empty one would pick every namespace, so it adds nothing. */
-export function selects(selector: V1LabelSelector | undefined): selector is V1LabelSelector {
-  if (selector === undefined) return false;
-  return Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
 }
 
 /**

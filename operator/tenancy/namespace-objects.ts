@@ -18,8 +18,10 @@ import { fillName, type ClassPolicy, type ClassRoleBinding } from '../../api/ten
 import { contentHash } from '../../util/canonical-json.js';
 import type { TenancyKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
+import { namespaceLabels } from '../namespaces/rules.js';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
-import { egressRules, selects, type EgressPolicyRule } from './egress.js';
+import { selects } from '../../util/label-selector.js';
+import { egressRules, type EgressPolicyRule } from './egress.js';
 
 export const TENANCY_NAMES = {
   serviceAccount: TENANT_SERVICE_ACCOUNT,
@@ -28,7 +30,6 @@ export const TENANCY_NAMES = {
   isolation: 'landlord-isolation',
 } as const;
 
-const PSA = 'pod-security.kubernetes.io';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** The Namespace first: everything else lives in it, so the converger applies it before the rest. */
@@ -54,14 +55,9 @@ function fillAll(values: Readonly<Record<string, string>>, tenant: string): Reco
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fillName(v, tenant)]));
 }
 
-/** The class's labels and annotations, then the Pod Security labels, which a class label cannot undo. */
+/** The labels the namespace rules give a tenant's namespace (Pod Security last), and the class's annotations. */
 function namespaceObject(tenant: string, tenantClass: ClassPolicy, namespace: string): V1Namespace {
-  const level = tenantClass.podSecurity;
-  const labels = { ...fillAll(tenantClass.namespace.labels, tenant) };
-  for (const mode of ['enforce', 'audit', 'warn']) {
-    labels[`${PSA}/${mode}`] = level;
-    labels[`${PSA}/${mode}-version`] = 'latest';
-  }
+  const labels = namespaceLabels(tenant, tenantClass);
   const annotations = fillAll(tenantClass.namespace.annotations, tenant);
   return {
     apiVersion: 'v1',
