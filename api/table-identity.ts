@@ -40,8 +40,6 @@ export function fromTables(
 ): { table: string } | { mismatch: TableMismatch } {
   const table = tables.find((t) => tableMismatch(tenant, t) === undefined);
   if (table !== undefined) return { table };
-  if (tenant.metadata.labels?.[LABEL.managedBy] !== MANAGED_BY.sync)
-    return { mismatch: { cause: 'unmarked' } };
-  const annotated = tenant.metadata.annotations?.[ANNOTATION.table];
-  return { mismatch: { cause: 'otherTable', ...(annotated === undefined ? {} : { otherTable: annotated }) } };
+  // Against any table but its own a Tenant shows the same mismatch; '' is none (no table is named so).
+  return { mismatch: tableMismatch(tenant, tables[0] ?? '')! };
 }

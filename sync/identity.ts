@@ -2,7 +2,7 @@
 // shares the table with other clusters). The label carries a short hash of the table name (labels
 // are limited to 63 characters; table names reach 255), the annotation the full name for people.
 // Only these Tenants are ever written to or deleted.
-import { createHash } from 'node:crypto';
+import { sourceTableLabel, tableMismatch, type TableMismatch } from '../api/table-identity.js';
 import { ANNOTATION, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
 import { SINGLE_CLUSTER, type Placement } from './placement.js';
 
@@ -13,8 +13,7 @@ export interface TableIdentity extends Placement {
 }
 
 export function tableIdentity(table: string, placement: Placement = SINGLE_CLUSTER): TableIdentity {
-  // The name alone, not the endpoint or region: the same table reached another way is the same source.
-  const sourceLabel = createHash('sha256').update(table).digest('hex').slice(0, 16);
+  const sourceLabel = sourceTableLabel(table);
   return { table, sourceLabel, cluster: placement.cluster, claimsUnassigned: placement.claimsUnassigned };
 }
 
@@ -42,10 +41,7 @@ export function ownedAnnotations(identity: TableIdentity, hash?: string): Record
 
 /** Why a Tenant of a row's name is not this sync's to touch. */
 export type ForeignCause =
-  /** Not labelled managed-by landlord-sync: made by a person (kubectl), a pipeline, or another tool. */
-  | 'unmarked'
-  /** Marked by a landlord sync, but for another table. */
-  | 'otherTable'
+  | TableMismatch['cause']
   /** Marked by this table's sync, but for another cluster's rows (or, unlabelled, for unassigned rows this cluster does not claim). */
   | 'otherCluster';
 
@@ -69,16 +65,11 @@ function clusterMatches(labels: Record<string, string>, identity: TableIdentity)
  * without them. The one check every write and delete goes through.
  */
 export function ownership(tenant: Tenant, identity: TableIdentity): Ownership {
-  const labels = tenant.metadata.labels ?? {};
-  const annotated = tenant.metadata.annotations?.[ANNOTATION.table];
-  if (labels[LABEL.managedBy] !== MANAGED_BY.sync) return { kind: 'foreign', cause: 'unmarked' };
-  if (labels[LABEL.sourceTable] === identity.sourceLabel && (annotated ?? identity.table) === identity.table)
-    return clusterMatches(labels, identity) ? { kind: 'own' } : { kind: 'foreign', cause: 'otherCluster' };
-  return {
-    kind: 'foreign',
-    cause: 'otherTable',
-    ...(annotated === undefined ? {} : { otherTable: annotated }),
-  };
+  const mismatch = tableMismatch(tenant, identity.table);
+  if (mismatch !== undefined) return { kind: 'foreign', ...mismatch };
+  return clusterMatches(tenant.metadata.labels ?? {}, identity)
+    ? { kind: 'own' }
+    : { kind: 'foreign', cause: 'otherCluster' };
 }
 
 export const owns = (tenant: Tenant, identity: TableIdentity): boolean =>
