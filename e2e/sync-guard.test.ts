@@ -2,7 +2,7 @@
 // is held back visible in the log, an Event on each Tenant and a metric.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_LOG } from '../sync/reasons.js';
-import { waitUntil } from '../harness/wait.js';
+import { waitForCount, waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
 import {
@@ -33,11 +33,13 @@ beforeAll(async () => {
     LANDLORD_SYNC_MAX_DELETE_FRACTION: '0.1',
     LANDLORD_SYNC_MAX_DELETE_MINIMUM: '2',
   });
-  await waitUntil(
+  // Started beside files running 500-1,000 tenants each: the waits fail on a stall, not on time.
+  await sync.ready();
+  await waitForCount(
     '20 Tenants Synced',
-    async () =>
-      (await syncedTenants(table)).filter((t) => syncedCondition(t)?.status === 'True').length === 20,
-    { timeoutMs: 60_000 },
+    async () => (await syncedTenants(table)).filter((t) => syncedCondition(t)?.status === 'True').length,
+    20,
+    { stallMs: 60_000, abortIf: sync.assertRunning },
   );
 });
 
@@ -67,9 +69,10 @@ describe('a table emptied at once', () => {
     expect(event?.type).toBe('Warning');
     expect(event?.message).toContain(table);
     // Every Tenant goes in the end, two per pass at most.
-    await waitUntil('every Tenant to be deleted', async () => (await syncedTenants(table)).length === 0, {
-      timeoutMs: 180_000,
+    await waitForCount('every Tenant to be deleted', async () => (await syncedTenants(table)).length, 0, {
+      stallMs: 60_000,
       intervalMs: 500,
+      abortIf: sync.assertRunning,
     });
     const perPass = new Map<number, number>();
     for (const line of await loggedAtLeast(sync, SYNC_LOG.deletedGone, 20)) {

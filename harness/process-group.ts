@@ -37,8 +37,11 @@ export class ProcessGroup<Name extends string> {
     this.processes.get(name)?.signal(signal);
   }
 
+  /** Stops `name` on purpose (a restart, the end of a run): its exit is not reported. */
   async stop(name: Name): Promise<void> {
-    await this.processes.get(name)?.stop();
+    const proc = this.processes.get(name);
+    this.processes.delete(name);
+    await proc?.stop();
   }
 
   /** From here on an exit is expected, and not reported. */

@@ -30,3 +30,43 @@ export async function waitUntil<T>(
     await sleep(options.intervalMs ?? 200);
   }
 }
+
+export interface CountOptions {
+  /** How long the count may stay the same before the wait fails: a hang, not a slow machine. */
+  stallMs: number;
+  intervalMs?: number;
+  abortIf?: () => Promise<void> | void;
+}
+
+/**
+ * Polls `count` until it equals `target`. It fails only when the count has not moved for
+ * `stallMs`, never on total time: a loaded machine (three e2e files, each with 500-1,000 tenants
+ * and a control plane of its own, on two cores) slows progress down; only a hang stops it.
+ */
+export async function waitForCount(
+  what: string,
+  count: () => Promise<number>,
+  target: number,
+  options: CountOptions,
+): Promise<void> {
+  let last: number | undefined;
+  let movedAt = Date.now();
+  let lastError: unknown;
+  for (;;) {
+    await options.abortIf?.();
+    try {
+      const value = await count();
+      if (value === target) return;
+      if (value !== last) [last, movedAt] = [value, Date.now()];
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() - movedAt > options.stallMs) {
+      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(
+        `waiting for ${what}: stuck at ${last ?? 'no answer'} of ${target} for ${options.stallMs} ms${cause}`,
+      );
+    }
+    await sleep(options.intervalMs ?? 200);
+  }
+}

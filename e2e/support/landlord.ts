@@ -19,6 +19,8 @@ export interface LandlordProcess {
   httpPort(): Promise<number>;
   waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   ready(timeoutMs?: number): Promise<void>;
+  /** Throws with its last log lines if it has exited: an `abortIf` for waits on its work. */
+  readonly assertRunning: () => void;
   metrics(): Promise<string>;
   kill(signal?: NodeJS.Signals): void;
   /** SIGTERM, then the exit code. */
@@ -111,6 +113,11 @@ export function startLandlord(
     });
   const httpPort = async (): Promise<number> =>
     Number((await waitForLog((l) => l.msg === 'starting' && typeof l.httpPort === 'number')).httpPort);
+  const assertRunning = (): void => {
+    if (alive) return;
+    const last = logs.slice(-10).map((l) => JSON.stringify(l));
+    throw new Error(`${identity} exited:\n${last.join('\n')}`);
+  };
   const fetchText = async (path: string): Promise<Answer> => getOnNewConnection(await httpPort(), path);
   return {
     identity,
@@ -121,17 +128,10 @@ export function startLandlord(
     ready: async (timeoutMs = 120_000) => {
       await waitUntil(`${identity} to be ready`, async () => alive && (await fetchText('/readyz')).ok, {
         timeoutMs,
-        abortIf: () => {
-          if (!alive)
-            throw new Error(
-              `${identity} exited:\n${logs
-                .slice(-10)
-                .map((l) => JSON.stringify(l))
-                .join('\n')}`,
-            );
-        },
+        abortIf: assertRunning,
       });
     },
+    assertRunning,
     metrics: async () => (await fetchText('/metrics')).text,
     kill: (signal = 'SIGKILL') => {
       if (alive) child.kill(signal);
