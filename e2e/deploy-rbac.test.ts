@@ -6,7 +6,8 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { CoordinationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, VERSION } from '../api/tenant.js';
+import { sourceTableLabel } from '../api/table-identity.js';
+import { ANNOTATION, CONDITION, GROUP, LABEL, MANAGED_BY, VERSION } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, CLASS_PLURAL } from '../api/tenantclass.js';
 import {
   countPartition,
@@ -38,6 +39,7 @@ const operatorUser = serviceAccountUser(SYSTEM, 'landlord-operator');
 const syncUser = serviceAccountUser(SYSTEM, 'landlord-sync');
 const purgerUser = serviceAccountUser(SYSTEM, 'landlord-purger');
 const USERS: Record<string, string> = { operator: operatorUser, sync: syncUser, purger: purgerUser };
+const TENANT_TABLE = uniqueName('rbac-tenants');
 
 async function leaseHolder(name: string): Promise<string | undefined> {
   const lease = await coordination.readNamespacedLease({ name, namespace: SYSTEM });
@@ -147,13 +149,21 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
       'purger',
       asServiceAccount(kubeconfig, {
         LANDLORD_PURGER_TABLES: JSON.stringify(tables),
+        LANDLORD_PURGER_TENANT_TABLES: TENANT_TABLE,
         LANDLORD_PURGER_DELAY: '0s',
       }),
     );
     await purger.ready();
     await purger.waitForLog((l) => l.msg === 'became leader');
     const tenant = tenantManifest(name, ns, 0);
-    await createTenant(custom, { ...tenant, spec: { ...tenant.spec, state: 'purged' } });
+    // The purger purges only Tenants sync made from its tenant tables: this one carries sync's marks
+    // for TENANT_TABLE (escape-purger.test.ts shows a Tenant without them refused).
+    const metadata = {
+      ...tenant.metadata,
+      labels: { [LABEL.managedBy]: MANAGED_BY.sync, [LABEL.sourceTable]: sourceTableLabel(TENANT_TABLE) },
+      annotations: { [ANNOTATION.table]: TENANT_TABLE },
+    };
+    await createTenant(custom, { ...tenant, metadata, spec: { ...tenant.spec, state: 'purged' } });
     await waitForCondition(custom, name, { type: CONDITION.purged, status: 'True' });
     expect(await countPartition(dynamo, dataTable, name)).toBe(0);
     await waitUntil(
