@@ -9,7 +9,7 @@ import type { Pruner } from './prune.js';
 import { SYNC_LOG } from './reasons.js';
 import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
-import { parseRow } from './row/index.js';
+import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import type { Trigger } from './trigger.js';
 
@@ -47,7 +47,7 @@ export class Intake {
 
   accept(item: Item): Accepted {
     if (!placedHere(item, this.deps.ledger.identity)) return this.elsewhere(item);
-    const row = parseRow(item);
+    const row = readRow(item);
     const name = row.name;
     if (name === undefined) {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
@@ -79,7 +79,7 @@ export class Intake {
       this.deps.ledger.rowGone(name);
       return 'gone';
     }
-    const row = parseRow(item);
+    const row = readRow(item);
     if (row.name === undefined) return 'unusable';
     this.deps.ledger.record({ ...row, name: row.name });
     return 'recorded';
