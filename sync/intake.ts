@@ -92,6 +92,7 @@ export class Intake {
   acceptBatch(batch: ChangeBatch): string | undefined {
     const removed = new Set<string>();
     const marked = new Set<string>();
+    const written = new Set<string>();
     let rescan: string | undefined;
     for (const change of batch.changes) {
       if (change.kind === 'rescan') rescan = change.reason;
@@ -105,12 +106,16 @@ export class Intake {
         else removed.delete(name);
         if (deleted) marked.add(name);
         else marked.delete(name);
+        written.add(name);
       }
     }
     for (const name of removed) marked.delete(name);
-    // Deletions of either cause go through the guard, from the interval's one budget.
+    for (const name of [...removed, ...marked]) written.delete(name);
+    // Every takedown (gone, deleted, or a state such as archived) goes through the guard, from the
+    // interval's one budget.
     if (removed.size > 0) this.deps.pruner.rowsRemoved([...removed]);
     if (marked.size > 0) this.deps.pruner.rowsMarkedDeleted([...marked]);
+    if (written.size > 0) this.deps.pruner.rowsTakingDown([...written]);
     return rescan;
   }
 

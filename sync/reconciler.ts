@@ -127,7 +127,18 @@ export class Reconciler {
       return;
     }
     view.wrote(tenant);
+    const approval = this.deps.ledger.deletionApproval(name);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
+    if (approval !== undefined) {
+      // Only a takedown by state (archived, purged) waits for an approval before its apply.
+      this.deps.logger.info(SYNC_LOG.takenDown, {
+        tenant: name,
+        rowHash: hash,
+        pass: approval,
+        state: spec.state,
+      });
+      return;
+    }
     // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
     // children), and the row hash and time of this write are in status.sync; one write per tenant less.
     this.deps.logger.info(before === undefined ? SYNC_LOG.created : SYNC_LOG.updated, {
@@ -191,7 +202,8 @@ export class Reconciler {
     const updated = await this.deps.statusWriter.write(view.get(name)!, status);
     if (updated === undefined) return;
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
-    if (verdict.kind === 'synced') return;
+    // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
+    if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
     this.deps.logger.warn(SYNC_LOG.refused, { tenant: name, attribute, problem: verdict.message });
