@@ -420,3 +420,33 @@ describe('decide: a row that takes its Tenant down by state waits for the budget
     });
   });
 });
+
+describe('decide: a spec whose apply timed out twice is parked', () => {
+  const changed = (s: Situation): void => {
+    s.row = { kind: 'tenant', hash: 'h2', state: 'active' };
+    s.verdict = { kind: 'synced', hash: 'h2' };
+  };
+  const parked =
+    (hash: string, until: number) =>
+    (s: Situation): void => {
+      s.parked = { hash, until };
+    };
+
+  it('is not resent before the wait is over', () => {
+    expect(decide(situation(changed, parked('h2', LATER.getTime() + 1)))).toEqual({ kind: 'nothing' });
+  });
+
+  it('is resent once the wait is over', () => {
+    expect(decide(situation(changed, parked('h2', LATER.getTime())))).toEqual({
+      kind: 'applySpec',
+      hash: 'h2',
+    });
+  });
+
+  it('is no reason to hold a changed row', () => {
+    expect(decide(situation(changed, parked('h1', LATER.getTime() + 1)))).toEqual({
+      kind: 'applySpec',
+      hash: 'h2',
+    });
+  });
+});

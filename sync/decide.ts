@@ -33,6 +33,8 @@ export interface Situation {
   approval: number | undefined;
   /** Why the budget holds back the row's takedown by state (archived, purged), if it does. */
   heldBack: string | undefined;
+  /** A spec whose apply timed out twice, not sent again before `until` (ms) unless the row changes. */
+  parked?: { hash: string; until: number } | undefined;
   /** The spec sync itself applied last, so that its own write is not taken for an edit. */
   applied: Applied | undefined;
   identity: TableIdentity;
@@ -153,6 +155,7 @@ function decideForeign(s: Situation, tenant: Tenant, owner: Foreign): SyncAction
  * waits for the budget like a deletion; held back, the Tenant keeps its spec and Synced says why.
  */
 function decideApply(s: Situation, tenant: Tenant | undefined, hash: string): SyncAction {
+  if (s.parked?.hash === hash && s.now.getTime() < s.parked.until) return NOTHING;
   const takedown = s.row?.kind === 'tenant' ? takedownOf(s.row.state, tenant) : undefined;
   if (takedown === undefined || s.approval !== undefined) return { kind: 'applySpec', hash };
   if (s.heldBack === undefined) return { kind: 'awaitApproval', cause: takedown };

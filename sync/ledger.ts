@@ -93,6 +93,14 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return takedownOf(row.state, tenant);
   }
 
+  /**
+   * Applying the spec with this hash timed out. The second time for one hash, it is parked: not
+   * sent again until the row changes or `parkMs` have passed; returns until when, if parked.
+   */
+  specTimedOut(name: string, hash: string, parkMs: number, now = Date.now()): number | undefined {
+    return this.book.timedOut(name, hash, now, parkMs);
+  }
+
   /** The guard held back the row's takedown: the Synced condition says so, with this message. */
   holdBack(name: string, message: string): void {
     this.book.holdBack(name, message);
@@ -158,6 +166,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       reported: book.conflictReported(name),
       approval: book.approval(name),
       heldBack: book.heldBackFor(name),
+      parked: book.parked(name),
       applied: book.appliedSpec(name),
       identity,
       now,

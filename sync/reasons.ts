@@ -79,4 +79,5 @@ export const SYNC_LOG = {
   streamFailed: 'reading the stream failed; retrying',
   rescan: 'the stream lost its place; scanning the whole table',
   writeFailed: 'syncing the tenant failed; retrying',
+  writeParked: 'applying the row timed out twice: not resent until the row changes or the wait is over',
 } as const;

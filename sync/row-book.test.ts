@@ -61,3 +61,23 @@ describe('RowBook', () => {
     expect(book.appliedSpec('b')).toBeUndefined();
   });
 });
+
+describe('RowBook: timeouts', () => {
+  it('parks a hash on its second timeout, and forgets it when the row changes or is applied', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBeUndefined();
+    expect(book.parked('a')).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 10, 1000)).toBe(1010);
+    expect(book.parked('a')).toEqual({ hash: 'h1', until: 1010 });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
+    expect(book.parked('a')).toEqual({ hash: 'h1', until: 1010 });
+    book.set('a', { kind: 'tenant', hash: 'h2', state: 'active' });
+    expect(book.parked('a')).toBeUndefined();
+    expect(book.timedOut('a', 'h2', 0, 1000)).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBe(1000);
+    book.applied('a', 'h1', 2);
+    expect(book.parked('a')).toBeUndefined();
+  });
+});

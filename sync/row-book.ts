@@ -29,6 +29,8 @@ export class RowBook {
    * to archived or purged), with the pass.
    */
   private readonly approved = new Map<string, number>();
+  /** Applies of a spec that timed out: a second timeout of one hash parks it until `until`. */
+  private readonly timeouts = new Map<string, { hash: string; count: number; until?: number }>();
   /** Why the guard held back a row's takedown by state, as the Synced condition says it. */
   private readonly heldBack = new Map<string, string>();
   /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
@@ -63,6 +65,7 @@ export class RowBook {
     if (JSON.stringify(previous) !== JSON.stringify(state)) {
       this.approved.delete(name);
       this.heldBack.delete(name);
+      this.timeouts.delete(name);
     }
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
@@ -81,6 +84,7 @@ export class RowBook {
     this.appliedSpecs.delete(name);
     this.conflicts.delete(name);
     this.heldBack.delete(name);
+    this.timeouts.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -114,6 +118,7 @@ export class RowBook {
     this.written(name, hash);
     // A takedown the guard approved is done: its approval is used up.
     this.approved.delete(name);
+    this.timeouts.delete(name);
     this.heldBack.delete(name);
     if (generation !== undefined) this.appliedSpecs.set(name, { hash, generation });
   }
@@ -149,6 +154,24 @@ export class RowBook {
 
   unapprove(name: string): void {
     this.approved.delete(name);
+  }
+
+  /**
+   * An apply of the spec with this hash timed out; returns when it may be sent again if this was
+   * its second timeout (it is parked until then), undefined while the queue's backoff suffices.
+   */
+  timedOut(name: string, hash: string, now: number, parkMs: number): number | undefined {
+    const previous = this.timeouts.get(name);
+    const count = previous?.hash === hash ? previous.count + 1 : 1;
+    const until = count >= 2 ? now + parkMs : undefined;
+    this.timeouts.set(name, { hash, count, ...(until === undefined ? {} : { until }) });
+    return until;
+  }
+
+  /** The spec hash parked after timing out twice, and until when. */
+  parked(name: string): { hash: string; until: number } | undefined {
+    const timeout = this.timeouts.get(name);
+    return timeout?.until === undefined ? undefined : { hash: timeout.hash, until: timeout.until };
   }
 
   holdBack(name: string, message: string): void {
