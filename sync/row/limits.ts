@@ -33,7 +33,7 @@ const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(v
  * The row's manifests, checked in the order that costs least: the size (one measure), the count
  * (one length), then each manifest's outer shape and name. The message starts with the attribute.
  */
-export function checkRowLimits(deployment: JsonObject, configMaps: readonly JsonObject[]): StepResult<true> {
+function checkRowLimits(deployment: JsonObject, configMaps: readonly JsonObject[]): StepResult<true> {
   const size = checkSize(deployment, configMaps);
   if (!size.ok) return size;
   if (configMaps.length > SYNC_ROW_LIMITS.maxConfigMaps) {
@@ -117,7 +117,7 @@ const attributeNamed = (message: string): RowProblemAttribute =>
  * A parsed row held to the limits: a tenant row past one becomes a refused row (InvalidRecord), so
  * nothing of it is sent. parseRow reads the row's types; this is what sync, `plan` and `validate` use.
  */
-export function withinLimits(row: ParsedRow): ParsedRow {
+function withinLimits(row: ParsedRow): ParsedRow {
   if (row.kind !== 'tenant') return row;
   const { deployment, configMaps = [] } = row.spec;
   const checked = checkRowLimits(deployment as unknown as JsonObject, configMaps as unknown as JsonObject[]);
