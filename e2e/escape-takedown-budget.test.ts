@@ -66,12 +66,22 @@ async function setUp(
 
 const stateOf = (tenant: Tenant): string => tenant.spec?.state ?? 'active';
 
+/**
+ * Synced says the takedown is held back, of the spec the Tenant holds. Once approved, the spec is
+ * applied before its status can say so (a status write of its own): a reader in between sees the
+ * new spec beside the old condition, which is about the generation before.
+ */
+function heldNow(tenant: Tenant): boolean {
+  const synced = syncedCondition(tenant);
+  return (
+    synced?.reason === SYNC_REASON.takedownHeldBack &&
+    synced.observedGeneration === tenant.metadata.generation
+  );
+}
+
 /** Held back means held: no Tenant whose Synced says so holds the new state yet. */
 function expectHeldMeansKept(tenants: readonly Tenant[]): void {
-  for (const tenant of tenants) {
-    if (syncedCondition(tenant)?.reason === SYNC_REASON.takedownHeldBack)
-      expect(stateOf(tenant)).toBe('active');
-  }
+  for (const tenant of tenants) if (heldNow(tenant)) expect(stateOf(tenant)).toBe('active');
 }
 
 /** Takedowns logged per pass (archived/purged applied, Tenants deleted), once `count` are logged. */
@@ -99,7 +109,7 @@ async function expectVisibleHold(table: string, sync: LandlordProcess): Promise<
     async () => {
       const tenants = await syncedTenants(table);
       expectHeldMeansKept(tenants);
-      return tenants.find((t) => syncedCondition(t)?.reason === SYNC_REASON.takedownHeldBack);
+      return tenants.find(heldNow);
     },
     { timeoutMs: 30_000, intervalMs: 200 },
   );
