@@ -182,14 +182,14 @@ const CASES: Case[] = [
     exit: EXIT.refused,
   },
   {
-    name: 'a Service instead of a Deployment',
+    name: 'a Service instead of a Deployment: refused by sync, before any write',
     row: textRow('tenant-1', {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 's', namespace: 'team-a' },
     }),
     expected: { verdict: 'refused', name: 'tenant-1' },
-    condition: { type: 'Applied', reason: 'KindNotAllowed', message: /Service/ },
+    condition: { type: 'Synced', reason: 'InvalidRecord', message: /^spec\.apiVersion: must be "apps\/v1"/ },
     exit: EXIT.refused,
   },
   {

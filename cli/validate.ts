@@ -1,5 +1,5 @@
 // `landlord validate`, the pure part: one row (as JSON) and the operator's policy config in, the
-// verdict out. Every check is the components' own: sync's parseRow, then the operator's
+// verdict out. Every check is the components' own: sync's readRow (parseRow, then its limits), then the operator's
 // wantedChildren (its policy, shaped by the row's state) on the Tenant sync would apply, so the verdict carries the very reason and
 // message the Tenant would show. What needs the cluster (a child owned by someone else, the API
 // server refusing an apply) cannot be seen from here.
@@ -11,7 +11,7 @@ import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
 import { classTemplates } from '../operator/namespaces/rules.js';
 import { fallbackClass, resolveClass, type ClassResolution } from '../operator/tenancy/resolve-class.js';
-import { parseRow } from '../sync/row/index.js';
+import { readRow } from '../sync/row/index.js';
 import { SYNC_REASON } from '../sync/reasons.js';
 import { appliedTenant } from './applied-tenant.js';
 
@@ -86,7 +86,7 @@ export function validateRow(
     : 'document';
   const item = form === 'document' ? documentToItem(row as Record<string, unknown>) : row;
   if (typeof item === 'string') return { verdict: 'unreadable', message: item };
-  const parsed = parseRow(item as Record<string, AttributeValue>);
+  const parsed = readRow(item as Record<string, AttributeValue>);
   switch (parsed.kind) {
     case 'deleted':
       return { verdict: 'deleted', form, name: parsed.name };

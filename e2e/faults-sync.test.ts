@@ -175,6 +175,8 @@ describe('a table emptied while sync was down', () => {
     );
     const env = {
       LANDLORD_SYNC_POLL_SECONDS: '1',
+      // Without a stream the budget lasts a resync interval, not a poll: a pass every 3 s.
+      LANDLORD_SYNC_RESYNC_SECONDS: '3',
       LANDLORD_SYNC_MAX_DELETE_FRACTION: '0.1',
       LANDLORD_SYNC_MAX_DELETE_MINIMUM: '2',
     };

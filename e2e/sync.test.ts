@@ -245,17 +245,18 @@ describe('rows sync refuses', () => {
     expect(printed).toMatch(new RegExp(`^${name}\\s+False`));
   });
 
-  it('reports a spec the API server rejects (no metadata.name) as ApplyRejected, once', async () => {
+  it('reports a spec the API server rejects (a namespace over 63 characters) as ApplyRejected, once', async () => {
     const name = uniqueName('rejected');
+    // sync refuses a missing name itself (sync/row/limits.ts); the Tenant's schema alone limits the namespace.
     const spec = JSON.stringify({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { namespace: 'default' },
+      metadata: { name: `${name}-app`, namespace: 'n'.repeat(64) },
     });
     await putRow(table, { name, spec, deleted: false });
     const refused = await tenantWhere(name, (t) => syncedCondition(t)?.status === 'False', 'Synced=False');
     expect(syncedCondition(refused)?.reason).toBe('ApplyRejected');
-    expect(syncedCondition(refused)?.message).toContain('metadata.name');
+    expect(syncedCondition(refused)?.message).toContain('metadata.namespace');
     expect(refused.spec?.deployment).toBeUndefined();
     await moreScans(sync, 2);
     expect(sync.logs.filter((l) => l.msg === SYNC_LOG.rejected && l.tenant === name)).toHaveLength(1);

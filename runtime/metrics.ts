@@ -13,7 +13,7 @@ export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 
 const SCAN_RESULTS = ['success', 'error'] as const;
 /** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
-const DELETION_CAUSES = ['rowGone', 'rowDeleted'] as const;
+const DELETION_CAUSES = ['rowGone', 'rowDeleted', 'archived', 'purged'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
 const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
@@ -254,7 +254,7 @@ function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
     }),
     syncDeletionsHeldBackTotal: new Counter({
       name: 'landlord_sync_deletions_held_back_total',
-      help: 'Tenant deletions held back because a pass would have deleted more than the allowed share, by cause (rowGone, rowDeleted).',
+      help: 'Tenant takedowns held back because a pass would have taken down more than the allowed share, by cause (rowGone, rowDeleted, archived, purged).',
       labelNames: ['cause'] as const,
       registers,
     }),

@@ -124,8 +124,9 @@ class SyncComponent implements Component {
       metrics,
       limits: { fraction: this.settings.maxDeleteFraction, minimum: this.settings.maxDeleteMinimum },
       identity: this.identity,
-      // An index poll is a complete read every few seconds: the budget still lasts a resync interval.
-      budgetIntervalMs: this.settings.changes === 'index' ? this.settings.resyncSeconds * 1000 : 0,
+      // Without a stream (index mode, or a table that has none) a complete read comes every poll:
+      // the budget still lasts a resync interval. Asked at each scan: a stream can appear or go.
+      budgetIntervalMs: () => (this.source?.streaming === true ? 0 : this.settings.resyncSeconds * 1000),
     });
   }
 

@@ -18,11 +18,12 @@ const tenantFor = (verdict: Verdict = { kind: 'synced', hash: 'h1' }): Tenant =>
 /** The default case: a valid row, read again, whose Tenant already reflects it. */
 function situation(...tweaks: ((s: Situation) => void)[]): Situation {
   const s: Situation = {
-    row: { kind: 'tenant', hash: 'h1' },
+    row: { kind: 'tenant', hash: 'h1', state: 'active' },
     verdict: { kind: 'synced', hash: 'h1' },
     tenant: tenantFor(),
     reported: undefined,
     approval: undefined,
+    heldBack: undefined,
     applied: undefined,
     identity,
     now: LATER,
@@ -35,7 +36,7 @@ function situation(...tweaks: ((s: Situation) => void)[]): Situation {
 const rowHash =
   (hash: string) =>
   (s: Situation): void => {
-    s.row = { kind: 'tenant', hash };
+    s.row = { kind: 'tenant', hash, state: 'active' };
     s.verdict = { kind: 'synced', hash };
   };
 const invalidRow =
@@ -45,7 +46,7 @@ const invalidRow =
     s.verdict = { kind: 'invalid', message };
   };
 const rejectedRow = (s: Situation): void => {
-  s.row = { kind: 'tenant', hash: 'h2' };
+  s.row = { kind: 'tenant', hash: 'h2', state: 'active' };
   s.verdict = { kind: 'rejected', hash: 'h2', message: 'refused' };
 };
 const deletedRow = (s: Situation): void => {
@@ -360,5 +361,92 @@ describe('specCurrent', () => {
     const refused = tenantFor({ kind: 'invalid', message: 'spec: bad' });
     refused.metadata.generation = 2;
     expect(specCurrent(refused, 'h1', identity)).toBe(true);
+  });
+});
+
+describe('decide: a row that takes its Tenant down by state waits for the budget', () => {
+  const stateRow =
+    (state: 'active' | 'suspended' | 'archived' | 'purged') =>
+    (s: Situation): void => {
+      s.row = { kind: 'tenant', hash: 'h2', state };
+      s.verdict = { kind: 'synced', hash: 'h2' };
+    };
+  const runningIn = (state: 'active' | 'archived' | 'purged'): ((s: Situation) => void) =>
+    tenant((t) => (t.spec = { deployment: {}, configMaps: [], state }));
+  const held = (s: Situation): void => {
+    s.heldBack = 'held back: the budget';
+  };
+
+  it.each<[string, ((s: Situation) => void)[], SyncAction['kind']]>([
+    [
+      'active → archived, not yet judged by the budget',
+      [stateRow('archived'), runningIn('active')],
+      'awaitApproval',
+    ],
+    ['active → purged', [stateRow('purged'), runningIn('active')], 'awaitApproval'],
+    ['archived → purged', [stateRow('purged'), runningIn('archived')], 'awaitApproval'],
+    ['active → archived, approved', [stateRow('archived'), runningIn('active'), approved(3)], 'applySpec'],
+    [
+      'active → archived, held back: Synced says why',
+      [stateRow('archived'), runningIn('active'), held],
+      'applyStatus',
+    ],
+    ['active → suspended: no takedown', [stateRow('suspended'), runningIn('active')], 'applySpec'],
+    ['purged → archived: coming back', [stateRow('archived'), runningIn('purged')], 'applySpec'],
+    ['archived → archived with another spec', [stateRow('archived'), runningIn('archived')], 'applySpec'],
+    ['a new tenant, archived from the start', [stateRow('archived'), noTenant], 'applySpec'],
+  ])('%s → %s', (_name, tweaks, expected) => {
+    expect(decide(situation(...tweaks)).kind).toBe(expected);
+  });
+
+  it('names the cause, and writes the held-back status once', () => {
+    const s = situation(stateRow('purged'), runningIn('active'));
+    expect(decide(s)).toEqual({ kind: 'awaitApproval', cause: 'purged' });
+    held(s);
+    const action = decide(s);
+    if (action.kind !== 'applyStatus') throw new Error('expected a status write');
+    expect(action.status.conditions[0]).toMatchObject({
+      type: 'Synced',
+      status: 'False',
+      reason: 'TakedownHeldBack',
+      message: 'held back: the budget',
+    });
+    // The Tenant still holds the spec it had: the status names that spec's hash, not the row's.
+    expect(action.status.sync.rowHash).toBe('h1');
+    s.tenant!.status = { ...s.tenant!.status, ...action.status };
+    expect(decide({ ...s, now: new Date('2026-01-02T00:00:00Z') })).toEqual({
+      kind: 'awaitApproval',
+      cause: 'purged',
+    });
+  });
+});
+
+describe('decide: a spec whose apply timed out twice is parked', () => {
+  const changed = (s: Situation): void => {
+    s.row = { kind: 'tenant', hash: 'h2', state: 'active' };
+    s.verdict = { kind: 'synced', hash: 'h2' };
+  };
+  const parked =
+    (hash: string, until: number) =>
+    (s: Situation): void => {
+      s.parked = { hash, until };
+    };
+
+  it('is not resent before the wait is over', () => {
+    expect(decide(situation(changed, parked('h2', LATER.getTime() + 1)))).toEqual({ kind: 'nothing' });
+  });
+
+  it('is resent once the wait is over', () => {
+    expect(decide(situation(changed, parked('h2', LATER.getTime())))).toEqual({
+      kind: 'applySpec',
+      hash: 'h2',
+    });
+  });
+
+  it('is no reason to hold a changed row', () => {
+    expect(decide(situation(changed, parked('h1', LATER.getTime() + 1)))).toEqual({
+      kind: 'applySpec',
+      hash: 'h2',
+    });
   });
 });

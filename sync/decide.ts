@@ -2,8 +2,8 @@
 // the deletion approval, the next write to make, if any. Every path asks here: intake and the
 // informer ("is there anything to queue?") and the reconciler ("what do I do now?"), so they can
 // never disagree, and an unchanged table costs no API writes. A Tenant sync did not make from its
-// own table is never written to nor deleted, only reported; and every deletion, whatever its
-// cause, waits for the deletion budget's approval.
+// own table is never written to nor deleted, only reported; and every takedown, whatever its
+// cause (a deletion, or a state that removes the children), waits for the deletion budget's approval.
 import { findCondition } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import {
@@ -14,7 +14,8 @@ import {
   type Ownership,
   type TableIdentity,
 } from './identity.js';
-import type { DeletionCause } from './prune-guard.js';
+import type { TakedownCause } from './prune-guard.js';
+import { takedownOf } from './takedown.js';
 import type { Applied, RowState } from './row-book.js';
 import { desiredStatus, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
 
@@ -28,8 +29,12 @@ export interface Situation {
   tenant: Tenant | undefined;
   /** The conflict last reported for this name (see Conflict.key), so that one is reported once. */
   reported: string | undefined;
-  /** The scan pass whose deletion budget approved deleting this Tenant, if one did. */
+  /** The scan pass whose deletion budget approved taking this Tenant down, if one did. */
   approval: number | undefined;
+  /** Why the budget holds back the row's takedown by state (archived, purged), if it does. */
+  heldBack: string | undefined;
+  /** A spec whose apply timed out twice, not sent again before `until` (ms) unless the row changes. */
+  parked?: { hash: string; until: number } | undefined;
   /** The spec sync itself applied last, so that its own write is not taken for an edit. */
   applied: Applied | undefined;
   identity: TableIdentity;
@@ -58,8 +63,11 @@ export type SyncAction =
   | { kind: 'delete'; pass: number }
   /** The row is gone and the guard approved the deletion: read it once more, strongly, then delete. */
   | { kind: 'confirmGone'; pass: number }
-  /** The row is gone or says `deleted: true`, but no budget approved the deletion yet: the pruner decides when. */
-  | { kind: 'awaitApproval'; cause: DeletionCause }
+  /**
+   * The row is gone, says `deleted: true` or takes the Tenant down by its state, but no budget
+   * approved it yet: the pruner decides when.
+   */
+  | { kind: 'awaitApproval'; cause: TakedownCause }
   /** The row names a Tenant sync did not make from this table: say so (log, metric, Event), touch nothing. */
   | { kind: 'reportForeign'; conflict: Conflict }
   | { kind: 'nothing' };
@@ -142,6 +150,22 @@ function decideForeign(s: Situation, tenant: Tenant, owner: Foreign): SyncAction
   return { kind: 'reportForeign', conflict: { cause: owner.cause, ...otherTable, key } };
 }
 
+/**
+ * A valid row whose spec the Tenant does not hold yet. One that takes the Tenant down by its state
+ * waits for the budget like a deletion; held back, the Tenant keeps its spec and Synced says why.
+ */
+function decideApply(s: Situation, tenant: Tenant | undefined, hash: string): SyncAction {
+  if (s.parked?.hash === hash && s.now.getTime() < s.parked.until) return NOTHING;
+  const takedown = s.row?.kind === 'tenant' ? takedownOf(s.row.state, tenant) : undefined;
+  if (takedown === undefined || s.approval !== undefined) return { kind: 'applySpec', hash };
+  if (s.heldBack === undefined) return { kind: 'awaitApproval', cause: takedown };
+  const verdict: Verdict = { kind: 'heldBack', message: s.heldBack };
+  const status = desiredStatus(verdict, tenant, s.identity.table, s.now);
+  return statusCurrent(tenant, status)
+    ? { kind: 'awaitApproval', cause: takedown }
+    : { kind: 'applyStatus', status, verdict };
+}
+
 export function decide(s: Situation): SyncAction {
   const owner = s.tenant === undefined ? undefined : ownership(s.tenant, s.identity);
   if (owner?.kind === 'foreign') return decideForeign(s, s.tenant!, owner);
@@ -150,7 +174,7 @@ export function decide(s: Situation): SyncAction {
   const verdict = s.verdict;
   // A rejected spec is not sent again until the row changes: only its status is compared.
   if (verdict.kind === 'synced' && !specCurrent(s.tenant, verdict.hash, s.identity, s.applied))
-    return { kind: 'applySpec', hash: verdict.hash };
+    return decideApply(s, s.tenant, verdict.hash);
   if (s.tenant === undefined) return { kind: 'createBare' };
   const status = desiredStatus(verdict, s.tenant, s.identity.table, s.now);
   return statusCurrent(s.tenant, status) ? NOTHING : { kind: 'applyStatus', status, verdict };

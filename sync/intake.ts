@@ -9,7 +9,7 @@ import type { Pruner } from './prune.js';
 import { SYNC_LOG } from './reasons.js';
 import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
-import { parseRow } from './row/index.js';
+import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import type { Trigger } from './trigger.js';
 
@@ -47,7 +47,7 @@ export class Intake {
 
   accept(item: Item): Accepted {
     if (!placedHere(item, this.deps.ledger.identity)) return this.elsewhere(item);
-    const row = parseRow(item);
+    const row = readRow(item);
     const name = row.name;
     if (name === undefined) {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
@@ -79,7 +79,7 @@ export class Intake {
       this.deps.ledger.rowGone(name);
       return 'gone';
     }
-    const row = parseRow(item);
+    const row = readRow(item);
     if (row.name === undefined) return 'unusable';
     this.deps.ledger.record({ ...row, name: row.name });
     return 'recorded';
@@ -92,6 +92,7 @@ export class Intake {
   acceptBatch(batch: ChangeBatch): string | undefined {
     const removed = new Set<string>();
     const marked = new Set<string>();
+    const written = new Set<string>();
     let rescan: string | undefined;
     for (const change of batch.changes) {
       if (change.kind === 'rescan') rescan = change.reason;
@@ -105,12 +106,16 @@ export class Intake {
         else removed.delete(name);
         if (deleted) marked.add(name);
         else marked.delete(name);
+        written.add(name);
       }
     }
     for (const name of removed) marked.delete(name);
-    // Deletions of either cause go through the guard, from the interval's one budget.
+    for (const name of [...removed, ...marked]) written.delete(name);
+    // Every takedown (gone, deleted, or a state such as archived) goes through the guard, from the
+    // interval's one budget.
     if (removed.size > 0) this.deps.pruner.rowsRemoved([...removed]);
     if (marked.size > 0) this.deps.pruner.rowsMarkedDeleted([...marked]);
+    if (written.size > 0) this.deps.pruner.rowsTakingDown([...written]);
     return rescan;
   }
 

@@ -7,7 +7,8 @@ import { owns, type TableIdentity } from './identity.js';
 import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection, type Verdict } from './status.js';
-import type { Tenant, TenantSpec } from '../api/tenant.js';
+import { DEFAULT_STATE, type Tenant, type TenantSpec } from '../api/tenant.js';
+import { takedownOf, type StateTakedown } from './takedown.js';
 import type { TenantCache } from '../runtime/kube/tenant-cache.js';
 
 /** A parsed row that names a Tenant (valid, `deleted: true`, or refused with a usable name). */
@@ -17,7 +18,7 @@ export type NamedRow = ParsedRow & { name: string };
 function rowStateOf(row: NamedRow): RowState {
   switch (row.kind) {
     case 'tenant':
-      return { kind: 'tenant', hash: row.hash };
+      return { kind: 'tenant', hash: row.hash, state: row.spec.state ?? DEFAULT_STATE };
     case 'deleted':
       return { kind: 'deleted' };
     case 'invalid':
@@ -80,6 +81,31 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.get(name)?.kind === 'deleted';
   }
 
+  /**
+   * The takedown by state that writing the row would be (archived or purged, deeper than the
+   * Tenant's state), when the row is to be written at all: not one the API server refused.
+   */
+  takedown(name: string): StateTakedown | undefined {
+    const row = this.book.get(name);
+    if (row?.kind !== 'tenant' || this.book.verdict(name)?.kind !== 'synced') return undefined;
+    const tenant = this.view.get(name);
+    if (tenant === undefined || !owns(tenant, this.identity)) return undefined;
+    return takedownOf(row.state, tenant);
+  }
+
+  /**
+   * Applying the spec with this hash timed out. The second time for one hash, it is parked: not
+   * sent again until the row changes or `parkMs` have passed; returns until when, if parked.
+   */
+  specTimedOut(name: string, hash: string, parkMs: number, now = Date.now()): number | undefined {
+    return this.book.timedOut(name, hash, now, parkMs);
+  }
+
+  /** The guard held back the row's takedown: the Synced condition says so, with this message. */
+  holdBack(name: string, message: string): void {
+    this.book.holdBack(name, message);
+  }
+
   /** The attribute a refused row was refused for; undefined for any other row. */
   invalidAttribute(name: string): string | undefined {
     const row = this.book.get(name);
@@ -139,6 +165,8 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       tenant: view.get(name),
       reported: book.conflictReported(name),
       approval: book.approval(name),
+      heldBack: book.heldBackFor(name),
+      parked: book.parked(name),
       applied: book.appliedSpec(name),
       identity,
       now,

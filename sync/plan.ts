@@ -69,7 +69,7 @@ export function planSync(snapshot: SyncSnapshot): SyncPlan {
   const deletions = afterCompleteScan(
     new DeletionBudget(snapshot.limits),
     own,
-    (name) => !ledger.hasRow(name) || ledger.rowSaysDeleted(name),
+    (name) => !ledger.hasRow(name) || ledger.rowSaysDeleted(name) || ledger.takedown(name) !== undefined,
   );
   for (const name of deletions.approved) ledger.approveDeletion(name, 1);
   // Another's Tenant matters here only when a row names it.

@@ -1,12 +1,19 @@
 // The mass-deletion guard. A table that reads as empty by mistake (a wrong table, a restore in
-// progress, a bug), or a writer who marks every row `deleted: true`, must not delete every tenant:
-// sync deletes at most max(minimum, floor(fraction × Tenants)) Tenants per resync interval, whatever
-// the cause (a row gone or one saying `deleted: true`) and whether a scan or the stream reported it.
+// progress, a bug), or a writer who marks every row `deleted: true` or `archived`, must not take
+// every tenant down: sync takes down at most max(minimum, floor(fraction × Tenants)) Tenants per
+// resync interval, whatever the cause (a row gone, moved to another cluster, saying `deleted: true`,
+// or setting state archived or purged) and whether a scan or the stream reported it.
 // Everything here is pure or plain state, so the guard is tested without a table or a cluster.
 import type { Tenant } from '../api/tenant.js';
+import type { StateTakedown } from './takedown.js';
 
 /** Why a Tenant is to be deleted: its row is gone, or says `deleted: true`. Both share one budget. */
 export type DeletionCause = 'rowGone' | 'rowDeleted';
+/**
+ * Why a Tenant is to be taken down: deleted, or its row sets a state that removes its children
+ * (archived) or its data (purged). A row moved to another cluster is, here, a row gone. One budget.
+ */
+export type TakedownCause = DeletionCause | StateTakedown;
 
 export interface GuardLimits {
   /** Share of all managed Tenants one interval may delete (0..1). */

@@ -40,7 +40,7 @@ describe('Pruner with a budget interval (index mode)', () => {
       metrics: createMetrics('sync'),
       limits: { fraction: 0, minimum: 3 },
       identity,
-      budgetIntervalMs: 60_000,
+      budgetIntervalMs: () => 60_000,
       now: () => now,
     });
     // Every poll finds no rows at all: the first approves 3, the next polls nothing more…
@@ -50,5 +50,90 @@ describe('Pruner with a budget interval (index mode)', () => {
     now = 60_000;
     pruner.afterScan(new Set());
     expect(woken).toHaveLength(6);
+  });
+});
+
+describe('Pruner: rows set to archived share the budget', () => {
+  const running = (name: string): Tenant => ({
+    ...tenant(name),
+    spec: { deployment: {}, configMaps: [], state: 'active' },
+  });
+
+  function setUp(budgetIntervalMs: number): {
+    pruner: Pruner;
+    ledger: Ledger;
+    woken: string[];
+    events: string[];
+    clock: { now: number };
+    names: string[];
+  } {
+    const informer = new FakeInformer();
+    const view = new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE);
+    const names = Array.from({ length: 8 }, (_, i) => `t${i}`);
+    for (const name of names) informer.emit('add', running(name));
+    const ledger = new Ledger(view, identity);
+    for (const name of names) {
+      const spec = { deployment: {} as never, configMaps: [], state: 'archived' as const };
+      ledger.record({ kind: 'tenant', name, spec, hash: `h-${name}` });
+    }
+    const woken: string[] = [];
+    const events: string[] = [];
+    const clock = { now: 0 };
+    const pruner = new Pruner({
+      ledger,
+      view,
+      wake: (name) => woken.push(name),
+      events: {
+        record: (_t: Tenant, _type: string, reason: string) => {
+          events.push(reason);
+          return Promise.resolve();
+        },
+      } as unknown as EventRecorder,
+      logger: memoryLogger().logger,
+      metrics: createMetrics('sync'),
+      limits: { fraction: 0, minimum: 2 },
+      identity,
+      budgetIntervalMs: () => budgetIntervalMs,
+      now: () => clock.now,
+    });
+    return { pruner, ledger, woken, events, clock, names };
+  }
+
+  it('approves the budget’s share per pass, holds back the rest with the reason and an Event', () => {
+    const { pruner, ledger, events, names } = setUp(0);
+    pruner.afterScan(new Set(names));
+    const approved = names.filter((name) => ledger.deletionApproval(name) !== undefined);
+    expect(approved).toEqual(['t0', 't1']);
+    expect(ledger.next('t0')).toEqual({ kind: 'applySpec', hash: 'h-t0' });
+    const action = ledger.next('t5');
+    expect(action.kind).toBe('applyStatus');
+    if (action.kind === 'applyStatus') expect(action.status.conditions[0]?.reason).toBe('TakedownHeldBack');
+    expect(events.filter((reason) => reason === 'TakedownHeldBack')).toHaveLength(6);
+  });
+
+  it('without a stream, sizes the budget once per interval however many polls it holds', () => {
+    const { pruner, ledger, clock, names } = setUp(60_000);
+    const approved = (): string[] => names.filter((name) => ledger.deletionApproval(name) !== undefined);
+    for (let poll = 0; poll < 5; poll++, clock.now += 1_000) pruner.afterScan(new Set(names));
+    expect(approved()).toEqual(['t0', 't1']);
+    clock.now = 60_000;
+    pruner.afterScan(new Set(names));
+    expect(approved()).toHaveLength(4);
+  });
+
+  it('takes stream changes from the same interval’s budget', () => {
+    const { pruner, ledger, names } = setUp(0);
+    const record = (name: string, state: 'active' | 'archived'): void => {
+      const spec = { deployment: {} as never, configMaps: [], state };
+      ledger.record({ kind: 'tenant', name, spec, hash: `h-${state}-${name}` });
+    };
+    for (const name of names) record(name, 'active');
+    pruner.afterScan(new Set(names));
+    // The stream brings the eight rows set to archived: the pass's budget, unspent, lets two go.
+    for (const name of names) record(name, 'archived');
+    pruner.rowsTakingDown(names);
+    expect(names.filter((name) => ledger.deletionApproval(name) !== undefined)).toEqual(['t0', 't1']);
+    pruner.rowsTakingDown(names);
+    expect(names.filter((name) => ledger.deletionApproval(name) !== undefined)).toHaveLength(2);
   });
 });

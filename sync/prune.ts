@@ -12,9 +12,9 @@ import {
   afterCompleteScan,
   DeletionBudget,
   dueForEvent,
-  type DeletionCause,
   type DeletionPlan,
   type GuardLimits,
+  type TakedownCause,
 } from './prune-guard.js';
 import { owns, type TableIdentity } from './identity.js';
 import { SYNC_EVENT, SYNC_LOG, SYNC_MESSAGE } from './reasons.js';
@@ -38,13 +38,17 @@ export interface PrunerDeps {
   limits: GuardLimits;
   identity: TableIdentity;
   /**
-   * The shortest time between two budget intervals. 0: every complete scan starts one. Index mode
-   * polls every few seconds, each poll a complete read of the cluster's rows; sized per poll, the
-   * budget would let a cluster's Tenants go within a minute of its rows vanishing from its view.
+   * The shortest time between two budget intervals (passes), asked at each complete scan. 0: every
+   * complete scan starts one, as with a stream, where scans come once a resync. Without a stream
+   * (polling by scan, or index mode) a complete read comes every few seconds; sized per poll, the
+   * budget would let every Tenant go within a minute of its rows vanishing or being archived.
    */
-  budgetIntervalMs?: number;
+  budgetIntervalMs?: () => number;
   now?: () => number;
 }
+
+const heldBackEvent = (cause: TakedownCause): string =>
+  cause === 'archived' || cause === 'purged' ? SYNC_EVENT.takedownHeldBack : SYNC_EVENT.deletionsHeldBack;
 
 export class Pruner {
   private readonly budget: DeletionBudget;
@@ -62,13 +66,17 @@ export class Pruner {
    */
   afterScan(seen: ReadonlySet<string>): void {
     const { ledger, view, identity } = this.deps;
-    this.pass += 1;
     const present = (name: string): boolean => seen.has(name) || ledger.hasRow(name);
+    const newInterval = this.newInterval();
+    if (newInterval) this.pass += 1;
     const plan = afterCompleteScan(
       this.budget,
       view.list().filter((tenant) => owns(tenant, identity)),
-      (name) => !present(name) || ledger.rowSaysDeleted(name),
-      this.newInterval(),
+      (name) =>
+        !present(name) ||
+        ledger.rowSaysDeleted(name) ||
+        (ledger.takedown(name) !== undefined && ledger.deletionApproval(name) === undefined),
+      newInterval,
     );
     const doomedNow = new Set(plan.doomed);
     for (const name of this.lastEventAt.keys()) {
@@ -79,7 +87,7 @@ export class Pruner {
 
   private newInterval(): boolean {
     const now = (this.deps.now ?? Date.now)();
-    if (now - this.intervalStartedAt < (this.deps.budgetIntervalMs ?? 0)) return false;
+    if (now - this.intervalStartedAt < (this.deps.budgetIntervalMs?.() ?? 0)) return false;
     this.intervalStartedAt = now;
     return true;
   }
@@ -96,6 +104,22 @@ export class Pruner {
     this.prune(names.filter((name) => ledger.deletionApproval(name) === undefined && this.deletable(name)));
   }
 
+  /**
+   * The stream (or a re-read) brought rows that set a state taking their Tenants down (archived,
+   * purged): the same budget once more.
+   */
+  rowsTakingDown(names: readonly string[]): void {
+    const { ledger } = this.deps;
+    this.prune(
+      names.filter(
+        (name) =>
+          ledger.deletionApproval(name) === undefined &&
+          ledger.takedown(name) !== undefined &&
+          this.deletable(name),
+      ),
+    );
+  }
+
   /** A live Tenant of this table's, which a deletion would remove. */
   private deletable(name: string): boolean {
     const tenant = this.deps.view.get(name);
@@ -106,8 +130,10 @@ export class Pruner {
     );
   }
 
-  private causeOf(name: string): DeletionCause {
-    return this.deps.ledger.rowSaysDeleted(name) ? 'rowDeleted' : 'rowGone';
+  private causeOf(name: string): TakedownCause {
+    const { ledger } = this.deps;
+    if (ledger.rowSaysDeleted(name)) return 'rowDeleted';
+    return (ledger.hasRow(name) ? ledger.takedown(name) : undefined) ?? 'rowGone';
   }
 
   private prune(names: readonly string[]): void {
@@ -123,31 +149,42 @@ export class Pruner {
   }
 
   private holdBack(names: readonly string[]): void {
-    const { logger, metrics, identity, limits } = this.deps;
-    const rowDeleted = names.filter((name) => this.causeOf(name) === 'rowDeleted').length;
-    metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowDeleted' }, rowDeleted);
-    metrics.syncDeletionsHeldBackTotal.inc({ cause: 'rowGone' }, names.length - rowDeleted);
+    const { logger, metrics, identity } = this.deps;
+    const causes = new Map(names.map((name) => [name, this.causeOf(name)]));
+    const counts: Record<TakedownCause, number> = { rowGone: 0, rowDeleted: 0, archived: 0, purged: 0 };
+    for (const cause of causes.values()) counts[cause] += 1;
+    for (const [cause, count] of Object.entries(counts))
+      metrics.syncDeletionsHeldBackTotal.inc({ cause }, count);
     logger.warn(SYNC_LOG.heldBack, {
       table: identity.table,
       pass: this.pass,
       heldBack: names.length,
-      rowDeleted,
-      rowGone: names.length - rowDeleted,
+      ...counts,
       tenants: names.slice(0, NAMES_LOGGED),
       ...(names.length > NAMES_LOGGED ? { notListed: names.length - NAMES_LOGGED } : {}),
     });
+    for (const [name, cause] of causes) this.holdTakedown(name, cause);
     const now = Date.now();
     for (const name of dueForEvent(names, this.lastEventAt, now, HELD_BACK_EVENT_INTERVAL_MS)) {
       const tenant = this.deps.view.get(name);
       if (tenant === undefined) continue;
       this.lastEventAt.set(name, now);
-      const message = SYNC_MESSAGE.heldBack(
-        identity.table,
-        this.causeOf(name),
-        limits.fraction,
-        limits.minimum,
-      );
-      this.deps.events.record(tenant, 'Warning', SYNC_EVENT.deletionsHeldBack, message);
+      const cause = causes.get(name)!;
+      this.deps.events.record(tenant, 'Warning', heldBackEvent(cause), this.heldBackMessage(cause));
     }
+  }
+
+  /** A takedown by state held back: the Synced condition says why, so the Tenant is woken to write it. */
+  private holdTakedown(name: string, cause: TakedownCause): void {
+    if (cause !== 'archived' && cause !== 'purged') return;
+    this.deps.ledger.holdBack(name, this.heldBackMessage(cause));
+    this.deps.wake(name);
+  }
+
+  private heldBackMessage(cause: TakedownCause): string {
+    const { identity, limits } = this.deps;
+    return cause === 'archived' || cause === 'purged'
+      ? SYNC_MESSAGE.takedownHeldBack(identity.table, cause, limits.fraction, limits.minimum)
+      : SYNC_MESSAGE.heldBack(identity.table, cause, limits.fraction, limits.minimum);
   }
 }

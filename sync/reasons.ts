@@ -4,6 +4,7 @@
 // Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
 // reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
 import type { DeletionCause } from './prune-guard.js';
+import type { StateTakedown } from './takedown.js';
 import type { ForeignCause } from './identity.js';
 
 /** Reasons of the Synced condition. */
@@ -11,6 +12,7 @@ export const SYNC_REASON = {
   rowSynced: 'RowSynced',
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
+  takedownHeldBack: 'TakedownHeldBack',
 } as const;
 
 /**
@@ -21,6 +23,7 @@ export const SYNC_EVENT = {
   invalidRecord: 'InvalidRecord',
   applyRejected: 'ApplyRejected',
   deletionsHeldBack: 'DeletionsHeldBack',
+  takedownHeldBack: 'TakedownHeldBack',
   notOwned: 'NotOwnedBySync',
 } as const;
 
@@ -48,6 +51,11 @@ export const SYNC_MESSAGE = {
     `${HELD_BACK_CAUSE[cause](table)}, but deleting this Tenant now would exceed the deletions allowed ` +
     `per resync, whatever their cause (the larger of ${minimum} and ${percent(fraction)} of all Tenants); ` +
     `it is deleted in a later pass if the row ${cause === 'rowGone' ? 'is still gone' : 'still says so'}`,
+  takedownHeldBack: (table: string, state: StateTakedown, fraction: number, minimum: number): string =>
+    `the row in DynamoDB table ${quoted(table)} sets state ${state}, but taking this Tenant down now would ` +
+    `exceed the takedowns allowed per pass, whatever their cause (deleted, gone, archived, purged, moved; ` +
+    `the larger of ${minimum} and ${percent(fraction)} of all Tenants): it keeps its previous state, and the ` +
+    'row is applied in a later pass',
   notOwned: (table: string, cause: ForeignCause, otherTable: string | undefined): string =>
     `a row of DynamoDB table ${quoted(table)} names this Tenant, but sync did not make it from that table ` +
     `(${FOREIGN_CAUSE[cause](otherTable)}): it is left as it is, neither updated nor deleted; rename the ` +
@@ -64,10 +72,12 @@ export const SYNC_LOG = {
   deletedGone: 'deleted tenant: its row is gone from the table',
   invalidName: 'row skipped: its name cannot name a Tenant',
   heldBack: 'deletions held back: more Tenants are to be deleted than one resync may delete',
+  takenDown: 'applied a takedown the budget approved: the row sets state archived or purged',
   notOwned: 'row left alone: its Tenant was not made by this sync from this table',
   scanComplete: 'scan complete',
   scanFailed: 'scan failed: nothing is pruned; retrying',
   streamFailed: 'reading the stream failed; retrying',
   rescan: 'the stream lost its place; scanning the whole table',
   writeFailed: 'syncing the tenant failed; retrying',
+  writeParked: 'applying the row timed out twice: not resent until the row changes or the wait is over',
 } as const;

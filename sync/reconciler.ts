@@ -45,6 +45,13 @@ const MAX_STEPS = 6;
 
 const DONE: Outcome = { kind: 'done' };
 
+/** How long a spec whose apply timed out twice waits, unless its row changes first. */
+const PARK_AFTER_TIMEOUTS_MS = 15 * 60_000;
+
+/** The request outlived the client's timeout, or the API server gave up on it (504). */
+const isTimeout = (err: unknown): boolean =>
+  (err instanceof Error && err.name === 'TimeoutError') || (err instanceof ApiError && err.status === 504);
+
 /** The API server refused the object itself: retrying the same content cannot succeed. */
 const isRejection = (err: unknown): err is ApiError =>
   err instanceof ApiError && (err.status === 400 || err.status === 422);
@@ -121,18 +128,45 @@ export class Reconciler {
           ? await this.deps.writer.create(name, spec, hash)
           : await this.deps.writer.apply(name, spec, hash, before.metadata.uid!);
     } catch (err) {
+      if (isTimeout(err)) this.timedOut(name, hash);
       if (!isRejection(err)) return this.notApplied(name, before, err);
       this.deps.ledger.specRejected(name, hash, SYNC_MESSAGE.applyRejected(err.message));
       this.deps.logger.error(SYNC_LOG.rejected, { tenant: name, rowHash: hash, error: err.message });
       return;
     }
     view.wrote(tenant);
+    const approval = this.deps.ledger.deletionApproval(name);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
+    if (approval !== undefined) {
+      // Only a takedown by state (archived, purged) waits for an approval before its apply.
+      this.deps.logger.info(SYNC_LOG.takenDown, {
+        tenant: name,
+        rowHash: hash,
+        pass: approval,
+        state: spec.state,
+      });
+      return;
+    }
     // No Normal Event: the operator announces what the new spec changed (Created/Updated naming the
     // children), and the row hash and time of this write are in status.sync; one write per tenant less.
     this.deps.logger.info(before === undefined ? SYNC_LOG.created : SYNC_LOG.updated, {
       tenant: name,
       rowHash: hash,
+    });
+  }
+
+  /**
+   * The API server did not answer in time, perhaps after validating and storing the write. The
+   * queue's backoff covers one timeout; the same spec timing out twice is parked, so a row the API
+   * server chokes on is not resent unchanged in a loop.
+   */
+  private timedOut(name: string, hash: string): void {
+    const until = this.deps.ledger.specTimedOut(name, hash, PARK_AFTER_TIMEOUTS_MS);
+    if (until === undefined) return;
+    this.deps.logger.warn(SYNC_LOG.writeParked, {
+      tenant: name,
+      rowHash: hash,
+      retryInMs: PARK_AFTER_TIMEOUTS_MS,
     });
   }
 
@@ -191,7 +225,8 @@ export class Reconciler {
     const updated = await this.deps.statusWriter.write(view.get(name)!, status);
     if (updated === undefined) return;
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
-    if (verdict.kind === 'synced') return;
+    // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
+    if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
     this.deps.logger.warn(SYNC_LOG.refused, { tenant: name, attribute, problem: verdict.message });

@@ -6,7 +6,7 @@ const spec = { deployment: { apiVersion: 'apps/v1', kind: 'Deployment', metadata
 describe('RowBook', () => {
   it('keeps a spec only until its write, and only for its own hash', () => {
     const book = new RowBook();
-    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.keepSpec('a', 'h1', spec);
     expect(book.spec('a', 'h2')).toBeUndefined();
     book.written('a', 'h0');
@@ -18,12 +18,12 @@ describe('RowBook', () => {
 
   it('turns a rejected hash into a rejected verdict until the row changes', () => {
     const book = new RowBook();
-    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.reject('a', 'h1', 'no');
     expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h1', message: 'no' });
-    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     expect(book.verdict('a')).toEqual({ kind: 'rejected', hash: 'h1', message: 'no' });
-    book.set('a', { kind: 'tenant', hash: 'h2' });
+    book.set('a', { kind: 'tenant', hash: 'h2', state: 'active' });
     expect(book.verdict('a')).toEqual({ kind: 'synced', hash: 'h2' });
   });
 
@@ -37,7 +37,7 @@ describe('RowBook', () => {
 
   it('forgets the rows a complete scan did not find', () => {
     const book = new RowBook();
-    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.set('b', { kind: 'invalid', attribute: 'spec', message: 'spec: bad' });
     book.keepSpec('a', 'h1', spec);
     book.retainOnly(new Set(['b']));
@@ -48,16 +48,36 @@ describe('RowBook', () => {
 
   it('remembers the generation its own apply produced until the row goes or stops being a tenant', () => {
     const book = new RowBook();
-    book.set('a', { kind: 'tenant', hash: 'h1' });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.keepSpec('a', 'h1', spec);
     book.applied('a', 'h1', 2);
     expect(book.appliedSpec('a')).toEqual({ hash: 'h1', generation: 2 });
     expect(book.pendingWrites).toBe(0);
     book.set('a', { kind: 'deleted' });
     expect(book.appliedSpec('a')).toBeUndefined();
-    book.set('b', { kind: 'tenant', hash: 'h1' });
+    book.set('b', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.applied('b', 'h1', 1);
     book.forget('b');
     expect(book.appliedSpec('b')).toBeUndefined();
+  });
+});
+
+describe('RowBook: timeouts', () => {
+  it('parks a hash on its second timeout, and forgets it when the row changes or is applied', () => {
+    const book = new RowBook();
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBeUndefined();
+    expect(book.parked('a')).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 10, 1000)).toBe(1010);
+    expect(book.parked('a')).toEqual({ hash: 'h1', until: 1010 });
+    book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
+    expect(book.parked('a')).toEqual({ hash: 'h1', until: 1010 });
+    book.set('a', { kind: 'tenant', hash: 'h2', state: 'active' });
+    expect(book.parked('a')).toBeUndefined();
+    expect(book.timedOut('a', 'h2', 0, 1000)).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBeUndefined();
+    expect(book.timedOut('a', 'h1', 0, 1000)).toBe(1000);
+    book.applied('a', 'h1', 2);
+    expect(book.parked('a')).toBeUndefined();
   });
 });

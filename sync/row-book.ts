@@ -1,11 +1,11 @@
 // What sync knows about each row: a small state per name (a hash, not the row), plus the few
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
-import type { TenantSpec } from '../api/tenant.js';
+import type { TenantSpec, TenantState } from '../api/tenant.js';
 import type { Verdict } from './status.js';
 
 export type RowState =
-  | { kind: 'tenant'; hash: string }
+  | { kind: 'tenant'; hash: string; state: TenantState }
   | { kind: 'invalid'; attribute: string; message: string }
   | { kind: 'deleted' };
 
@@ -24,8 +24,15 @@ export class RowBook {
   private readonly rows = new Map<string, RowState>();
   private readonly specs = new Map<string, { hash: string; spec: TenantSpec }>();
   private readonly rejections = new Map<string, Rejection>();
-  /** Tenants whose rows are gone or say `deleted: true`, which the guard allowed to delete, with the pass. */
+  /**
+   * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
+   * to archived or purged), with the pass.
+   */
   private readonly approved = new Map<string, number>();
+  /** Applies of a spec that timed out: a second timeout of one hash parks it until `until`. */
+  private readonly timeouts = new Map<string, { hash: string; count: number; until?: number }>();
+  /** Why the guard held back a row's takedown by state, as the Synced condition says it. */
+  private readonly heldBack = new Map<string, string>();
   /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
   private readonly appliedSpecs = new Map<string, Applied>();
   /** The conflict last reported for a row that names a Tenant sync did not make (decide.ts, Conflict.key). */
@@ -48,13 +55,18 @@ export class RowBook {
   }
 
   /**
-   * Records the row's state; returns the previous one. A row that exists is never pruned, and one
-   * that no longer says `deleted: true` is not deleted: either ends an approval.
+   * Records the row's state; returns the previous one. An approval or a hold is for the content it
+   * was given for: a row that is back, no longer says `deleted: true` or asks for another state
+   * ends it, while the same content read again by the next scan keeps it.
    */
   set(name: string, state: RowState): RowState | undefined {
     const previous = this.rows.get(name);
     this.rows.set(name, state);
-    if (previous?.kind !== 'deleted' || state.kind !== 'deleted') this.approved.delete(name);
+    if (JSON.stringify(previous) !== JSON.stringify(state)) {
+      this.approved.delete(name);
+      this.heldBack.delete(name);
+      this.timeouts.delete(name);
+    }
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
@@ -71,6 +83,8 @@ export class RowBook {
     this.rejections.delete(name);
     this.appliedSpecs.delete(name);
     this.conflicts.delete(name);
+    this.heldBack.delete(name);
+    this.timeouts.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -102,6 +116,10 @@ export class RowBook {
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
   applied(name: string, hash: string, generation: number | undefined): void {
     this.written(name, hash);
+    // A takedown the guard approved is done: its approval is used up.
+    this.approved.delete(name);
+    this.timeouts.delete(name);
+    this.heldBack.delete(name);
     if (generation !== undefined) this.appliedSpecs.set(name, { hash, generation });
   }
 
@@ -136,6 +154,33 @@ export class RowBook {
 
   unapprove(name: string): void {
     this.approved.delete(name);
+  }
+
+  /**
+   * An apply of the spec with this hash timed out; returns when it may be sent again if this was
+   * its second timeout (it is parked until then), undefined while the queue's backoff suffices.
+   */
+  timedOut(name: string, hash: string, now: number, parkMs: number): number | undefined {
+    const previous = this.timeouts.get(name);
+    const count = previous?.hash === hash ? previous.count + 1 : 1;
+    const until = count >= 2 ? now + parkMs : undefined;
+    this.timeouts.set(name, { hash, count, ...(until === undefined ? {} : { until }) });
+    return until;
+  }
+
+  /** The spec hash parked after timing out twice, and until when. */
+  parked(name: string): { hash: string; until: number } | undefined {
+    const timeout = this.timeouts.get(name);
+    return timeout?.until === undefined ? undefined : { hash: timeout.hash, until: timeout.until };
+  }
+
+  holdBack(name: string, message: string): void {
+    this.heldBack.set(name, message);
+  }
+
+  /** Why the guard holds back the row's takedown, if it does. */
+  heldBackFor(name: string): string | undefined {
+    return this.heldBack.get(name);
   }
 
   /** This conflict was reported (log, metric, Event): the same one is not reported again. */

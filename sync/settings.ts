@@ -39,14 +39,14 @@ export const SYNC_SETTINGS = {
   maxDeleteFraction: {
     env: 'LANDLORD_SYNC_MAX_DELETE_FRACTION',
     description:
-      'Share of all Tenants that rows gone from the table or saying deleted: true may delete in one resync interval, together; the rest are held back.',
+      'Share of all Tenants that may be taken down in one resync interval, together: rows gone from the table or saying deleted: true, rows set to archived or purged, rows moved to another cluster; the rest are held back.',
     default: '0.1',
     schema: { type: 'number', minimum: 0, maximum: 1 },
   },
   maxDeleteMinimum: {
     env: 'LANDLORD_SYNC_MAX_DELETE_MINIMUM',
     description:
-      'Deletions always allowed per resync interval whatever the share, so small tables can be managed.',
+      'Takedowns (deletions, archived, purged, moves) always allowed per resync interval whatever the share, so small tables can be managed.',
     default: '5',
     schema: { type: 'integer', minimum: 0 },
   },

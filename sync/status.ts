@@ -18,7 +18,9 @@ export type Verdict =
   /** The row failed validation; the message names the attribute and the problem. */
   | { kind: 'invalid'; message: string }
   /** The row (with this hash) parsed, but the API server refused the Tenant built from it. */
-  | { kind: 'rejected'; hash: string; message: string };
+  | { kind: 'rejected'; hash: string; message: string }
+  /** The row takes the Tenant down (archived, purged) and the deletion budget holds it back for now. */
+  | { kind: 'heldBack'; message: string };
 
 export interface OwnedStatus {
   conditions: Condition[];
@@ -34,6 +36,8 @@ function conditionInput(verdict: Verdict, table: string): ConditionInput {
       return { type, status: 'False', reason: SYNC_REASON.invalidRecord, message: verdict.message };
     case 'rejected':
       return { type, status: 'False', reason: SYNC_REASON.applyRejected, message: verdict.message };
+    case 'heldBack':
+      return { type, status: 'False', reason: SYNC_REASON.takedownHeldBack, message: verdict.message };
   }
 }
 
@@ -53,10 +57,11 @@ export function desiredStatus(
     tenant?.metadata.generation,
     now,
   );
-  // The hash of the row last read; a row that cannot be parsed has none, so the hash of the spec
-  // the Tenant still holds stands. A rejected row's hash lets a restarted sync know it was refused.
+  // The hash of the row last read; a row that cannot be parsed has none, and a held-back one is not
+  // applied yet, so the hash of the spec the Tenant still holds stands. A rejected row's hash lets a
+  // restarted sync know it was refused.
   const rowHash =
-    verdict.kind === 'invalid' ? (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '') : verdict.hash;
+    'hash' in verdict ? verdict.hash : (tenant?.metadata.annotations?.[ANNOTATION.rowHash] ?? '');
   const unchanged =
     previous?.sync !== undefined &&
     previous.sync.rowHash === rowHash &&

@@ -27,14 +27,24 @@ const served = (): Tenant =>
   }) as unknown as Tenant;
 
 describe("sync's Tenant cache", () => {
-  it("keeps the metadata, the Synced condition and status.sync; not the spec or the operator's status", () => {
+  it("keeps the metadata, the Synced condition and status.sync; of the spec only its state, not the operator's status", () => {
     const full = served();
     expect(lighten(served(), UNREAD)).toStrictEqual({
       apiVersion: full.apiVersion,
       kind: full.kind,
       metadata: full.metadata,
+      spec: {},
       status: { conditions: [condition('Synced', 'True')], sync: full.status!.sync },
     });
+    const archived = served();
+    archived.spec = { ...archived.spec!, state: 'archived' };
+    expect(lighten(archived, UNREAD).spec).toStrictEqual({ state: 'archived' });
+  });
+
+  it('keeps no spec for a bare Tenant, which has none', () => {
+    const bare = served();
+    delete bare.spec;
+    expect(lighten(bare, UNREAD)).not.toHaveProperty('spec');
   });
 
   it("keeps none of the operator's conditions where sync has reported nothing yet", () => {

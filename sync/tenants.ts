@@ -1,20 +1,30 @@
 // What sync keeps of every Tenant (its own and others': identity.ts says whose is whose) in its
 // Tenant cache (runtime/kube/tenant-cache.ts). sync decides from a Tenant's metadata (row-hash
 // annotation, table labels, generation) and its own part of the status; the spec it writes comes
-// from the row, never from a Tenant. The cache and the copies its writes return keep no spec (at
-// 10,000 Tenants the specs were most of sync's heap), nor the operator's conditions (~0.6 KB per
-// Tenant).
+// from the row, never from a Tenant. The cache and the copies its writes return keep only the
+// spec's state (at 10,000 Tenants the specs were most of sync's heap), and none of the operator's
+// conditions (~0.6 KB per Tenant).
 import type { Unread } from '../runtime/kube/informer.js';
 import type { TenantCacheOptions } from '../runtime/kube/tenant-cache.js';
-import { CONDITION, type TenantStatus } from '../api/tenant.js';
+import { CONDITION, type TenantSpec, type TenantStatus } from '../api/tenant.js';
 
-export const UNREAD: Unread = { dropSpec: true, keepOfStatus: syncsPart };
+export const UNREAD: Unread = { keepOfSpec: syncsPartOfSpec, keepOfStatus: syncsPart };
 
 /**
  * sync creates Tenants: one it made (or read) is seen before the watch lists it, or a row read again
  * within the watch's delay would look unwritten and be written twice.
  */
 export const SYNC_TENANT_CACHE: TenantCacheOptions = { unread: UNREAD, seesUnlisted: true };
+
+/**
+ * The state the spec holds: whether a row's state takes the tenant down (takedown.ts) depends on
+ * the state its Tenant is in. An empty spec still says there is one, unlike a bare Tenant's none.
+ */
+function syncsPartOfSpec(spec: unknown): unknown {
+  if (typeof spec !== 'object' || spec === null) return spec;
+  const { state } = spec as TenantSpec;
+  return state === undefined ? {} : { state };
+}
 
 /** The Synced condition and status.sync (status.ts): all sync reads of a Tenant's status. */
 function syncsPart(status: unknown): unknown {

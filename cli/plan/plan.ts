@@ -8,7 +8,7 @@ import { planChildren, type ChildReader, type ChildrenPlan } from '../../operato
 import type { PolicyConfig } from '../../operator/policy/index.js';
 import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
 import type { Conflict } from '../../sync/decide.js';
-import type { DeletionCause } from '../../sync/prune-guard.js';
+import type { TakedownCause } from '../../sync/prune-guard.js';
 import type { SyncPlan, SyncStep } from '../../sync/plan.js';
 import type { RowProblem } from '../../sync/row/index.js';
 import { describeChange, diffJson } from '../../util/json-diff.js';
@@ -157,7 +157,13 @@ function reported(tenant: Tenant, plan: Extract<ChildrenPlan, { kind: 'refused' 
   );
 }
 
-function heldBackNote(cause: DeletionCause, budget: SyncPlan['budget']): string {
+function heldBackNote(cause: TakedownCause, budget: SyncPlan['budget']): string {
+  if (cause === 'archived' || cause === 'purged') {
+    return (
+      `the row sets state ${cause}, but the budget allows ${budget.allowed} takedowns (of any cause) per ` +
+      `resync among ${budget.tenants} Tenants; the Tenant keeps its state until a later pass applies it`
+    );
+  }
   const row = cause === 'rowGone' ? 'the row is gone from the table' : 'the row says deleted: true';
   const later = cause === 'rowGone' ? 'is still gone' : 'still says so';
   return (

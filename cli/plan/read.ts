@@ -21,7 +21,7 @@ import { apiPath } from '../../runtime/kube/paths.js';
 import type { TableSource } from '../../sync/index.js';
 import type { NamedRow } from '../../sync/ledger.js';
 import { placedHere, type Placement } from '../../sync/placement.js';
-import { parseRow, type RowProblem } from '../../sync/row/index.js';
+import { readRow, type RowProblem } from '../../sync/row/index.js';
 
 /** A KubeApi that only reads: a plan that tried to write would be a bug, stopped here. */
 export class ReadOnlyKubeApi extends KubeApi {
@@ -51,7 +51,7 @@ export async function readRows(
   const unnamed: RowProblem[] = [];
   for await (const page of source.scan(signal)) {
     for (const item of page.filter((row) => placedHere(row, placement))) {
-      const parsed = parseRow(item);
+      const parsed = readRow(item);
       if (parsed.name !== undefined) rows.push(parsed as NamedRow);
       else if (parsed.kind === 'invalid') unnamed.push(parsed.problem);
     }

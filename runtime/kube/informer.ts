@@ -74,6 +74,11 @@ export interface InformerOptions {
    */
   dropSpec?: boolean;
   /**
+   * The part of each object's spec to cache, for a component that reads one field of it (sync: the
+   * state it last applied, which tells whether a row's new state takes the tenant down).
+   */
+  keepOfSpec?: (spec: unknown) => unknown;
+  /**
    * The part of each object's status to cache, for a component that reads only its own part (sync:
    * its Synced condition and status.sync, not the operator's conditions).
    */
@@ -86,7 +91,7 @@ export interface InformerOptions {
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
-export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfStatus'>;
+export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfSpec' | 'keepOfStatus'>;
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
@@ -106,7 +111,7 @@ function unversioned(o: KubernetesObject, leaveOut?: 'status'): string {
 }
 
 /**
- * What a cache keeps of an object: never managedFields, no status or spec when it is not read, one
+ * What a cache keeps of an object: never managedFields, no status or spec (or only the part read) when it is not read, one
  * copy of each string (util/intern.ts) and of parts equal to other cached objects' (frozen, like the
  * rest of it: util/shared-subtrees.ts). A copy rather than the object itself: deleting a
  * property that is not an object's last turns it into a hash table, which cost a cached metadata
@@ -129,6 +134,7 @@ export function lighten<T>(obj: T, unread: Unread = {}, previous?: T): T {
 function kept(key: string, value: unknown, unread: Unread): unknown {
   if (key === 'metadata') return withoutManagedFields(value);
   if (key === 'status' && unread.keepOfStatus !== undefined) return unread.keepOfStatus(value);
+  if (key === 'spec' && unread.keepOfSpec !== undefined) return unread.keepOfSpec(value);
   return value;
 }
 
