@@ -70,4 +70,6 @@ export const SYNC_LOG = {
   streamFailed: 'reading the stream failed; retrying',
   rescan: 'the stream lost its place; scanning the whole table',
   writeFailed: 'syncing the tenant failed; retrying',
+  revisionRecorded: 'recorded a revision of the tenant',
+  revisionFailed: 'recording a revision of the tenant failed; retrying',
 } as const;
