@@ -74,7 +74,13 @@ const configMap = {
   kind: 'ConfigMap',
   metadata: { name: `${name}-config`, namespace: 'default' },
 };
-const third = { spec: thirdSpec(), customizations: JSON.stringify([configMap]), changedBy: 'carol' };
+// A writer sets the whole note on every edit: one left in place would be shown again.
+const third = {
+  spec: thirdSpec(),
+  customizations: JSON.stringify([configMap]),
+  changedBy: 'carol',
+  changeReason: 'scale up',
+};
 
 async function revisions(): Promise<V1ControllerRevision[]> {
   const list = await apps.listNamespacedControllerRevision({
@@ -160,7 +166,7 @@ describe('history and rollback', () => {
     expect(historyRows(history.stdout).map(([n, , source, by, change]) => [n, source, by, change])).toEqual([
       ['1', expect.stringMatching(READ), 'alice', 'first revision kept: image nginx:1.27'],
       ['2', expect.stringMatching(READ), 'bob', 'image nginx:1.27 → nginx:1.28 ("new nginx")'],
-      ['3', expect.stringMatching(READ), 'carol', 'replicas 1 → 3, configMaps +1'],
+      ['3', expect.stringMatching(READ), 'carol', 'replicas 1 → 3, configMaps +1 ("scale up")'],
     ]);
 
     const json = await landlord('history', name, '-o', 'json', '--namespace', NAMESPACE);
@@ -168,7 +174,7 @@ describe('history and rollback', () => {
       revisions: { revision: number; source: string; summary: string }[];
     };
     expect(parsed.revisions.map((r) => r.summary)).toEqual(
-      historyRows(history.stdout).map((r) => r[4]!.replace(' ("new nginx")', '')),
+      historyRows(history.stdout).map((r) => r[4]!.replace(/ \(".*"\)$/, '')),
     );
 
     const diff = await landlord('history', name, '--revision', '2');
