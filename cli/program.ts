@@ -1,5 +1,5 @@
 // landlord: one image, one CLI (loaded by main.ts). `landlord operator`, `landlord sync` and `landlord purger` are the
-// components; `landlord crd` prints landlord's CRDs. The sandbox (`npm start`) is development tooling in
+// components; `landlord crd` prints landlord's CRDs; `validate`, `plan`, `history` and `rollback` are for people. The sandbox (`npm start`) is development tooling in
 // sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
 // exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,9 @@ import { ALL_CRDS } from '../api/crds.js';
 import { OPERATOR_SETTINGS, type OperatorSettings } from '../operator/settings.js';
 import { PURGER_SETTINGS, type PurgerSettings } from '../purger/settings.js';
 import { SYNC_SETTINGS, type SyncSettings } from '../sync/settings.js';
+import { addHistoryCommand } from './history-command.js';
 import { addPlanCommand, PLAN_EXIT } from './plan-command.js';
+import { addRollbackCommand } from './rollback-command.js';
 import { addValidateCommand } from './validate-command.js';
 import { EXIT } from './validate.js';
 
@@ -117,6 +119,8 @@ function program(setCode: (code: number) => void): Command {
     .action((name: string | undefined) => printCrds(name));
   addValidateCommand(landlord, setCode);
   addPlanCommand(landlord, setCode);
+  addHistoryCommand(landlord, setCode);
+  addRollbackCommand(landlord, setCode);
   return landlord;
 }
 

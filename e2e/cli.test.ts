@@ -89,6 +89,7 @@ describe("landlord's command line", () => {
     ['sync', ['DYNAMODB_TABLE', 'LANDLORD_SYNC_MAX_DELETE_FRACTION', 'POD_NAMESPACE']],
     ['validate', ['LANDLORD_POD_SECURITY', 'LANDLORD_ALLOWED_NAMESPACES', 'POD_NAMESPACE']],
     ['plan', ['DYNAMODB_TABLE', 'LANDLORD_SYNC_MAX_DELETE_MINIMUM', 'LANDLORD_POD_SECURITY']],
+    ['rollback', ['DYNAMODB_TABLE', 'DYNAMODB_ENDPOINT']],
   ])('`%s --help` prints its usage and the environment variables it reads', async (command, variables) => {
     for (const args of [
       [command, '--help'],
@@ -104,7 +105,7 @@ describe("landlord's command line", () => {
   it('lists every command in --help', async () => {
     const help = await landlord(['--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    for (const command of ['operator', 'sync', 'crd', 'validate', 'plan']) {
+    for (const command of ['operator', 'sync', 'crd', 'validate', 'plan', 'history', 'rollback']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -113,6 +114,16 @@ describe("landlord's command line", () => {
     ['an unknown command', ['operate'], /^landlord: unknown command 'operate' \(Did you mean operator\?\)$/],
     ['an unknown option', ['operator', '--dry-run'], /^landlord: unknown option '--dry-run'$/],
     ['an extra argument', ['crd', 'tenants.landlord.dev', 'x'], /^landlord: too many arguments for 'crd'/],
+    [
+      'a rollback without its revision',
+      ['rollback', 'tenant-1'],
+      /^landlord: required option '--to-revision <n>' not specified$/,
+    ],
+    [
+      'a revision that is not a number',
+      ['history', 'tenant-1', '--revision', 'latest'],
+      /^landlord: option '--revision <n>' argument 'latest' is invalid\. a revision number is a positive integer$/,
+    ],
     [
       'a CRD that does not exist',
       ['crd', 'tenants'],

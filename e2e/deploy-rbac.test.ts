@@ -252,6 +252,10 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     { component: 'sync', check: 'patch customresourcedefinitions.apiextensions.k8s.io/tenants.landlord.dev' },
     { component: 'sync', check: 'create clusterroles.rbac.authorization.k8s.io' },
     { component: 'sync', check: `create rolebindings.rbac.authorization.k8s.io -n ${SYSTEM}` },
+    // Revisions only in its own namespace, and never rewritten (config/rbac/sync.yaml, history).
+    { component: 'sync', check: 'create controllerrevisions.apps -n default' },
+    { component: 'sync', check: `update controllerrevisions.apps -n ${SYSTEM}` },
+    { component: 'operator', check: `create controllerrevisions.apps -n ${SYSTEM}` },
     // The purger holds the data-deleting credentials: it may not make, change or delete a Tenant.
     { component: 'purger', check: 'create tenants.landlord.dev' },
     { component: 'purger', check: 'patch tenants.landlord.dev' },
@@ -277,6 +281,11 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
   ];
   it.each(allowed)('the operator may: %s', async (check) => {
     expect(await canI(operatorUser, check.split(' '))).toBe(true);
+  });
+
+  // What each tenant's history needs of sync: revisions listed, created and pruned in its namespace.
+  it.each(['list', 'create', 'delete'])('sync may %s controllerrevisions in its namespace', async (verb) => {
+    expect(await canI(syncUser, [verb, 'controllerrevisions.apps', '-n', SYSTEM])).toBe(true);
   });
 });
 

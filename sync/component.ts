@@ -22,6 +22,7 @@ import type { WorkQueue } from '../runtime/work-queue.js';
 import { FIELD_MANAGER, type Tenant } from '../api/tenant.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { tableIdentity, type TableIdentity } from './identity.js';
+import { RevisionRecorder } from './history/recorder.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
 import { Pruner } from './prune.js';
@@ -88,6 +89,12 @@ class SyncComponent implements Component {
         current: statusCurrent,
       }),
       api: ctx.api,
+      history: new RevisionRecorder({
+        api: ctx.api,
+        metrics: ctx.metrics,
+        namespace: ctx.settings.namespace,
+        limit: this.settings.historyLimit,
+      }),
       intake,
       events: ctx.events,
       logger: ctx.logger,

@@ -11,6 +11,7 @@ import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
 import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
+import type { RowVia } from './history/revision.js';
 import type { Trigger } from './trigger.js';
 
 /** The most characters of an unusable name a log line repeats. */
@@ -45,7 +46,8 @@ export class Intake {
 
   constructor(private readonly deps: IntakeDeps) {}
 
-  accept(item: Item): Accepted {
+  /** `via`: how the row came, which its revision records (a scan unless the stream brought it). */
+  accept(item: Item, via: RowVia = 'scan'): Accepted {
     if (!placedHere(item, this.deps.ledger.identity)) return this.elsewhere(item);
     const row = readRow(item);
     const name = row.name;
@@ -53,7 +55,7 @@ export class Intake {
       if (row.kind === 'invalid') this.unusableName(item, row.problem.message);
       return { name: undefined, invalid: true, deleted: false, elsewhere: false };
     }
-    const changed = this.deps.ledger.record({ ...row, name });
+    const changed = this.deps.ledger.record({ ...row, name }, via);
     this.deps.trigger.tenant(name, changed);
     return { name, invalid: row.kind === 'invalid', deleted: row.kind === 'deleted', elsewhere: false };
   }
@@ -99,7 +101,7 @@ export class Intake {
       else if (change.kind === 'remove') removed.add(change.name);
       else {
         // A row deleted and written again within the batch is simply there.
-        const { name, deleted, elsewhere } = this.accept(change.item);
+        const { name, deleted, elsewhere } = this.accept(change.item, 'stream');
         if (name === undefined) continue;
         // A row that moved to another cluster is, for this one, removed.
         if (elsewhere) removed.add(name);

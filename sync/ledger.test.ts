@@ -63,4 +63,16 @@ describe('Ledger', () => {
     l.specApplied('a', 'h1', 1);
     expect(l.situation('a')).toMatchObject({ approval: undefined, applied: { hash: 'h1', generation: 1 } });
   });
+
+  it('keeps how a row came and its note with the spec to write: the revision it becomes', () => {
+    const l = ledger(tenantAt('h1'));
+    l.record({ kind: 'tenant', name: 'a', spec, hash: 'h2', note: { changedBy: 'alice' } }, 'stream');
+    expect(l.draftToWrite('a', 'h2')).toEqual({
+      hash: 'h2',
+      spec,
+      via: 'stream',
+      note: { changedBy: 'alice' },
+    });
+    expect(l.draftToWrite('a', 'h1')).toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@
 // it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
 // writes did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
+import type { RevisionDraft, RowVia } from './history/revision.js';
 import { owns, type TableIdentity } from './identity.js';
 import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
@@ -26,6 +27,9 @@ function rowStateOf(row: NamedRow): RowState {
   }
 }
 
+const noteOf = (row: NamedRow & { kind: 'tenant' }): Pick<RevisionDraft, 'note'> =>
+  row.note === undefined ? {} : { note: row.note };
+
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
@@ -47,7 +51,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
    * is kept until next() finds it is not to be written: a spec to write is in no cache yet, and
    * reading the row again to get it back would cost a DynamoDB read. Callers ask next() right after.
    */
-  record(row: NamedRow): boolean {
+  record(row: NamedRow, via: RowVia = 'scan'): boolean {
     const { book } = this;
     const state = rowStateOf(row);
     const changed = contentChanged(book.set(row.name, state), state);
@@ -58,7 +62,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     const own = tenant !== undefined && owns(tenant, this.identity);
     const rejection = own ? recordedRejection(tenant, row.hash) : undefined;
     if (rejection !== undefined) book.reject(row.name, row.hash, rejection);
-    else book.keepSpec(row.name, row.hash, row.spec);
+    else book.keepSpec(row.name, { hash: row.hash, spec: row.spec, via, ...noteOf(row) });
     return changed;
   }
 
@@ -125,6 +129,24 @@ export class Ledger<View extends TenantLookup = TenantCache> {
   /** The spec of the row with this hash, if it waits for its write. */
   specToWrite(name: string, hash: string): TenantSpec | undefined {
     return this.book.spec(name, hash);
+  }
+
+  /** The spec with this hash and how its row came: the revision it becomes once applied. */
+  draftToWrite(name: string, hash: string): RevisionDraft | undefined {
+    return this.book.draft(name, hash);
+  }
+
+  /** The revision of a spec applied to the Tenant with this uid could not be written: it is retried. */
+  oweRevision(name: string, uid: string, draft: RevisionDraft): void {
+    this.book.owe(name, uid, draft);
+  }
+
+  owedRevision(name: string): { uid: string; draft: RevisionDraft } | undefined {
+    return this.book.owed(name);
+  }
+
+  revisionWritten(name: string): void {
+    this.book.paid(name);
   }
 
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */

@@ -80,4 +80,6 @@ export const SYNC_LOG = {
   rescan: 'the stream lost its place; scanning the whole table',
   writeFailed: 'syncing the tenant failed; retrying',
   writeParked: 'applying the row timed out twice: not resent until the row changes or the wait is over',
+  revisionRecorded: 'recorded a revision of the tenant',
+  revisionFailed: 'recording a revision of the tenant failed; retrying',
 } as const;

@@ -15,6 +15,8 @@ import type { KubeApi } from '../runtime/kube/api.js';
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Conflict, SyncAction } from './decide.js';
+import type { RevisionRecorder } from './history/recorder.js';
+import type { RevisionDraft } from './history/revision.js';
 import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
@@ -29,6 +31,8 @@ export interface ReconcilerDeps {
   /** The Synced condition and status.sync; tells the ledger's Tenant cache what it wrote. */
   statusWriter: TenantStatusWriter<OwnedStatus>;
   api: KubeApi;
+  /** Keeps each spec applied as a revision of its Tenant. */
+  history: Pick<RevisionRecorder, 'record'>;
   /** Reads a row again and records it, when the ledger does not hold what a write needs. */
   intake: Pick<Intake, 'reread'>;
   events: EventRecorder;
@@ -62,7 +66,9 @@ export class Reconciler {
   async reconcile(name: string): Promise<Outcome> {
     try {
       await this.converge(name);
-      return DONE;
+      // A revision that could not be written is tried again with the tenant's backoff; it never
+      // holds up the Tenant's own writes.
+      return this.deps.ledger.owedRevision(name) === undefined ? DONE : { kind: 'retry' };
     } catch (error) {
       if (!this.deps.signal.aborted) {
         this.deps.logger.warn(SYNC_LOG.writeFailed, { tenant: name, error: describeError(error) });
@@ -73,6 +79,7 @@ export class Reconciler {
 
   /** Decide, act, and decide again with what the write changed, until nothing is left to do. */
   private async converge(name: string): Promise<void> {
+    await this.payOwedRevision(name);
     let reread = false;
     for (let step = 0; step < MAX_STEPS; step++) {
       const action = this.deps.ledger.next(name);
@@ -118,7 +125,8 @@ export class Reconciler {
 
   private async applySpec(name: string, hash: string): Promise<void> {
     const { view } = this.deps.ledger;
-    const spec = this.deps.ledger.specToWrite(name, hash)!;
+    const draft = this.deps.ledger.draftToWrite(name, hash)!;
+    const { spec } = draft;
     const before = view.get(name);
     let tenant: Tenant;
     try {
@@ -153,6 +161,38 @@ export class Reconciler {
       tenant: name,
       rowHash: hash,
     });
+    await this.recordRevision(tenant, draft);
+  }
+
+  /**
+   * Keeps the spec just applied as the Tenant's newest revision. One that cannot be written is owed
+   * (the Tenant already holds the spec, so no later decide() would ask for it again, and the history
+   * would skip it), logged, and tried again; history never stops a tenant from syncing.
+   */
+  private async recordRevision(tenant: Tenant, draft: RevisionDraft): Promise<void> {
+    const name = tenant.metadata.name!;
+    try {
+      const recorded = await this.deps.history.record(tenant, draft);
+      this.deps.ledger.revisionWritten(name);
+      if (recorded.kind === 'written') {
+        this.deps.logger.debug(SYNC_LOG.revisionRecorded, { tenant: name, revision: recorded.revision });
+      }
+    } catch (err) {
+      this.deps.ledger.oweRevision(name, tenant.metadata.uid!, draft);
+      if (!this.deps.signal.aborted) {
+        this.deps.logger.warn(SYNC_LOG.revisionFailed, { tenant: name, error: describeError(err) });
+      }
+    }
+  }
+
+  /** A revision owed by an earlier reconcile is written first, so revisions keep the order of applies. */
+  private async payOwedRevision(name: string): Promise<void> {
+    const owed = this.deps.ledger.owedRevision(name);
+    if (owed === undefined) return;
+    const tenant = this.deps.ledger.view.get(name);
+    // That Tenant is gone, and its history with it.
+    if (tenant?.metadata.uid !== owed.uid) return this.deps.ledger.revisionWritten(name);
+    await this.recordRevision(tenant, owed.draft);
   }
 
   /**

@@ -7,7 +7,7 @@ describe('RowBook', () => {
   it('keeps a spec only until its write, and only for its own hash', () => {
     const book = new RowBook();
     book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
-    book.keepSpec('a', 'h1', spec);
+    book.keepSpec('a', { hash: 'h1', spec, via: 'scan' });
     expect(book.spec('a', 'h2')).toBeUndefined();
     book.written('a', 'h0');
     expect(book.spec('a', 'h1')).toBe(spec);
@@ -39,7 +39,7 @@ describe('RowBook', () => {
     const book = new RowBook();
     book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
     book.set('b', { kind: 'invalid', attribute: 'spec', message: 'spec: bad' });
-    book.keepSpec('a', 'h1', spec);
+    book.keepSpec('a', { hash: 'h1', spec, via: 'scan' });
     book.retainOnly(new Set(['b']));
     expect(book.has('a')).toBe(false);
     expect(book.pendingWrites).toBe(0);
@@ -49,7 +49,7 @@ describe('RowBook', () => {
   it('remembers the generation its own apply produced until the row goes or stops being a tenant', () => {
     const book = new RowBook();
     book.set('a', { kind: 'tenant', hash: 'h1', state: 'active' });
-    book.keepSpec('a', 'h1', spec);
+    book.keepSpec('a', { hash: 'h1', spec, via: 'scan' });
     book.applied('a', 'h1', 2);
     expect(book.appliedSpec('a')).toEqual({ hash: 'h1', generation: 2 });
     expect(book.pendingWrites).toBe(0);

@@ -2,6 +2,7 @@
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
 import type { TenantSpec, TenantState } from '../api/tenant.js';
+import type { RevisionDraft } from './history/revision.js';
 import type { Verdict } from './status.js';
 
 export type RowState =
@@ -22,7 +23,10 @@ interface Rejection {
 
 export class RowBook {
   private readonly rows = new Map<string, RowState>();
-  private readonly specs = new Map<string, { hash: string; spec: TenantSpec }>();
+  /** A spec to write, with how its row came (the revision it becomes once applied). */
+  private readonly specs = new Map<string, RevisionDraft>();
+  /** A spec applied whose revision could not be written yet: at most one per tenant, retried. */
+  private readonly owedRevisions = new Map<string, { uid: string; draft: RevisionDraft }>();
   private readonly rejections = new Map<string, Rejection>();
   /**
    * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
@@ -70,6 +74,7 @@ export class RowBook {
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
+      this.owedRevisions.delete(name);
     }
     if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
       this.rejections.delete(name);
@@ -85,6 +90,7 @@ export class RowBook {
     this.conflicts.delete(name);
     this.heldBack.delete(name);
     this.timeouts.delete(name);
+    this.owedRevisions.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -94,14 +100,32 @@ export class RowBook {
     }
   }
 
-  keepSpec(name: string, hash: string, spec: TenantSpec): void {
-    this.specs.set(name, { hash, spec });
+  keepSpec(name: string, draft: RevisionDraft): void {
+    this.specs.set(name, draft);
   }
 
   /** The spec read for `hash`, if it still waits for its write. */
   spec(name: string, hash: string): TenantSpec | undefined {
+    return this.draft(name, hash)?.spec;
+  }
+
+  /** The spec read for `hash` and how its row came, if it still waits for its write. */
+  draft(name: string, hash: string): RevisionDraft | undefined {
     const kept = this.specs.get(name);
-    return kept?.hash === hash ? kept.spec : undefined;
+    return kept?.hash === hash ? kept : undefined;
+  }
+
+  /** The revision of a spec applied to the Tenant with this uid is still to be written. */
+  owe(name: string, uid: string, draft: RevisionDraft): void {
+    this.owedRevisions.set(name, { uid, draft });
+  }
+
+  owed(name: string): { uid: string; draft: RevisionDraft } | undefined {
+    return this.owedRevisions.get(name);
+  }
+
+  paid(name: string): void {
+    this.owedRevisions.delete(name);
   }
 
   /** The spec is not to be written (any more): the Tenant holds it, or the row was refused. */

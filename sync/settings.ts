@@ -89,6 +89,13 @@ export const SYNC_SETTINGS = {
     default: 'cluster-index',
     schema: { type: 'string', pattern: '^[a-zA-Z0-9_.-]{3,255}$' },
   },
+  historyLimit: {
+    env: 'LANDLORD_SYNC_HISTORY_LIMIT',
+    description:
+      "Revisions kept per tenant (ControllerRevisions in sync's namespace, for landlord history and rollback); 0 keeps none.",
+    default: '10',
+    schema: { type: 'integer', minimum: 0, maximum: 100 },
+  },
   ...retrySettings('SYNC', { failing: 'a failing Tenant write', retryBaseMs: 500, retryMaxSeconds: 60 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -105,6 +112,7 @@ export interface SyncSettings extends CommonSettings {
   clusterClaimsUnassigned: boolean;
   changes: 'stream' | 'index';
   clusterIndex: string;
+  historyLimit: number;
   retryBaseMs: number;
   retryMaxSeconds: number;
 }

@@ -27,6 +27,8 @@ const KINDS: Record<string, KindInfo> = {
     plural: 'rolebindings',
     namespaced: true,
   },
+  // sync keeps each Tenant's applied revisions as ControllerRevisions in its own namespace.
+  'apps/v1/ControllerRevision': { prefix: '/apis/apps/v1', plural: 'controllerrevisions', namespaced: true },
   'v1/Event': { prefix: '/api/v1', plural: 'events', namespaced: true },
   'coordination.k8s.io/v1/Lease': {
     prefix: '/apis/coordination.k8s.io/v1',

@@ -31,6 +31,10 @@ export const isExpiredIterator = (err: unknown): boolean => errorName(err) === '
 /** The position is past the stream's 24-hour retention: records were lost, so a scan must follow. */
 export const isTrimmed = (err: unknown): boolean => errorName(err) === 'TrimmedDataAccessException';
 
+/** A conditional write found the item not as its condition said (`landlord rollback`'s guard). */
+export const isConditionFailed = (err: unknown): boolean =>
+  errorName(err) === 'ConditionalCheckFailedException';
+
 /** The SDK's "no region" error has no code of its own; its message is the only mark. */
 export const isRegionMissing = (err: unknown): boolean =>
   err instanceof Error && /region is missing/i.test(err.message);

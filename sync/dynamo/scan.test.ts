@@ -27,6 +27,10 @@ describe('ROW_PROJECTION', () => {
     ],
     ['a row with a bad state', { name: { S: 'acme' }, spec: { S: '{}' }, state: { S: 'gone' } }],
     ['a deleted row', { name: { S: 'acme' }, deleted: { BOOL: true } }],
+    [
+      'a row with a change note',
+      { name: { S: 'acme' }, spec: { S: '{}' }, changedBy: { S: 'alice' }, changeReason: { S: 'why' } },
+    ],
   ])('reads %s as the whole item reads', (_case, item) => {
     expect(parseRow(projected(item))).toEqual(parseRow(item));
   });

@@ -6,9 +6,13 @@ import { merge } from './merge.js';
 import { counted, type RetryObserver } from './clients.js';
 import type { Item } from './table-source.js';
 
-/** Only the row's contract attributes: anything else on the row is ignored, so it need not travel. */
+/**
+ * Only the row's contract attributes, its change note among them (row/note.ts): anything else on
+ * the row is ignored, so it need not travel.
+ */
 export const ROW_PROJECTION = {
-  ProjectionExpression: '#name, #spec, #customizations, #deleted, #state, #class, #cluster',
+  ProjectionExpression:
+    '#name, #spec, #customizations, #deleted, #state, #class, #cluster, #changedBy, #changeReason, #rollbackHash',
   ExpressionAttributeNames: {
     '#name': 'name',
     '#spec': 'spec',
@@ -17,6 +21,9 @@ export const ROW_PROJECTION = {
     '#state': 'state',
     '#class': 'class',
     '#cluster': 'cluster',
+    '#changedBy': 'changedBy',
+    '#changeReason': 'changeReason',
+    '#rollbackHash': 'rollbackHash',
   },
 } as const;
 

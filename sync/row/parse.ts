@@ -7,6 +7,7 @@ import { readClass, readCluster, readDeleted, readName, readState } from './fiel
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
 import { readCustomizations, readSpec } from './manifests.js';
+import { readNote } from './note.js';
 import type { ParsedRow, RowProblemAttribute } from './types.js';
 
 /**
@@ -59,12 +60,15 @@ function parseItem(item: unknown): ParsedRow {
   if (!cluster.ok) {
     return invalid(name.value, 'cluster', cluster.message);
   }
-  return tenant(name.value, {
+  const parsed = tenant(name.value, {
     deployment: spec.value,
     configMaps: configMaps.value,
     state: state.value,
     tenantClass: tenantClass.value,
   });
+  // Only a row that carries a note says so: the rows written before notes existed parse as they did.
+  const note = readNote(item, parsed.hash);
+  return note === undefined ? parsed : { ...parsed, note };
 }
 
 function typeName(value: unknown): string {
@@ -86,7 +90,10 @@ interface RowContent {
   tenantClass: string | undefined;
 }
 
-function tenant(name: string, { deployment, configMaps, state, tenantClass }: RowContent): ParsedRow {
+function tenant(
+  name: string,
+  { deployment, configMaps, state, tenantClass }: RowContent,
+): Extract<ParsedRow, { kind: 'tenant' }> {
   // Typed as manifests, but checked only as JSON objects here: the operator validates them.
   const spec: TenantSpec = {
     deployment,

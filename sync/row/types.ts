@@ -1,5 +1,6 @@
 // What parsing a row yields. Kept apart from the parser so each step can name these types.
 import type { TenantSpec } from '../../api/tenant.js';
+import type { ChangeNote } from './note.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
 export type RowProblemAttribute =
@@ -12,7 +13,8 @@ export interface RowProblem {
 }
 
 export type ParsedRow =
-  | { kind: 'tenant'; name: string; spec: TenantSpec; hash: string }
+  /** `note`: who changed the row and why, when it says (note.ts); never part of the hash. */
+  | { kind: 'tenant'; name: string; spec: TenantSpec; hash: string; note?: ChangeNote }
   | { kind: 'deleted'; name: string }
   /**
    * `name` is set when the name itself is valid, so the Tenant can say why its row was refused.
