@@ -29,6 +29,8 @@ export interface BenchOptions {
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
+  /** Whether Deployments run a pod (false with --no-pods: replicas 0, in the rows and the baseline alike). */
+  pods: boolean;
 }
 
 export const SCENARIOS = ['landlord', 'pertenant', 'purge', 'multicluster', 'rest'] as const;
@@ -79,6 +81,7 @@ interface Flags {
   nodeFlags?: string;
   scenarios?: Scenario[];
   multicluster?: true;
+  pods: boolean;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -99,6 +102,10 @@ export function benchCommand(): Command {
     .option(
       '--multicluster',
       'only the many-clusters scenario (same as --scenarios multicluster): three clusters fed from one table, edit latency by cluster (N: the first size, default 300)',
+    )
+    .option(
+      '--no-pods',
+      "Deployments with replicas: 0, in landlord's rows and the baseline alike: no pod is scheduled or started, so the run measures the part landlord controls",
     )
     .option(
       '--node-options <opts>',
@@ -129,5 +136,6 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     nodeFlags:
       flags.nodeFlags === undefined ? imageNodeFlags() : flags.nodeFlags.split(/\s+/).filter(Boolean),
     scenarios: scenariosOf(flags, quick),
+    pods: flags.pods,
   };
 }

@@ -49,11 +49,16 @@ export async function recreateWithoutStream(client: DynamoDBClient, table: strin
 }
 
 /** The benchmark's rows for these tenants. */
-export function putRows(client: DynamoDBClient, table: string, names: readonly string[]): Promise<void> {
+export function putRows(
+  client: DynamoDBClient,
+  table: string,
+  names: readonly string[],
+  replicas = 1,
+): Promise<void> {
   return writeItems(
     client,
     table,
-    names.map((name) => row(name)),
+    names.map((name) => row(name, replicas)),
   );
 }
 
@@ -78,6 +83,7 @@ export async function editImage(
   table: string,
   name: string,
   image: string,
+  replicas = 1,
 ): Promise<void> {
   await client.send(
     new UpdateItemCommand({
@@ -85,7 +91,7 @@ export async function editImage(
       Key: { name: { S: name } },
       UpdateExpression: 'SET #spec = :spec',
       ExpressionAttributeNames: { '#spec': 'spec' },
-      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(deployment(name, image)) } },
+      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(deployment(name, image, replicas)) } },
     }),
   );
 }

@@ -54,7 +54,7 @@ function context(options: BenchOptions, runDir: string): RunContext {
 /** The landlord scenario at one size, Shared or under the PerTenant default class, each against its baseline. */
 async function runSize(n: number, ctx: RunContext, tenancy: Tenancy = 'shared'): Promise<SizeResult> {
   const result: SizeResult = { n };
-  const tag = tenancy === 'shared' ? `[N=${n}]` : `[N=${n} PerTenant]`;
+  const tag = `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}${ctx.options.pods ? '' : ' no pods'}]`;
   try {
     if (ctx.options.baseline) {
       print(`${tag} baseline: fresh cluster, ${n} tenants' objects via client-node`);
@@ -109,12 +109,13 @@ async function main(args: readonly string[]): Promise<number> {
         `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; operator's old-space cap +10 MiB per 1,000 tenants beyond 5,000 (PerTenant: +25 MiB per 1,000 beyond 2,000), sync's as deployed`,
       nodeFlags: options.nodeFlags.join(' '),
       scenarios: options.scenarios.join(','),
+      pods: options.pods,
     },
     machine: describeMachine(),
     runDir,
     results: [],
   };
-  print(`landlord bench: ${planned(options)}; logs in ${runDir}`);
+  print(`landlord bench: ${planned(options)}${options.pods ? '' : ', no pods'}; logs in ${runDir}`);
   await runScenarios(report, ctx, stamp);
   report.finishedAt = new Date().toISOString();
   await save(report, options.outDir, stamp);

@@ -17,7 +17,7 @@ import { withClassFields } from '../operator/policy/class-fields.js';
 import { tenantNamespaceName } from '../operator/namespaces/rules.js';
 import { tenancyObjects } from '../operator/tenancy/namespace-objects.js';
 import { policyOf } from '../operator/tenancy/resolve-class.js';
-import { configMap, deployment } from './rows.js';
+import { FIRST_IMAGE, configMap, deployment } from './rows.js';
 
 export type Tenancy = 'shared' | 'pertenant';
 
@@ -55,11 +55,11 @@ export function namespaceOf(tenant: string, policy: ClassPolicy): string {
  * What the operator applies for one tenant under the class, in its waves: the Namespace; the
  * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings; the Deployment and ConfigMap.
  */
-export function perTenantWaves(tenant: Tenant, policy: ClassPolicy): KubernetesObject[][] {
+export function perTenantWaves(tenant: Tenant, policy: ClassPolicy, replicas = 1): KubernetesObject[][] {
   const name = tenant.metadata.name!;
   const namespace = namespaceOf(name, policy);
   const [ns, ...fences] = tenancyObjects(tenant, policy, namespace).map((d) => d.manifest);
-  const app = withClassFields(inNamespace(deployment(name), namespace), policy);
+  const app = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
   const children = [
     withOwnership(app, tenant, 'Deployment'),
     withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),

@@ -29,7 +29,7 @@ import { delta, requestCounts, type RequestBreakdown } from '../../harness/apise
 import { settledSince, type SettledRequests } from './settled.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
-import { BENCH_NAMESPACE, configMap, deployment, tenantName } from '../rows.js';
+import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { perTenantWaves, standardPolicy, type Tenancy } from '../tenancy.js';
 import type { BenchCluster } from '../cluster.js';
@@ -63,13 +63,16 @@ function owned<
 /** Creates one Tenant's children, the Tenant itself already created. */
 type CreateChildren = (tenant: Tenant) => Promise<void>;
 
-function sharedChildren(bench: BenchCluster): CreateChildren {
+function sharedChildren(bench: BenchCluster, replicas: number): CreateChildren {
   const apps = bench.kubeConfig.makeApiClient(AppsV1Api);
   const core = bench.kubeConfig.makeApiClient(CoreV1Api);
   return async (tenant) => {
     const name = tenant.metadata.name!;
     await Promise.all([
-      apps.createNamespacedDeployment({ namespace: BENCH_NAMESPACE, body: owned(deployment(name), tenant) }),
+      apps.createNamespacedDeployment({
+        namespace: BENCH_NAMESPACE,
+        body: owned(deployment(name, FIRST_IMAGE, replicas), tenant),
+      }),
       core.createNamespacedConfigMap({ namespace: BENCH_NAMESPACE, body: owned(configMap(name), tenant) }),
     ]);
   };
@@ -80,7 +83,7 @@ function sharedChildren(bench: BenchCluster): CreateChildren {
  * LimitRange's `default` and a NetworkPolicy's `from` as `_default` and `_from`, and would silently
  * drop them from a manifest written as the API has it.
  */
-function perTenantChildren(bench: BenchCluster): CreateChildren {
+function perTenantChildren(bench: BenchCluster, replicas: number): CreateChildren {
   const policy = standardPolicy();
   const create = (object: KubernetesObject): Promise<unknown> =>
     bench.api.request({
@@ -93,7 +96,7 @@ function perTenantChildren(bench: BenchCluster): CreateChildren {
       body: object,
     });
   return async (tenant) => {
-    for (const wave of perTenantWaves(tenant, policy)) await Promise.all(wave.map(create));
+    for (const wave of perTenantWaves(tenant, policy, replicas)) await Promise.all(wave.map(create));
   };
 }
 
@@ -104,7 +107,9 @@ export async function runBaseline(
 ): Promise<BaselineResult> {
   const bench = await freshCluster(ctx.log);
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
-  const children = tenancy === 'shared' ? sharedChildren(bench) : perTenantChildren(bench);
+  const replicas = benchReplicas(ctx.options);
+  const children =
+    tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, replicas);
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   try {
     const before = await requestCounts(bench.access);
@@ -116,7 +121,7 @@ export async function runBaseline(
         apiVersion: API_VERSION,
         kind: KIND,
         metadata: { name },
-        spec: { deployment: deployment(name), configMaps: [configMap(name)] },
+        spec: { deployment: deployment(name, FIRST_IMAGE, replicas), configMaps: [configMap(name)] },
       };
       const tenant = (await custom.createClusterCustomObject({
         group: GROUP,

@@ -8,7 +8,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { editImage, recreateWithoutStream } from '../dynamo.js';
 import { summarize, type LatencySummary } from '../measure/percentiles.js';
 import { sleep } from '../pool.js';
-import { deploymentName } from '../rows.js';
+import { benchReplicas, deploymentName } from '../rows.js';
 import { TABLE, type Session } from './session.js';
 
 export type EditMode = 'stream' | 'poll';
@@ -83,7 +83,7 @@ async function editOnce(
     timer = setTimeout(() => resolve(undefined), EDIT_TIMEOUT_MS);
   });
   const started = performance.now();
-  await editImage(session.dynamo, TABLE, name, image);
+  await editImage(session.dynamo, TABLE, name, image, benchReplicas(session.ctx.options));
   const watchdog = new AbortController();
   const at = await Promise.race([changed, failed(session, watchdog.signal)]).finally(() => watchdog.abort());
   clearTimeout(timer);

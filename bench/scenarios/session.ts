@@ -12,7 +12,7 @@ import { dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
 import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
-import { tenantName } from '../rows.js';
+import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { installClass, standardClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
@@ -43,7 +43,7 @@ export class Session {
   async seed(): Promise<void> {
     if (this.tenancy === 'pertenant') await installClass(this.bench.api, standardClass());
     await createTenantTable(this.dynamo, TABLE);
-    await putRows(this.dynamo, TABLE, this.names);
+    await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
     this.tenants = await watchTenants(this.bench.api);
   }
 
