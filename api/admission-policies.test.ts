@@ -139,6 +139,11 @@ describe(FILE, () => {
     }
   });
 
+  it('is part of config/default', () => {
+    expect(read('config/default/kustomization.yaml')).toContain('\n  - ../admission\n');
+    expect(read('config/admission/kustomization.yaml')).toContain('\n  - policies.yaml\n');
+  });
+
   it("is the chart's copy, byte for byte", () => {
     const copy = read('charts/landlord/files/admission-policies.yaml');
     expect(copy, `run: cp ${FILE} charts/landlord/files/admission-policies.yaml`).toBe(text);
