@@ -8,7 +8,8 @@
 // config/admission ships (the chart renders the same, e2e/helm.test.ts), in force before the
 // tenants exist, so the operator makes them through the rules; the Gateway API CRDs come from their
 // pinned release (harness/gateway-api.ts), installed after the policies. The policies are removed
-// in afterAll, so the files that run later on this control plane meet none.
+// in afterAll, so the files that run later on this control plane meet none; the CRDs stay (an
+// apply of the same release by another file changes nothing).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
