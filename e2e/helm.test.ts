@@ -53,7 +53,12 @@ async function uninstallLeavesNothing(
   await waitUntil('the release namespace to go', () => gone(core.readNamespace({ name: ns })), {
     timeoutMs: 120_000,
   });
-  const left = await kubectl('get', 'clusterroles,clusterrolebindings', '-o', 'name');
+  const left = await kubectl(
+    'get',
+    'clusterroles,clusterrolebindings,validatingadmissionpolicies,validatingadmissionpolicybindings',
+    '-o',
+    'name',
+  );
   expect(left).not.toContain(release);
 }
 
@@ -123,6 +128,27 @@ describe('charts/landlord: lint, render, schema', () => {
       'landlord-sync',
     ]);
     expect((await renderChart()).filter((o) => o.kind === 'ServiceMonitor')).toEqual([]);
+  });
+
+  it('names the admission policies after the release, each binding pointing at its own, and leaves them out when asked', async () => {
+    const objects = parseManifests(await helm('template', 'shop', CHART));
+    const policies = objects
+      .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
+      .map((o) => o.metadata.name);
+    expect(policies.sort()).toEqual([
+      'shop-tenant-hostless-routes',
+      'shop-tenant-ingresses',
+      'shop-tenant-routes',
+      'shop-tenant-services',
+    ]);
+    const bindings = objects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding') as (Manifest & {
+      spec: { policyName: string };
+    })[];
+    expect(bindings.map((b) => `${b.metadata.name} -> ${b.spec.policyName}`).sort()).toEqual(
+      policies.map((name) => `${name} -> ${name}`),
+    );
+    const without = await renderChart('--set', 'admissionPolicies.enabled=false');
+    expect(without.filter((o) => o.kind.startsWith('ValidatingAdmissionPolicy'))).toEqual([]);
   });
 
   const bad = [

@@ -54,7 +54,9 @@ export function apiServerArgs(runDir: string, ports: Ports, creds: Credentials):
 export function controllerManagerArgs(kubeconfig: string, caFile: string, creds: Credentials): string[] {
   return [
     `--kubeconfig=${kubeconfig}`,
-    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller',
+    // validatingadmissionpolicy-status-controller type-checks admission policies against the
+    // kinds they match and reports warnings in their status (e2e/admission-exposure.test.ts).
+    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller,validatingadmissionpolicy-status-controller',
     `--service-account-private-key-file=${creds.serviceAccountKey}`,
     `--root-ca-file=${caFile}`,
     // As in real clusters: each controller acts as its own ServiceAccount with its bootstrap role.
