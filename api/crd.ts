@@ -160,6 +160,11 @@ const statusSchema: Schema = {
         'Row: the row named the class; Default: it was given as the default. Only a Default class stays when the row names none.',
     },
     namespace: { type: 'string', description: "The namespace the tenant's children live in." },
+    url: {
+      type: 'string',
+      description:
+        'Where the tenant is reached, when its class exposes it: http(s)://<its templated host>; absent when its route is not kept (archived, purged).',
+    },
   },
 };
 
@@ -196,6 +201,7 @@ export const TENANT_CRD = {
           { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
           { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
           { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
+          { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
         ],
         schema: {
           openAPIV3Schema: {
