@@ -14,6 +14,8 @@ export const controlPlaneModule = join(repoRoot, 'harness', 'controlplane');
 export const toolsModule = join(repoRoot, 'harness', 'tools');
 export const promtoolModule = join(repoRoot, 'harness', 'promtool');
 export const helm3Module = join(repoRoot, 'harness', 'helm3');
+/** Only pins the Gateway API release whose CRDs the e2e tests install (harness/gateway-api.ts). */
+export const gatewayApiModule = join(repoRoot, 'harness', 'gateway-api');
 export const venvDir = join(repoRoot, '.venv');
 export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');
