@@ -54,7 +54,7 @@ export function apiServerArgs(runDir: string, ports: Ports, creds: Credentials):
 export function controllerManagerArgs(kubeconfig: string, caFile: string, creds: Credentials): string[] {
   return [
     `--kubeconfig=${kubeconfig}`,
-    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller',
+    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller,endpointslice-controller',
     `--service-account-private-key-file=${creds.serviceAccountKey}`,
     `--root-ca-file=${caFile}`,
     // As in real clusters: each controller acts as its own ServiceAccount with its bootstrap role.
