@@ -225,6 +225,13 @@ export const TENANT_CRD = {
                     description:
                       "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
                   },
+                  hosts: {
+                    type: 'array',
+                    maxItems: 32,
+                    items: { type: 'string', minLength: 1, maxLength: 253 },
+                    description:
+                      "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide (HostConflict for the others).",
+                  },
                   // A default, so Tenants written before states existed read as active too.
                   state: {
                     type: 'string',

@@ -302,6 +302,7 @@ describe('row → Tenant → policy', () => {
       'InvalidHost',
       'HostNotAllowed',
       'GatewayApiMissing',
+      'HostConflict',
     ]);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());

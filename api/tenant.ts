@@ -177,6 +177,11 @@ export interface TenantSpec {
   state?: TenantState;
   /** From the row's `class`: the TenantClass whose policy applies; absent: the default class. */
   class?: string;
+  /**
+   * From the row's `hosts`: custom domains for the tenant's route (sorted, distinct), under its
+   * class's allowedDomains; a host is held by one Tenant cluster-wide (operator/exposure/).
+   */
+  hosts?: string[];
 }
 
 export interface Tenant {

@@ -4,6 +4,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
+import { NO_HOST_HOLDERS, type HostHolders } from './exposure/claims.js';
 import { exposureObjects, exposureOf, type Exposed } from './exposure/exposure.js';
 import { withExposedPods } from './exposure/objects.js';
 import { egressProblem } from './tenancy/egress.js';
@@ -50,12 +51,14 @@ export function keepsChildren(state: TenantState): boolean {
  * The children the Tenant asks for in its state. A state that keeps none needs no policy verdict:
  * deleting what this Tenant controls is always allowed, so a spec the policy refuses today (a
  * stricter Pod Security level, say) cannot hold an archive back. `neighbours`: the other Tenants'
- * Deployments, which the operator knows and `landlord validate` does not.
+ * Deployments, which the operator knows and `landlord validate` does not; `holders`: who holds
+ * each host cluster-wide, likewise.
  */
 export function wantedChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   neighbours: Neighbours = NO_NEIGHBOURS,
+  holders: HostHolders = NO_HOST_HOLDERS,
 ): Wanted {
   const state = requestedState(tenant);
   // Decided here, once: the tenancy objects and the children's placement both take this answer.
@@ -63,7 +66,7 @@ export function wantedChildren(
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
   const fence = egressRefusal(policy, placement.namespace);
   if (fence !== undefined) return { ok: false, state, refusal: fence };
-  const exposure = exposureOf(tenant.metadata.name ?? '', policy.tenantClass, policy.gatewayApi);
+  const exposure = exposureOf(tenant, policy.tenantClass, { gatewayApi: policy.gatewayApi, holders });
   if (!exposure.ok) return { ok: false, state, refusal: exposure.refusal };
   const { namespace } = placement;
   // The Service and route go and come back with the Deployment: a state that keeps no Deployment

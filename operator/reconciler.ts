@@ -124,7 +124,8 @@ export class Reconciler {
   }
 
   private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
-    const wanted = wantedChildren(tenant, policy, this.deps.observed.neighbours);
+    const { neighbours, hostClaims } = this.deps.observed;
+    const wanted = wantedChildren(tenant, policy, neighbours, hostClaims);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);

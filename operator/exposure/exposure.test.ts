@@ -4,7 +4,8 @@ import { HOSTS_ANNOTATION, LABEL } from '../../api/tenant.js';
 import type { ClassExpose, ClassPolicy } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validTenant } from '../../testing/policy.js';
 import { wantedChildren } from '../lifecycle.js';
-import { exposureOf } from './exposure.js';
+import { HostClaims } from './claims.js';
+import { claimedHosts, exposureOf } from './exposure.js';
 import { EXPOSE_NAMES } from './objects.js';
 
 const INGRESS: ClassExpose = { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
@@ -54,12 +55,12 @@ describe('exposureOf', () => {
     ['no allowedDomains at all', exposing(INGRESS, { allowedDomains: [] }), true, 'HostNotAllowed'],
   ])('%s', (_what, tenantClass, gatewayApi, reason) => {
     const config = testConfig({ tenantClass });
-    const result = exposureOf('acme', config.tenantClass, gatewayApi);
+    const result = exposureOf(validTenant(), config.tenantClass, { gatewayApi });
     expect(result.ok ? undefined : result.refusal.reason).toBe(reason);
   });
 
   it('gives the templated host, and an https URL when the class sets tls', () => {
-    const result = exposureOf('acme', testConfig({ tenantClass: exposing(GATEWAY) }).tenantClass);
+    const result = exposureOf(validTenant(), testConfig({ tenantClass: exposing(GATEWAY) }).tenantClass);
     expect(result.ok && result.exposed).toMatchObject({
       host: 'acme.apps.example.com',
       hosts: ['acme.apps.example.com'],
@@ -154,5 +155,61 @@ describe('wantedChildren with expose', () => {
   it('refuses every state of a Tenant whose class cannot be carried out, archived too', () => {
     const result = wanted({ ...exposing(INGRESS), mode: 'Shared' }, 'archived');
     expect(result.ok ? undefined : result.refusal.reason).toBe('ExposeNotAllowed');
+  });
+});
+
+describe("the row's hosts", () => {
+  const tenantClass = testConfig({
+    tenantClass: exposing(INGRESS, { allowedDomains: ['apps.example.com', 'example.org'] }),
+  }).tenantClass;
+  const withHosts = (hosts: string[], name = 'acme', created = '2026-01-01T00:00:00Z') => {
+    const tenant = validTenant();
+    tenant.metadata.name = name;
+    tenant.metadata.creationTimestamp = created as unknown as Date;
+    tenant.spec = { ...tenant.spec, hosts };
+    return tenant;
+  };
+
+  it.each([
+    [['shop.example.org'], undefined],
+    [['*.example.org'], 'InvalidHost'],
+    [['10.1.2.3'], 'InvalidHost'],
+    [['shop.example.net'], 'HostNotAllowed'],
+  ])('%j: %s', (hosts, reason) => {
+    const result = exposureOf(withHosts(hosts), tenantClass);
+    expect(result.ok ? undefined : result.refusal.reason).toBe(reason);
+  });
+
+  it('are routed beside the templated host, sorted', () => {
+    const result = exposureOf(withHosts(['shop.example.org', 'a.example.org']), tenantClass);
+    expect(result.ok && result.exposed?.hosts).toEqual([
+      'a.example.org',
+      'acme.apps.example.com',
+      'shop.example.org',
+    ]);
+  });
+
+  it('go to the Tenant that claimed them first; the other says HostConflict naming it, until it lets go', () => {
+    const claims = new HostClaims();
+    const older = withHosts(['shop.example.org'], 'older', '2026-01-01T00:00:00Z');
+    const newer = withHosts(['shop.example.org'], 'newer', '2026-02-01T00:00:00Z');
+    for (const t of [older, newer])
+      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
+    expect(exposureOf(older, tenantClass, { holders: claims }).ok).toBe(true);
+    const refused = exposureOf(newer, tenantClass, { holders: claims });
+    expect(refused.ok ? undefined : refused.refusal).toMatchObject({ reason: 'HostConflict' });
+    expect(refused.ok ? '' : refused.refusal.message).toContain('held by Tenant older');
+    claims.set('older', '2026-01-01T00:00:00Z', []);
+    expect(exposureOf(newer, tenantClass, { holders: claims }).ok).toBe(true);
+  });
+
+  it("a row may not take another tenant's templated host", () => {
+    const claims = new HostClaims();
+    const owner = withHosts([], 'shop', '2026-01-01T00:00:00Z');
+    const thief = withHosts(['shop.apps.example.com'], 'thief', '2026-02-01T00:00:00Z');
+    for (const t of [owner, thief])
+      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
+    const refused = exposureOf(thief, tenantClass, { holders: claims });
+    expect(refused.ok ? undefined : refused.refusal.reason).toBe('HostConflict');
   });
 });

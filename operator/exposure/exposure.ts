@@ -7,6 +7,8 @@ import { fillName, type ClassExpose, type ClassPolicy } from '../../api/tenantcl
 import type { ExposeKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { refusal, type Refusal } from '../policy/refusals.js';
+import { createdAt } from '../policy/neighbours.js';
+import { NO_HOST_HOLDERS, type HostHolders } from './claims.js';
 import { hostProblem } from './hosts.js';
 import { route, service, tenantUrl } from './objects.js';
 
@@ -24,22 +26,81 @@ export type Exposure =
   /** `exposed` undefined: the class exposes nothing. */
   { ok: true; exposed?: Exposed } | { ok: false; refusal: Refusal };
 
+/** What judging a tenant's exposure needs besides the tenant and its class. */
+export interface ExposureContext {
+  /** Whether the cluster serves HTTPRoutes (the operator asks at start-up); absent: assumed. */
+  gatewayApi?: boolean;
+  /** Who holds each host cluster-wide (claims.ts); none: `landlord validate`, judging one row. */
+  holders?: HostHolders;
+}
+
 /**
- * The class's expose block for this tenant, or why it cannot be carried out. `gatewayApi`: whether
- * the cluster serves HTTPRoutes (the operator asks the API server at start-up; absent: assumed).
+ * The class's expose block for this tenant, or why it cannot be carried out: the class itself
+ * (Shared, a route kind the cluster lacks, a templated host the tenant may not hold), then the row's
+ * hosts (each a DNS name under allowedDomains), then every host held by an earlier Tenant. A row's
+ * hosts under a class without expose route nothing, and are not judged.
  */
-export function exposureOf(tenant: string, tenantClass: ClassPolicy, gatewayApi = true): Exposure {
+export function exposureOf(
+  tenant: Tenant,
+  tenantClass: ClassPolicy,
+  context: ExposureContext = {},
+): Exposure {
   const { expose } = tenantClass;
   if (expose === undefined) return { ok: true };
   if (tenantClass.mode !== 'PerTenant')
     return { ok: false, refusal: refusal.exposeNotAllowed(tenantClass.name) };
-  if (expose.gateway !== undefined && !gatewayApi)
+  if (expose.gateway !== undefined && context.gatewayApi === false)
     return { ok: false, refusal: refusal.gatewayApiMissing(tenantClass.name) };
-  const host = fillName(expose.host, tenant);
+  const name = tenant.metadata.name ?? '';
+  const host = fillName(expose.host, name);
   const problem = hostProblem(host, tenantClass.allowedDomains);
   if (problem !== undefined)
     return { ok: false, refusal: refusal.host(problem.reason, tenantClass.name, host, problem.text) };
-  return { ok: true, exposed: { expose, host, hosts: [host], url: tenantUrl(expose, host) } };
+  const rowHosts = rowHostsOf(tenant);
+  const rowProblem = rowHostRefusal(rowHosts, tenantClass);
+  if (rowProblem !== undefined) return { ok: false, refusal: rowProblem };
+  const hosts = [...new Set([host, ...rowHosts])].sort();
+  const conflict = conflictOf(tenant, hosts, context.holders ?? NO_HOST_HOLDERS);
+  if (conflict !== undefined) return { ok: false, refusal: conflict };
+  return { ok: true, exposed: { expose, host, hosts, url: tenantUrl(expose, host) } };
+}
+
+/** The row's hosts as the Tenant carries them (sync sorted them); anything but strings is dropped. */
+function rowHostsOf(tenant: Tenant): string[] {
+  const hosts: unknown = tenant.spec?.hosts;
+  return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
+}
+
+function rowHostRefusal(hosts: readonly string[], tenantClass: ClassPolicy): Refusal | undefined {
+  for (const [i, host] of hosts.entries()) {
+    const problem = hostProblem(host, tenantClass.allowedDomains);
+    if (problem !== undefined) return refusal.rowHost(problem.reason, i, host, problem.text);
+  }
+  return undefined;
+}
+
+function conflictOf(tenant: Tenant, hosts: readonly string[], holders: HostHolders): Refusal | undefined {
+  const self = {
+    tenant: tenant.metadata.name ?? '',
+    createdAt: createdAt(tenant.metadata.creationTimestamp),
+  };
+  for (const host of hosts) {
+    const holder = holders.holderBefore(host, self);
+    if (holder !== undefined) return refusal.hostConflict(host, holder);
+  }
+  return undefined;
+}
+
+/**
+ * The hosts the Tenant claims under its class, for the cluster-wide index (claims.ts): its
+ * templated host and its row's hosts, those that are hosts a tenant of the class may hold. The
+ * caller leaves out Tenants whose state keeps no route.
+ */
+export function claimedHosts(tenant: Tenant, tenantClass: ClassPolicy): string[] {
+  const { expose } = tenantClass;
+  if (expose === undefined || tenantClass.mode !== 'PerTenant') return [];
+  const hosts = [fillName(expose.host, tenant.metadata.name ?? ''), ...rowHostsOf(tenant)];
+  return [...new Set(hosts)].filter((h) => hostProblem(h, tenantClass.allowedDomains) === undefined).sort();
 }
 
 /** The Service and the route, owned by the Tenant like the namespace's other objects. */

@@ -27,6 +27,7 @@ export const REFUSAL_REASON = {
   invalidHost: 'InvalidHost',
   hostNotAllowed: 'HostNotAllowed',
   gatewayApiMissing: 'GatewayApiMissing',
+  hostConflict: 'HostConflict',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -156,6 +157,20 @@ export const refusal = {
     refuse(
       reason,
       `TenantClass ${className}: expose.host gives ${JSON.stringify(host)} for this tenant, which ${problem}; fix expose.host or allowedDomains (a platform admin's change); nothing is applied meanwhile`,
+    ),
+
+  /** A host the row's `hosts` names that its tenant may not hold. */
+  rowHost: (reason: HostReason, index: number, host: string, problem: string): Refusal =>
+    refuse(
+      reason,
+      `the row's hosts[${index}] ${JSON.stringify(host)} ${problem}; change the row's hosts (nothing new is applied meanwhile)`,
+    ),
+
+  /** The host is held by an earlier Tenant: this one waits for it, and gets it when that one lets go. */
+  hostConflict: (host: string, holder: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.hostConflict,
+      `host ${JSON.stringify(host)} is held by Tenant ${holder}, which claimed it first (created earlier, or as early and named first); this tenant gets it once ${holder} lets it go (its row drops it, it is archived or deleted), or remove it from this row's hosts; nothing new is applied meanwhile`,
     ),
 
   gatewayApiMissing: (className: string): Refusal =>
