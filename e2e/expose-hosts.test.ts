@@ -1,8 +1,9 @@
 // A row's `hosts` (issue 40), from the table through sync to the tenant's route, on the real control
 // plane: custom domains join the templated host in the Ingress and the namespace's
 // landlord.dev/hosts; two rows asking for one host: the older Tenant holds it and the newer says
-// HostConflict naming it, until the older's row drops it and the newer gets it. A wildcard, an IP
-// and a host outside allowedDomains are refused with their reasons. One sync and one operator.
+// HostConflict naming it, until the older's row drops it and the newer gets it. A hand-made Ingress
+// holds its host (never touched) until it is deleted. A wildcard, an IP and a host outside
+// allowedDomains are refused with their reasons. One sync and one operator.
 import type { V1Ingress } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTS_ANNOTATION } from '../api/tenant.js';
@@ -95,6 +96,45 @@ describe("a row's hosts", () => {
     expect(await ingressHosts(newer)).toEqual([`${newer}.apps.example.com`, SHOP].sort());
     expect(await announced(older)).toBe(`${older}.apps.example.com`);
     expect(await announced(newer)).toBe([`${newer}.apps.example.com`, SHOP].sort().join(','));
+  });
+
+  it('a hand-made Ingress that serves a host holds it: the row is refused naming it, and the Ingress is never touched', async () => {
+    const { NetworkingV1Api } = await import('@kubernetes/client-node');
+    const networking = kc.makeApiClient(NetworkingV1Api);
+    const hand = `hand-${id}.example.org`;
+    const made = await networking.createNamespacedIngress({
+      namespace: 'default',
+      body: {
+        metadata: { name: `${id}-hand` },
+        spec: {
+          ingressClassName: 'nginx',
+          rules: [
+            {
+              host: hand,
+              http: {
+                paths: [
+                  {
+                    path: '/',
+                    pathType: 'Prefix',
+                    backend: { service: { name: 'x', port: { number: 80 } } },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    });
+    const claimant = `${id}-c`;
+    await putRow(table, rowOf(claimant, [hand]));
+    const message = await refusedWith(custom, claimant, 'HostConflict');
+    expect(message).toContain(`"${hand}" is held by Ingress default/${id}-hand (not made by landlord)`);
+    const after = await networking.readNamespacedIngress({ name: `${id}-hand`, namespace: 'default' });
+    expect(after.metadata?.resourceVersion).toBe(made.metadata?.resourceVersion);
+    // Its owner lets it go: the Tenant gets the host.
+    await networking.deleteNamespacedIngress({ name: `${id}-hand`, namespace: 'default' });
+    await ready(custom, claimant);
+    expect(await ingressHosts(claimant)).toEqual([`${claimant}.apps.example.com`, hand].sort());
   });
 
   it.each([

@@ -66,7 +66,11 @@ export function wantedChildren(
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
   const fence = egressRefusal(policy, placement.namespace);
   if (fence !== undefined) return { ok: false, state, refusal: fence };
-  const exposure = exposureOf(tenant, policy.tenantClass, { gatewayApi: policy.gatewayApi, holders });
+  const exposure = exposureOf(tenant, policy.tenantClass, {
+    gatewayApi: policy.gatewayApi,
+    holders,
+    namespace: placement.namespace,
+  });
   if (!exposure.ok) return { ok: false, state, refusal: exposure.refusal };
   const { namespace } = placement;
   // The Service and route go and come back with the Deployment: a state that keeps no Deployment

@@ -21,7 +21,8 @@ import {
   type ChildKind,
   type ChildRef,
 } from './child-ref.js';
-import { HostClaims } from './exposure/claims.js';
+import { HostClaims, hostHolders, type HostHolders } from './exposure/claims.js';
+import { ForeignRoutes, type RouteKind } from './exposure/foreign-routes.js';
 import { claimedHosts } from './exposure/exposure.js';
 import { keepsChildren, requestedState } from './lifecycle.js';
 import { NeighbourIndex } from './neighbour-index.js';
@@ -42,7 +43,11 @@ export class ObservedState {
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
   /** The hosts each Tenant claims, cluster-wide: who holds a host (exposure/claims.ts). */
-  readonly hostClaims = new HostClaims();
+  private readonly hostClaims = new HostClaims();
+  /** Routes landlord did not make: each holds the hosts it serves (exposure/foreign-routes.ts). */
+  private readonly foreignRoutes = new ForeignRoutes();
+  /** Who holds each host: a foreign route, else the first Tenant to claim it. */
+  readonly hostHolders: HostHolders = hostHolders(this.hostClaims, this.foreignRoutes);
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -142,6 +147,11 @@ export class ObservedState {
   tenantChanged(tenant: Tenant): void {
     this.neighbours.tenantChanged(tenant);
     this.claimHosts(tenant);
+  }
+
+  /** A route's watch event; true when the hosts routes landlord did not make serve changed. */
+  foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): boolean {
+    return this.foreignRoutes.changed(kind, object, deleted);
   }
 
   /** A TenantClass changed: the templated hosts its Tenants claim may have too. */

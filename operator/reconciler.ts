@@ -124,8 +124,8 @@ export class Reconciler {
   }
 
   private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
-    const { neighbours, hostClaims } = this.deps.observed;
-    const wanted = wantedChildren(tenant, policy, neighbours, hostClaims);
+    const { neighbours, hostHolders } = this.deps.observed;
+    const wanted = wantedChildren(tenant, policy, neighbours, hostHolders);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);

@@ -12,6 +12,7 @@ import { Informer, type Change, type InformerOptions } from '../runtime/kube/inf
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
+import { keepHostsOf, type RouteKind } from './exposure/foreign-routes.js';
 import {
   CHILD_API_VERSION,
   EXPOSE_KINDS,
@@ -27,6 +28,8 @@ export interface WatchHandlers {
   tenant(tenant: Tenant, change: Change, deleted: boolean): void;
   tenantClass(tenantClass: TenantClass, deleted: boolean): void;
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
+  /** Any Ingress or HTTPRoute, labelled or not, as its metadata and hosts (exposure/foreign-routes.ts). */
+  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -88,6 +91,17 @@ export class OperatorWatches implements WatchedCaches {
     // A class's Service and route, cluster-wide as the rest of a PerTenant namespace.
     for (const kind of EXPOSE_KINDS) this.watchChild(kind, undefined);
     if (gatewayApi) this.watchChild(GATEWAY_ROUTE_KIND, undefined);
+    // Every route, for the hosts the ones landlord did not make hold: metadata and hosts only.
+    this.watchRoutes('Ingress');
+    if (gatewayApi) this.watchRoutes('HTTPRoute');
+  }
+
+  private watchRoutes(kind: RouteKind): void {
+    const informer = this.informer<KubernetesObject>(
+      { apiVersion: CHILD_API_VERSION[kind], kind },
+      { dropStatus: true, keepOfSpec: keepHostsOf(kind) },
+    );
+    onEvery(informer, (object, _change, deleted) => this.handlers?.route(kind, object, deleted));
   }
 
   /** Every event from now on goes to these handlers. */
@@ -123,7 +137,7 @@ export class OperatorWatches implements WatchedCaches {
   /** An informer of one kind (in one namespace), registered to be started in turn. */
   private informer<T extends KubernetesObject>(
     target: { apiVersion: string; kind: string; namespace?: string },
-    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus'> = {},
+    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'keepOfSpec'> = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
     const informer = new Informer<T>(this.api, {

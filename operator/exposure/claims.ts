@@ -4,11 +4,16 @@
 // between Tenants of a shared namespace (policy/neighbours.ts). Kept from the Tenant watch, so a
 // reconcile asks about its own few hosts instead of scanning every Tenant.
 import { isOlder, type Self } from '../policy/neighbours.js';
+import type { ForeignRoutes } from './foreign-routes.js';
 
 /** What a reconcile asks: who holds a host before this Tenant. */
 export interface HostHolders {
-  /** The Tenant that holds `host` ahead of `self`; undefined: `self` may hold it. */
-  holderBefore(host: string, self: Self): string | undefined;
+  /**
+   * Who holds `host` ahead of `self`, described ("Tenant a", "Ingress ns/x (not made by
+   * landlord)"); undefined: `self` may hold it. `namespace`: the tenant's own, whose hand-made
+   * routes are its own.
+   */
+  holderBefore(host: string, self: Self, namespace?: string): string | undefined;
 }
 
 export const NO_HOST_HOLDERS: HostHolders = { holderBefore: () => undefined };
@@ -49,6 +54,14 @@ export class HostClaims implements HostHolders {
       const other = { tenant, createdAt: this.byTenant.get(tenant)?.createdAt };
       if (isOlder(other, self) && (first === undefined || isOlder(other, first))) first = other;
     }
-    return first?.tenant;
+    return first === undefined ? undefined : `Tenant ${first.tenant}`;
   }
+}
+
+/** A route landlord did not make holds its hosts before any Tenant; then the first Tenant to claim. */
+export function hostHolders(claims: HostClaims, foreign: ForeignRoutes): HostHolders {
+  return {
+    holderBefore: (host, self, namespace) =>
+      foreign.holderOutside(host, namespace) ?? claims.holderBefore(host, self),
+  };
 }

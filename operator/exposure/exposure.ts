@@ -32,6 +32,8 @@ export interface ExposureContext {
   gatewayApi?: boolean;
   /** Who holds each host cluster-wide (claims.ts); none: `landlord validate`, judging one row. */
   holders?: HostHolders;
+  /** The tenant's own namespace: routes made by hand there are its team's, and hold nothing. */
+  namespace?: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export function exposureOf(
   const rowProblem = rowHostRefusal(rowHosts, tenantClass);
   if (rowProblem !== undefined) return { ok: false, refusal: rowProblem };
   const hosts = [...new Set([host, ...rowHosts])].sort();
-  const conflict = conflictOf(tenant, hosts, context.holders ?? NO_HOST_HOLDERS);
+  const conflict = conflictOf(tenant, hosts, context);
   if (conflict !== undefined) return { ok: false, refusal: conflict };
   return { ok: true, exposed: { expose, host, hosts, url: tenantUrl(expose, host) } };
 }
@@ -79,13 +81,14 @@ function rowHostRefusal(hosts: readonly string[], tenantClass: ClassPolicy): Ref
   return undefined;
 }
 
-function conflictOf(tenant: Tenant, hosts: readonly string[], holders: HostHolders): Refusal | undefined {
+function conflictOf(tenant: Tenant, hosts: readonly string[], context: ExposureContext): Refusal | undefined {
   const self = {
     tenant: tenant.metadata.name ?? '',
     createdAt: createdAt(tenant.metadata.creationTimestamp),
   };
+  const holders = context.holders ?? NO_HOST_HOLDERS;
   for (const host of hosts) {
-    const holder = holders.holderBefore(host, self);
+    const holder = holders.holderBefore(host, self, context.namespace);
     if (holder !== undefined) return refusal.hostConflict(host, holder);
   }
   return undefined;

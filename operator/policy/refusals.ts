@@ -166,11 +166,14 @@ export const refusal = {
       `the row's hosts[${index}] ${JSON.stringify(host)} ${problem}; change the row's hosts (nothing new is applied meanwhile)`,
     ),
 
-  /** The host is held by an earlier Tenant: this one waits for it, and gets it when that one lets go. */
+  /**
+   * The host is held by an earlier Tenant, or by a route landlord did not make (`holder` says which):
+   * this one waits for it, and gets it when the holder lets go.
+   */
   hostConflict: (host: string, holder: string): Refusal =>
     refuse(
       REFUSAL_REASON.hostConflict,
-      `host ${JSON.stringify(host)} is held by Tenant ${holder}, which claimed it first (created earlier, or as early and named first); this tenant gets it once ${holder} lets it go (its row drops it, it is archived or deleted), or remove it from this row's hosts; nothing new is applied meanwhile`,
+      `host ${JSON.stringify(host)} is held by ${holder}, which had it first (a route not made by landlord always does; among Tenants, the one created earlier, or as early and named first); this tenant gets it once the holder lets it go (a Tenant's row drops it, or it is archived or deleted; a route stops serving it), or remove it from this row's hosts; nothing new is applied meanwhile`,
     ),
 
   gatewayApiMissing: (className: string): Refusal =>

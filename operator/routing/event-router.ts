@@ -12,6 +12,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
 import type { WorkQueue } from '../../runtime/work-queue.js';
 import type { ChildKind } from '../child-ref.js';
+import type { RouteKind } from '../exposure/foreign-routes.js';
 import type { ObservedState } from '../observed.js';
 import type { WatchHandlers } from '../watches.js';
 import { ClassRollout } from './class-rollout.js';
@@ -81,6 +82,11 @@ export class EventRouter implements WatchHandlers {
     const tenants = this.deps.observed.childChanged(kind, object, deleted);
     this.deps.metrics.watchEventsTotal.inc({ kind, outcome: tenants.length > 0 ? 'queued' : 'skipped' });
     for (const tenant of tenants) this.queue?.add(tenant);
+  }
+
+  /** A route landlord did not make started or stopped serving a host: those waiting for one look again. */
+  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void {
+    if (this.deps.observed.foreignRouteChanged(kind, object, deleted)) this.wakeHostConflicts('');
   }
 
   /**
