@@ -160,6 +160,11 @@ const statusSchema: Schema = {
         'Row: the row named the class; Default: it was given as the default. Only a Default class stays when the row names none.',
     },
     namespace: { type: 'string', description: "The namespace the tenant's children live in." },
+    url: {
+      type: 'string',
+      description:
+        'Where the tenant is reached, when its class exposes it: http(s)://<its templated host>; absent when its route is not kept (archived, purged).',
+    },
   },
 };
 
@@ -196,6 +201,7 @@ export const TENANT_CRD = {
           { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
           { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
           { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
+          { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
         ],
         schema: {
           openAPIV3Schema: {
@@ -218,6 +224,13 @@ export const TENANT_CRD = {
                     pattern: DNS1123_SUBDOMAIN_PATTERN,
                     description:
                       "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
+                  },
+                  hosts: {
+                    type: 'array',
+                    maxItems: 32,
+                    items: { type: 'string', minLength: 1, maxLength: 253 },
+                    description:
+                      "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide (HostConflict for the others).",
                   },
                   // A default, so Tenants written before states existed read as active too.
                   state: {

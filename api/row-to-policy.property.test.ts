@@ -288,7 +288,8 @@ describe('row → Tenant → policy', () => {
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
     // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
     // EgressNotAllowed is about a class, never a row; the namespace reasons but NamespaceNotAllowed
-    // are a PerTenant tenant's, and the built-in class is Shared.
+    // are a PerTenant tenant's, and the built-in class is Shared; the exposure reasons are about a
+    // class's expose, which the built-in class has none of.
     const unreachable = new Set([
       'SpecMissing',
       'LabelConflict',
@@ -297,6 +298,11 @@ describe('row → Tenant → policy', () => {
       'NamespaceReserved',
       'NamespaceTrusted',
       'NamespaceOverlap',
+      'ExposeNotAllowed',
+      'InvalidHost',
+      'HostNotAllowed',
+      'GatewayApiMissing',
+      'HostConflict',
     ]);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());

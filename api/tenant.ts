@@ -41,6 +41,14 @@ export const ANNOTATION = {
 } as const;
 
 /**
+ * On a PerTenant tenant's namespace, written by the operator: the hosts the tenant holds now (its
+ * class's templated host and the row's hosts it was granted), sorted, comma-separated, no spaces;
+ * absent when it holds none. The admission policies read it (through CEL's namespaceObject) to let
+ * the tenant's team route only its own hosts; teams with `edit` cannot change namespaces.
+ */
+export const HOSTS_ANNOTATION = 'landlord.dev/hosts';
+
+/**
  * A tenant's lifecycle, from its row's `state` attribute (absent: active). `purged` is carried out
  * by the operator as `archived`; the purger (`landlord purger`) then deletes the tenant's data from
  * the configured data tables after a delay, and reports it in status.purge and the Purged condition.
@@ -157,6 +165,8 @@ export interface TenantStatus {
   classSource?: ClassSource;
   /** The namespace the Tenant's children live in (PerTenant classes). */
   namespace?: string;
+  /** Where the tenant is reached, when its class exposes it and its route is kept. */
+  url?: string;
 }
 
 export interface TenantSpec {
@@ -167,6 +177,11 @@ export interface TenantSpec {
   state?: TenantState;
   /** From the row's `class`: the TenantClass whose policy applies; absent: the default class. */
   class?: string;
+  /**
+   * From the row's `hosts`: custom domains for the tenant's route (sorted, distinct), under its
+   * class's allowedDomains; a host is held by one Tenant cluster-wide (operator/exposure/).
+   */
+  hosts?: string[];
 }
 
 export interface Tenant {

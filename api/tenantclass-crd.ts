@@ -157,6 +157,66 @@ const egressRuleSchema: Schema = {
   ],
 };
 
+/** A DNS name as Kubernetes checks one (RFC 1123 subdomain), lower case. */
+const DNS_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
+const exposeSchema: Schema = {
+  type: 'object',
+  required: ['port', 'host'],
+  description:
+    'PerTenant: a ClusterIP Service (port 80 to `port`) and one route for each tenant, owned by its Tenant: an Ingress of ingressClassName, or an HTTPRoute attached to gateway (exactly one). A Shared class with expose is refused on its Tenants (ExposeNotAllowed).',
+  properties: {
+    port: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 65_535,
+      description: "The container port of the tenant's pods that the Service sends port 80 to.",
+    },
+    host: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 253,
+      description:
+        "The tenant's host; {name} is replaced with the tenant's name. It must give a DNS name under allowedDomains (else InvalidHost or HostNotAllowed on the class's Tenants).",
+    },
+    ingressClassName: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 253,
+      description: 'An Ingress (networking.k8s.io/v1) of this IngressClass.',
+    },
+    gateway: {
+      type: 'object',
+      required: ['namespace', 'name'],
+      description: 'An HTTPRoute (gateway.networking.k8s.io/v1) attached to this Gateway.',
+      properties: {
+        namespace: { type: 'string', minLength: 1, maxLength: 63 },
+        name: { type: 'string', minLength: 1, maxLength: 253 },
+        sectionName: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 253,
+          description: "The Gateway's listener; absent: every listener that admits the route.",
+        },
+      },
+    },
+    tls: {
+      type: 'object',
+      required: ['secretName'],
+      description:
+        "The URL is https. Ingress: the Secret (in the tenant's namespace) the controller serves; HTTPRoute: the Gateway's listener terminates TLS, and this only makes the URL https.",
+      properties: { secretName: { type: 'string', minLength: 1, maxLength: 253 } },
+    },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: 'has(self.ingressClassName) != has(self.gateway)',
+      message: 'exactly one of ingressClassName and gateway must be set',
+    },
+  ],
+};
+
 const specSchema: Schema = {
   type: 'object',
   default: {},
@@ -218,6 +278,14 @@ const specSchema: Schema = {
         'The DynamoDB tables whose rows may use this class, by the table sync stamps on each Tenant (a row cannot set it); a Tenant of any other table, or of none, is refused with ClassNotAllowed. Default: any table.',
       maxItems: 256,
       items: { type: 'string', minLength: 1, maxLength: 1024 },
+    },
+    expose: exposeSchema,
+    allowedDomains: {
+      type: 'array',
+      description:
+        "The DNS domains a tenant's hosts may be in: the host itself or any name under it. expose.host must give a name under one of them. Default: none.",
+      maxItems: 256,
+      items: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS_NAME_PATTERN },
     },
   },
 };

@@ -96,6 +96,29 @@ interface ClassNamespace {
  */
 type JsonObject = { [key: string]: unknown };
 
+/** Where an exposed tenant's route attaches when it is an HTTPRoute: a Gateway API Gateway. */
+export interface ExposeGateway {
+  namespace: string;
+  name: string;
+  /** The Gateway's listener to attach to; absent: every listener that admits the route. */
+  sectionName?: string;
+}
+
+/**
+ * PerTenant: reach each tenant through a ClusterIP Service and one route (an Ingress of
+ * `ingressClassName`, or an HTTPRoute attached to `gateway`; exactly one of the two) for its host.
+ */
+export interface ClassExpose {
+  /** The container port the Service sends port 80 to. */
+  port: number;
+  /** The tenant's own host; "{name}" is replaced with the tenant's name. */
+  host: string;
+  ingressClassName?: string;
+  gateway?: ExposeGateway;
+  /** A TLS Secret in the tenant namespace (Ingress) or served by the Gateway: the URL is https. */
+  tls?: { secretName: string };
+}
+
 /** A class with every default filled in: all the operator reads. */
 export interface ClassPolicy {
   /** The TenantClass's name, or BUILT_IN_CLASS_NAME. */
@@ -125,6 +148,10 @@ export interface ClassPolicy {
    * a row cannot set); undefined: any table.
    */
   allowedTables?: readonly string[];
+  /** PerTenant: the Service and route each tenant gets; undefined: none. */
+  expose?: ClassExpose;
+  /** The DNS domains a tenant's hosts may be in (the templated host included); none by default. */
+  allowedDomains: readonly string[];
 }
 
 /** What an admin writes: every field optional, defaults as in ClassPolicy. */
@@ -141,6 +168,8 @@ export interface TenantClassSpec {
   rbac?: ClassRoleBinding[];
   limits?: Partial<ClassLimits>;
   allowedTables?: string[];
+  expose?: ClassExpose;
+  allowedDomains?: string[];
 }
 
 export interface TenantClass {
@@ -200,6 +229,8 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     rbac: s.rbac ?? [],
     limits: { ...DEFAULTS.limits, ...s.limits },
     ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
+    ...(s.expose === undefined ? {} : { expose: s.expose }),
+    allowedDomains: s.allowedDomains ?? [],
   };
 }
 

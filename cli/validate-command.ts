@@ -62,6 +62,7 @@ function verdictText(verdict: RowVerdict): string {
         ...verdict.children.map(
           (c) => `  ${c.kind} ${c.namespace === undefined ? '' : `${c.namespace}/`}${c.name ?? ''}`,
         ),
+        ...(verdict.url === undefined ? [] : [`  reached at ${verdict.url}`]),
       ].join('\n');
     case 'deleted':
       return `OK: deleted: sync would delete Tenant ${verdict.name} and everything it owns`;

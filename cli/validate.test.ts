@@ -297,6 +297,27 @@ describe('validateRow under the platform classes', () => {
     expect(validateRow(many, POLICY)).toMatchObject({ verdict: 'valid', class: 'built-in' });
   });
 
+  it('shows the Service, the route and the URL of a class that exposes its tenants', () => {
+    const exposing: TenantClass = {
+      ...tenancy,
+      spec: {
+        ...tenancy.spec,
+        expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+        allowedDomains: ['apps.example.com'],
+      },
+    };
+    const verdict = validateRow(row(), POLICY, [exposing]);
+    expect(verdict).toMatchObject({ verdict: 'valid', url: 'http://tenant-1.apps.example.com' });
+    const children = verdict.verdict === 'valid' ? verdict.children : [];
+    expect(children).toContainEqual({ kind: 'Service', namespace: 't-tenant-1', name: 'landlord-app' });
+    expect(children).toContainEqual({ kind: 'Ingress', namespace: 't-tenant-1', name: 'landlord-app' });
+    const outside = { ...exposing, spec: { ...exposing.spec, allowedDomains: ['example.org'] } };
+    expect(validateRow(row(), POLICY, [outside])).toMatchObject({
+      verdict: 'refused',
+      condition: { reason: 'HostNotAllowed' },
+    });
+  });
+
   it('refuses a row naming a class that is not in the file, as the operator would (ClassNotFound)', () => {
     const verdict = validateRow(row({ class: 'gold' }), POLICY, [tenancy]);
     expect(verdict).toMatchObject({

@@ -48,6 +48,8 @@ export type RowVerdict =
       class: string;
       state: TenantState;
       children: ChildSummary[];
+      /** Where the tenant would be reached, when its class exposes it (status.url). */
+      url?: string;
     }
   | { verdict: 'deleted'; form: RowForm; name: string }
   /** `name` is undefined when the name itself is refused: sync then makes no Tenant of the row. */
@@ -126,7 +128,8 @@ function judgeTenant(
     namespace: ref.namespace === '' ? undefined : ref.namespace,
     name: ref.name,
   }));
-  return { verdict: 'valid', form, name, class: resolved.policy.name, state: result.state, children };
+  const url = result.url === undefined ? {} : { url: result.url };
+  return { verdict: 'valid', form, name, class: resolved.policy.name, state: result.state, children, ...url };
 }
 
 /** The operator's refusal (a class it cannot choose, or its policy's): the Applied condition. */

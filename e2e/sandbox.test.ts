@@ -104,6 +104,15 @@ describe('npm start (the sandbox)', () => {
     expect(table.split('\n')[0]).toMatch(/NAME\s+READY\s+REASON\s+REPLICAS\s+SYNCED\s+STATE\s+AGE/);
   });
 
+  it('exposes the shop tenant: prints its URL and its `kubectl get ingress -A` line, as the cluster says', async () => {
+    const kubeconfig = printedKubeconfig();
+    expect(output).toContain('shop (class web) is exposed at http://shop.apps.example.com');
+    expect(output).toMatch(/NAMESPACE\s+NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE/);
+    expect(output).toMatch(/web-shop\s+landlord-app\s+nginx\s+shop\.apps\.example\.com\s+80\s/);
+    const wide = await kubectl(kubeconfig, 'get', 'tenant', 'shop', '-o', 'wide');
+    expect(wide).toContain('http://shop.apps.example.com');
+  });
+
   it('takes row edits from npm run sandbox:row', async () => {
     const kubeconfig = printedKubeconfig();
     expect(await rowCli('list')).toContain('"name":"tenant-2"');

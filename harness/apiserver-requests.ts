@@ -21,7 +21,8 @@ const READ_VERBS = new Set(['GET', 'LIST', 'WATCH', 'WATCHLIST']);
 
 /**
  * The resources landlord reads and writes; everything else in a window is another client's. The
- * second line is what a PerTenant class adds (its namespace and the objects in it, the classes).
+ * second line is what a PerTenant class adds (its namespace and the objects in it, the classes),
+ * the third what its expose block adds.
  */
 export const LANDLORD_RESOURCES = [
   ...['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'],
@@ -34,6 +35,8 @@ export const LANDLORD_RESOURCES = [
     'networkpolicies',
     'rolebindings',
   ],
+  // A class's exposure: each tenant's Service and its route.
+  ...['services', 'ingresses', 'httproutes'],
 ];
 
 /** The API server's counters at one moment. */

@@ -55,8 +55,9 @@ export function controllerManagerArgs(kubeconfig: string, caFile: string, creds:
   return [
     `--kubeconfig=${kubeconfig}`,
     // validatingadmissionpolicy-status-controller type-checks admission policies against the
-    // kinds they match and reports warnings in their status (e2e/admission-exposure.test.ts).
-    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller,validatingadmissionpolicy-status-controller',
+    // kinds they match and reports warnings in their status (e2e/admission-exposure.test.ts);
+    // endpointslice-controller resolves an exposed tenant's Service to its pods (e2e/expose.test.ts).
+    '--controllers=garbage-collector-controller,deployment-controller,replicaset-controller,namespace-controller,resourcequota-controller,clusterrole-aggregation-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,node-lifecycle-controller,validatingadmissionpolicy-status-controller,endpointslice-controller',
     `--service-account-private-key-file=${creds.serviceAccountKey}`,
     `--root-ca-file=${caFile}`,
     // As in real clusters: each controller acts as its own ServiceAccount with its bootstrap role.

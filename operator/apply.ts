@@ -17,6 +17,8 @@ import {
   childKey,
   describeRef,
   errorText,
+  EXPOSE_KINDS,
+  GATEWAY_ROUTE_KIND,
   TENANCY_KINDS,
   WORKLOAD_KINDS,
   type ChildChange,
@@ -51,7 +53,7 @@ interface Normalized {
 /** The order of applying, by kind; every kind is in one wave. */
 export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
   ['Namespace'],
-  TENANCY_KINDS.filter((kind) => kind !== 'Namespace'),
+  [...TENANCY_KINDS.filter((kind) => kind !== 'Namespace'), ...EXPOSE_KINDS, GATEWAY_ROUTE_KIND],
   WORKLOAD_KINDS,
 ];
 

@@ -6,7 +6,9 @@ export type WorkloadKind = 'Deployment' | 'ConfigMap';
 /** What a PerTenant class adds: the tenant's namespace and the objects that fence it in. */
 export type TenancyKind =
   'Namespace' | 'ServiceAccount' | 'ResourceQuota' | 'LimitRange' | 'NetworkPolicy' | 'RoleBinding';
-export type ChildKind = WorkloadKind | TenancyKind;
+/** What a PerTenant class with `expose` adds: a Service and one route to it (operator/exposure/). */
+export type ExposeKind = 'Service' | 'Ingress' | 'HTTPRoute';
+export type ChildKind = WorkloadKind | TenancyKind | ExposeKind;
 
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'ConfigMap'];
 export const TENANCY_KINDS: readonly TenancyKind[] = [
@@ -17,6 +19,12 @@ export const TENANCY_KINDS: readonly TenancyKind[] = [
   'NetworkPolicy',
   'RoleBinding',
 ];
+/**
+ * The exposure kinds every cluster serves. HTTPRoute is not among them: it exists only where the
+ * Gateway API CRDs are installed, so it is watched and listed only there (GATEWAY_ROUTE_KIND).
+ */
+export const EXPOSE_KINDS: readonly ExposeKind[] = ['Service', 'Ingress'];
+export const GATEWAY_ROUTE_KIND: ExposeKind = 'HTTPRoute';
 
 /** Each kind at the one version landlord applies. */
 /**
@@ -34,6 +42,9 @@ export const CHILD_API_VERSION: Record<ChildKind, string> = {
   LimitRange: 'v1',
   NetworkPolicy: 'networking.k8s.io/v1',
   RoleBinding: 'rbac.authorization.k8s.io/v1',
+  Service: 'v1',
+  Ingress: 'networking.k8s.io/v1',
+  HTTPRoute: 'gateway.networking.k8s.io/v1',
 };
 
 export interface ChildRef {

@@ -10,6 +10,7 @@ import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { Converger } from './converge.js';
+import { servesHttpRoutes } from './exposure/gateway-api.js';
 import { OperatorProcess } from './library.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
@@ -30,12 +31,16 @@ class OperatorComponent implements Component {
   private router: EventRouter | undefined;
   private queue: WorkQueue | undefined;
   private readonly rolloutTimes = new RolloutTimes();
+  /** Whether the cluster serves HTTPRoutes, asked once at start-up. */
+  private gatewayApi = false;
 
   constructor(private readonly settings: OperatorSettings) {}
 
   async prepare(ctx: ComponentContext): Promise<void> {
     const scopes = watchScopes(this.settings);
-    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger);
+    this.gatewayApi = await servesHttpRoutes(ctx.api);
+    ctx.logger.info('gateway API', { httpRoutes: this.gatewayApi });
+    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, this.gatewayApi);
     const observed = new ObservedState(watches, scopes, fallbackClass(policyConfig(this.settings)));
     const { metrics, logger } = ctx;
     const { classRolloutPerSecond } = this.settings;
@@ -76,7 +81,7 @@ class OperatorComponent implements Component {
         current: unchanged,
       }),
       events: ctx.events,
-      policy: policyConfig(this.settings),
+      policy: { ...policyConfig(this.settings), gatewayApi: this.gatewayApi },
       logger: ctx.logger,
       rolloutTimes: this.rolloutTimes,
     });

@@ -4,6 +4,9 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
+import { NO_HOST_HOLDERS, type HostHolders } from './exposure/claims.js';
+import { exposureObjects, exposureOf, type Exposed } from './exposure/exposure.js';
+import { withExposedPods } from './exposure/objects.js';
 import { egressProblem } from './tenancy/egress.js';
 import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
@@ -22,7 +25,14 @@ export type Wanted =
    * The children to apply (with landlord's ownership); none for a state that keeps none. In a
    * PerTenant class, first the tenant's namespace and what fences it in, kept in every state.
    */
-  | { ok: true; state: TenantState; children: DesiredChild[]; namespace: string | undefined }
+  | {
+      ok: true;
+      state: TenantState;
+      children: DesiredChild[];
+      namespace: string | undefined;
+      /** Where the tenant is reached, when its class exposes it and its state keeps the route. */
+      url?: string;
+    }
   /** The policy refuses the spec: nothing changes, whatever the state. */
   | { ok: false; state: TenantState; refusal: Refusal };
 
@@ -41,12 +51,14 @@ export function keepsChildren(state: TenantState): boolean {
  * The children the Tenant asks for in its state. A state that keeps none needs no policy verdict:
  * deleting what this Tenant controls is always allowed, so a spec the policy refuses today (a
  * stricter Pod Security level, say) cannot hold an archive back. `neighbours`: the other Tenants'
- * Deployments, which the operator knows and `landlord validate` does not.
+ * Deployments, which the operator knows and `landlord validate` does not; `holders`: who holds
+ * each host cluster-wide, likewise.
  */
 export function wantedChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   neighbours: Neighbours = NO_NEIGHBOURS,
+  holders: HostHolders = NO_HOST_HOLDERS,
 ): Wanted {
   const state = requestedState(tenant);
   // Decided here, once: the tenancy objects and the children's placement both take this answer.
@@ -54,14 +66,58 @@ export function wantedChildren(
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
   const fence = egressRefusal(policy, placement.namespace);
   if (fence !== undefined) return { ok: false, state, refusal: fence };
+  const exposure = exposureOf(tenant, policy.tenantClass, {
+    gatewayApi: policy.gatewayApi,
+    holders,
+    namespace: placement.namespace,
+  });
+  if (!exposure.ok) return { ok: false, state, refusal: exposure.refusal };
   const { namespace } = placement;
-  // Shared: no namespace of its own, nothing to add.
-  const objects = namespace === undefined ? [] : tenancyObjects(tenant, policy.tenantClass, namespace);
+  // The Service and route go and come back with the Deployment: a state that keeps no Deployment
+  // keeps no route, and then the tenant holds no host.
+  const exposed = keepsChildren(state) ? exposure.exposed : undefined;
+  const objects = namespaceObjects(tenant, policy, namespace, exposed);
   if (!keepsChildren(state)) return { ok: true, state, children: objects, namespace };
   const verdict = evaluateTenant(tenant, policy, neighbours, placement);
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
-  const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
-  return { ok: true, state, children: [...objects, ...desiredChildren(tenant, children)], namespace };
+  const workload = desiredChildren(tenant, workloadOf(tenant, state, verdict.children, exposed));
+  const children = [...objects, ...routeOf(tenant, exposed, namespace), ...workload];
+  return { ok: true, state, children, namespace, ...(exposed === undefined ? {} : { url: exposed.url }) };
+}
+
+/** PerTenant: the namespace and what fences it in, announcing the hosts held. Shared: nothing. */
+function namespaceObjects(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  namespace: string | undefined,
+  exposed: Exposed | undefined,
+): DesiredChild[] {
+  if (namespace === undefined) return [];
+  return tenancyObjects(tenant, policy.tenantClass, namespace, exposed?.hosts ?? []);
+}
+
+function routeOf(
+  tenant: Tenant,
+  exposed: Exposed | undefined,
+  namespace: string | undefined,
+): DesiredChild[] {
+  return exposed === undefined || namespace === undefined ? [] : exposureObjects(tenant, exposed, namespace);
+}
+
+/** The row's children as the state asks (suspended: 0 replicas), exposed pods labelled for the Service. */
+function workloadOf(
+  tenant: Tenant,
+  state: TenantState,
+  children: DesiredChildren,
+  exposed: Exposed | undefined,
+): DesiredChildren {
+  const scaled = state === 'suspended' ? scaledToZero(children) : children;
+  return exposed === undefined ? scaled : exposedPods(tenant, scaled);
+}
+
+/** The pods carry the label the tenant's Service selects on (exposure/objects.ts). */
+function exposedPods(tenant: Tenant, children: DesiredChildren): DesiredChildren {
+  return { ...children, deployment: withExposedPods(children.deployment, tenant.metadata.name ?? '') };
 }
 
 /** An Isolated namespace whose class lists an egress entry that cannot be fenced: nothing is applied. */

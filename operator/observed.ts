@@ -21,7 +21,12 @@ import {
   type ChildKind,
   type ChildRef,
 } from './child-ref.js';
+import { HostClaims, hostHolders, type HostHolders } from './exposure/claims.js';
+import { ForeignRoutes, type RouteKind } from './exposure/foreign-routes.js';
+import { claimedHosts } from './exposure/exposure.js';
+import { keepsChildren, requestedState } from './lifecycle.js';
 import { NeighbourIndex } from './neighbour-index.js';
+import { createdAt } from './policy/index.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import type { WatchedCaches } from './watches.js';
 
@@ -37,6 +42,12 @@ export class ObservedState {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
+  /** The hosts each Tenant claims, cluster-wide: who holds a host (exposure/claims.ts). */
+  private readonly hostClaims = new HostClaims();
+  /** Routes landlord did not make: each holds the hosts it serves (exposure/foreign-routes.ts). */
+  private readonly foreignRoutes = new ForeignRoutes();
+  /** Who holds each host: a foreign route, else the first Tenant to claim it. */
+  readonly hostHolders: HostHolders = hostHolders(this.hostClaims, this.foreignRoutes);
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -135,12 +146,39 @@ export class ObservedState {
   /** Called for every Tenant watch event but deletion: keeps the neighbours current. */
   tenantChanged(tenant: Tenant): void {
     this.neighbours.tenantChanged(tenant);
+    this.claimHosts(tenant);
+  }
+
+  /** A route's watch event; true when the hosts routes landlord did not make serve changed. */
+  foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): boolean {
+    return this.foreignRoutes.changed(kind, object, deleted);
+  }
+
+  /** A TenantClass changed: the templated hosts its Tenants claim may have too. */
+  classesChanged(): void {
+    for (const tenant of this.tenants()) this.claimHosts(tenant);
+  }
+
+  /**
+   * The hosts the Tenant's route would serve under its class; none while its state keeps no route,
+   * while it is going, or while its class cannot be resolved.
+   */
+  private claimHosts(tenant: Tenant): void {
+    const name = tenant.metadata.name ?? '';
+    if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(requestedState(tenant))) {
+      this.hostClaims.gone(name);
+      return;
+    }
+    const resolved = resolveClass(tenant, this.tenantClasses(), this.builtInClass);
+    const hosts = resolved.ok ? claimedHosts(tenant, resolved.policy) : [];
+    this.hostClaims.set(name, createdAt(tenant.metadata.creationTimestamp), hosts);
   }
 
   /** The Tenant was deleted: forget what it waited on, and its place among the neighbours. */
   tenantGone(tenant: string): void {
     this.index.tenantGone(tenant);
     this.neighbours.tenantGone(tenant);
+    this.hostClaims.gone(tenant);
   }
 
   /**

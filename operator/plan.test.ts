@@ -63,6 +63,25 @@ describe('planChildren', () => {
     expect(await summary(t, reader([]))).toMatchObject({ kind: 'refused', reason: 'ClassNotFound' });
   });
 
+  it("plans an exposed tenant's Service and route, and says where it will be reached", async () => {
+    const t = tenant();
+    t.spec!.class = 'web';
+    const web: TenantClass = {
+      ...standard,
+      metadata: { name: 'web' },
+      spec: {
+        ...standard.spec,
+        expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+        allowedDomains: ['apps.example.com'],
+      },
+    };
+    const plan = await planChildren(t, testConfig(), { ...reader([]), classes: [web] });
+    expect(plan).toMatchObject({ kind: 'converge', url: 'http://acme.apps.example.com' });
+    const changes = plan.kind === 'converge' ? plan.changes.map((c) => describeRef(c.ref)) : [];
+    expect(changes).toContain('Service acme/landlord-app');
+    expect(changes).toContain('Ingress acme/landlord-app');
+  });
+
   it('creates every child of a new Tenant', async () => {
     const t = tenant();
     expect(await summary(t, reader([]))).toEqual(

@@ -33,7 +33,13 @@ export type ChildrenPlan =
    * The children it would create, update and prune; none when they already match. `pruneHeld`: the
    * prunes wait until this Deployment, which replaces one in another namespace, has rolled out.
    */
-  | { kind: 'converge'; changes: ChildChange[]; pruneHeld?: { until: ChildRef; gap: string } }
+  | {
+      kind: 'converge';
+      changes: ChildChange[];
+      pruneHeld?: { until: ChildRef; gap: string };
+      /** Where the tenant would be reached (status.url), when its class exposes it. */
+      url?: string;
+    }
   /** A person paused the Tenant: the operator leaves its children as they are. */
   | { kind: 'paused'; message: string };
 
@@ -42,7 +48,9 @@ function askedChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   classes: readonly TenantClass[],
-): { ok: true; children: DesiredChild[] } | { ok: false; refusal: { reason: string; message: string } } {
+):
+  | { ok: true; children: DesiredChild[]; url?: string }
+  | { ok: false; refusal: { reason: string; message: string } } {
   const resolved = resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return resolved;
   return wantedChildren(tenant, {
@@ -75,7 +83,8 @@ export async function planChildren(
   const next = desired.findIndex((d) => d.ref.kind === 'Deployment');
   const held = replacementPending(desired[next]?.ref, stale, () => live[next]);
   changes.push(...stale.map((ref) => ({ action: 'pruned' as const, ref })));
-  return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }) };
+  const url = asked.url === undefined ? {} : { url: asked.url };
+  return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }), ...url };
 }
 
 /** What a reconcile would prune: children labelled for the Tenant, controlled by it, no longer wanted. */

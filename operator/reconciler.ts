@@ -45,6 +45,8 @@ interface Attempt {
   error?: ReconcileError;
   /** PerTenant: the tenant's namespace, once its children were applied there. */
   namespace?: string;
+  /** Where the tenant is reached, once its route was applied. */
+  url?: string;
   /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
   className?: string;
   /** How it was chosen (status.classSource), kept with it. */
@@ -122,7 +124,8 @@ export class Reconciler {
   }
 
   private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
-    const wanted = wantedChildren(tenant, policy, this.deps.observed.neighbours);
+    const { neighbours, hostHolders } = this.deps.observed;
+    const wanted = wantedChildren(tenant, policy, neighbours, hostHolders);
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);
@@ -132,7 +135,7 @@ export class Reconciler {
       const converged = await this.deps.converger.converge(tenant, wanted.children);
       this.announce(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
-      return { state, paused: false, children, converged, namespace: wanted.namespace };
+      return { state, paused: false, children, converged, namespace: wanted.namespace, url: wanted.url };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
       return { state, paused: false, children: this.running(tenant), error };
@@ -170,6 +173,8 @@ export class Reconciler {
    * rolling out is held back (status-hold.ts): returns how long, else 0.
    */
   private async report(tenant: Tenant, attempt: Attempt): Promise<number> {
+    // Until a reconcile places the children elsewhere, they stay where the last one did.
+    const settled = attempt.error === undefined && !attempt.paused;
     const status = computeStatus({
       tenant,
       error: attempt.error,
@@ -177,9 +182,8 @@ export class Reconciler {
       deployment: this.deployment(attempt),
       state: attempt.state,
       paused: attempt.paused,
-      // Until a reconcile places the children elsewhere, they stay where the last one did.
-      namespace:
-        attempt.error === undefined && !attempt.paused ? attempt.namespace : tenant.status?.namespace,
+      namespace: settled ? attempt.namespace : tenant.status?.namespace,
+      url: settled ? attempt.url : tenant.status?.url,
       className: attempt.className,
       classSource: attempt.classSource,
       ...childNames(attempt.children),

@@ -16,6 +16,7 @@ const SCALAR_FIELDS = [
   'deployment',
   'state',
   'namespace',
+  'url',
   'class',
   'classSource',
 ] as const satisfies readonly (keyof OperatorStatus)[];

@@ -42,6 +42,8 @@ export interface StatusInput {
   paused: boolean;
   /** PerTenant: the tenant's own namespace, where every child was placed. */
   namespace?: string;
+  /** Where the tenant is reached (status.url): its class exposes it and its route is kept. */
+  url?: string;
   /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
   className?: string;
   /** How it was chosen (status.classSource). */
@@ -247,6 +249,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
     ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
+    ...(input.url === undefined ? {} : { url: input.url }),
     ...(input.className === undefined ? {} : { class: input.className }),
     ...(input.classSource === undefined ? {} : { classSource: input.classSource }),
   };

@@ -2,8 +2,8 @@
 // purger's are (runtime/kube/informer.ts: resumes from its resourceVersion, relists on 410 Gone,
 // retries errors with backoff, never exits the process; docs/adr/0001-watching.md): every Tenant,
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
-// and ConfigMaps in each watched namespace, the tenancy kinds cluster-wide (a PerTenant namespace is
-// made when its Tenant comes). Handlers only update indexes and name Tenants to the work queue.
+// and ConfigMaps in each watched namespace, the tenancy and exposure kinds cluster-wide (a PerTenant
+// namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them). Handlers only update indexes and name Tenants to the work queue.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
@@ -12,8 +12,11 @@ import { Informer, type Change, type InformerOptions } from '../runtime/kube/inf
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
+import { keepHostsOf, type RouteKind } from './exposure/foreign-routes.js';
 import {
   CHILD_API_VERSION,
+  EXPOSE_KINDS,
+  GATEWAY_ROUTE_KIND,
   statusIsRead,
   TENANCY_KINDS,
   WORKLOAD_KINDS,
@@ -25,6 +28,8 @@ export interface WatchHandlers {
   tenant(tenant: Tenant, change: Change, deleted: boolean): void;
   tenantClass(tenantClass: TenantClass, deleted: boolean): void;
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
+  /** Any Ingress or HTTPRoute, labelled or not, as its metadata and hosts (exposure/foreign-routes.ts). */
+  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -68,6 +73,8 @@ export class OperatorWatches implements WatchedCaches {
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     scopes: readonly (string | undefined)[],
     private readonly logger: Logger,
+    /** Whether the cluster serves HTTPRoutes (exposure/gateway-api.ts): only then are they watched. */
+    gatewayApi = false,
   ) {
     // The operator's copy of each Tenant is lightened (no managedFields), and an update that changed
     // only the status is marked: the operator's own status write, sync's Synced, the purger's.
@@ -81,6 +88,20 @@ export class OperatorWatches implements WatchedCaches {
     );
     for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
     for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
+    // A class's Service and route, cluster-wide as the rest of a PerTenant namespace.
+    for (const kind of EXPOSE_KINDS) this.watchChild(kind, undefined);
+    if (gatewayApi) this.watchChild(GATEWAY_ROUTE_KIND, undefined);
+    // Every route, for the hosts the ones landlord did not make hold: metadata and hosts only.
+    this.watchRoutes('Ingress');
+    if (gatewayApi) this.watchRoutes('HTTPRoute');
+  }
+
+  private watchRoutes(kind: RouteKind): void {
+    const informer = this.informer<KubernetesObject>(
+      { apiVersion: CHILD_API_VERSION[kind], kind },
+      { dropStatus: true, keepOfSpec: keepHostsOf(kind) },
+    );
+    onEvery(informer, (object, _change, deleted) => this.handlers?.route(kind, object, deleted));
   }
 
   /** Every event from now on goes to these handlers. */
@@ -116,7 +137,7 @@ export class OperatorWatches implements WatchedCaches {
   /** An informer of one kind (in one namespace), registered to be started in turn. */
   private informer<T extends KubernetesObject>(
     target: { apiVersion: string; kind: string; namespace?: string },
-    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus'> = {},
+    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'keepOfSpec'> = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
     const informer = new Informer<T>(this.api, {

@@ -1,5 +1,6 @@
 // The sandbox's example rows, in the exact format users write today (spec and customizations as
-// JSON text). tenant-3 is broken on purpose, to show what a refused row looks like.
+// JSON text). tenant-3 is broken on purpose, to show what a refused row looks like; shop names the
+// sandbox's exposed class (EXPOSED_CLASS), to show a tenant's Service, Ingress and URL.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 export type Row = Record<string, AttributeValue>;
@@ -23,6 +24,10 @@ function configMaps(name: string, data: Record<string, string>): string {
   ]);
 }
 
+/** The class of the sandbox's one exposed tenant (sandbox.ts installs it). */
+export const EXPOSED_CLASS = 'web';
+export const EXPOSED_TENANT = 'shop';
+
 export const EXAMPLE_ROWS: Row[] = [
   {
     name: { S: 'tenant-1' },
@@ -40,6 +45,13 @@ export const EXAMPLE_ROWS: Row[] = [
     name: { S: 'tenant-3' },
     // A missing closing brace: sync refuses the row and says which attribute is wrong.
     spec: { S: deployment('tenant-3', 1, 'nginx:1.27').slice(0, -1) },
+    customizations: { S: '[]' },
+    deleted: { BOOL: false },
+  },
+  {
+    name: { S: EXPOSED_TENANT },
+    class: { S: EXPOSED_CLASS },
+    spec: { S: deployment(EXPOSED_TENANT, 1, 'nginx:1.27') },
     customizations: { S: '[]' },
     deleted: { BOOL: false },
   },

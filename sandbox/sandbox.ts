@@ -16,7 +16,7 @@ import { createTenantTable } from '../harness/tenant-table.js';
 import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
-import { EXAMPLE_ROWS } from './rows.js';
+import { EXAMPLE_ROWS, EXPOSED_CLASS, EXPOSED_TENANT } from './rows.js';
 
 export const SANDBOX_TABLE = 'landlord-tenants';
 export const SANDBOX_ENV = join(e2eStateDir, 'sandbox.env');
@@ -102,6 +102,46 @@ async function installDefaultClass(kubeconfig: string): Promise<void> {
   );
 }
 
+/**
+ * The class of the sandbox's exposed tenant: PerTenant like the default one (in namespaces of its
+ * own prefix), with a Service and an Ingress of class nginx for {name}.apps.example.com. No ingress
+ * controller runs here: the Ingress is made and listed, nothing serves it.
+ */
+const EXPOSED_CLASS_YAML = `apiVersion: landlord.dev/v1alpha1
+kind: TenantClass
+metadata: { name: ${EXPOSED_CLASS} }
+spec:
+  namespace: { mode: PerTenant, nameTemplate: 'web-{name}' }
+  allowIngressFrom: { matchLabels: { kubernetes.io/metadata.name: ingress-nginx } }
+  rbac: [{ group: '{name}-devs', clusterRole: edit }]
+  expose: { port: 80, host: '{name}.apps.example.com', ingressClassName: nginx }
+  allowedDomains: [apps.example.com]
+`;
+
+async function installExposedClass(kubeconfig: string): Promise<void> {
+  const { spawnSync } = await import('node:child_process');
+  const applied = spawnSync('kubectl', ['apply', '--server-side', '-f', '-'], {
+    input: EXPOSED_CLASS_YAML,
+    env: { ...process.env, KUBECONFIG: kubeconfig },
+    encoding: 'utf8',
+  });
+  if (applied.status !== 0) throw new Error(`installing TenantClass ${EXPOSED_CLASS}: ${applied.stderr}`);
+}
+
+/** The exposed tenant's URL once it is Ready, and the line `kubectl get ingress -A` prints for it. */
+async function exposedTenant(kubeconfig: string): Promise<{ url: string; ingress: string } | undefined> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const env = { ...process.env, KUBECONFIG: kubeconfig };
+  const run = async (...args: string[]): Promise<string> =>
+    (await promisify(execFile)('kubectl', args, { env, encoding: 'utf8' })).stdout;
+  const url = (await run('get', 'tenant', EXPOSED_TENANT, '-o', 'jsonpath={.status.url}')).trim();
+  if (url === '') return undefined;
+  const lines = (await run('get', 'ingress', '-A')).trimEnd().split('\n');
+  const line = lines.find((l) => l.startsWith(`web-${EXPOSED_TENANT} `));
+  return line === undefined ? undefined : { url, ingress: [lines[0]!, line].join('\n  ') };
+}
+
 async function tenantReady(kubeconfig: string): Promise<boolean> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
@@ -125,6 +165,8 @@ landlord sandbox is running. In another terminal:
   kubectl get tenantclass standard -o yaml  # the default class: a namespace per tenant
   kubectl get deploy,cm,pods -n tenant-tenant-1    # what the operator made, in the tenant's own namespace
   kubectl get resourcequota,networkpolicy,rolebinding -n tenant-tenant-1   # its quota, isolation and editors
+  kubectl get tenants -o wide                # URL: where an exposed tenant (${EXPOSED_TENANT}, class ${EXPOSED_CLASS}) is reached
+  kubectl get service,ingress -n web-${EXPOSED_TENANT}   # its Service and Ingress
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 
@@ -152,6 +194,7 @@ export async function runSandbox(): Promise<void> {
   const cluster = await Cluster.start({ dynamodb: 'none', installTenantCrd: true, log: say });
   say(`  control plane up (${elapsed(started)})`);
   await installDefaultClass(cluster.adminKubeconfig);
+  await installExposedClass(cluster.adminKubeconfig);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -203,6 +246,13 @@ export async function runSandbox(): Promise<void> {
     timeoutMs: 120_000,
     intervalMs: 500,
   });
+  const exposed = await waitUntil(
+    `${EXPOSED_TENANT} to be exposed`,
+    () => exposedTenant(cluster.adminKubeconfig).catch(() => undefined),
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
   say(`  ready in ${elapsed(started)}`);
+  say(`  ${EXPOSED_TENANT} (class ${EXPOSED_CLASS}) is exposed at ${exposed.url}; kubectl get ingress -A:`);
+  say(`  ${exposed.ingress}`);
   say(instructions(cluster.adminKubeconfig, logDir, dynamo.endpoint));
 }

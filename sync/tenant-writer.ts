@@ -32,6 +32,7 @@ export function appliedSpec(spec: TenantSpec): TenantSpec {
     configMaps: spec.configMaps ?? [],
     state: spec.state ?? DEFAULT_STATE,
     ...(spec.class === undefined ? {} : { class: spec.class }),
+    ...(spec.hosts === undefined ? {} : { hosts: spec.hosts }),
   };
 }
 

@@ -38,6 +38,8 @@ export interface TenantPlan {
   refusal?: { condition: string; reason: string; message: string };
   /** One sentence for what the other fields do not say. */
   note?: string;
+  /** Where the tenant is reached after the plan, when its class exposes it and that changes. */
+  url?: string;
 }
 
 export interface Plan {
@@ -143,7 +145,16 @@ async function planValid(
     specChanges,
     children: planned,
     ...(note ? { note } : {}),
+    ...newUrl(tenant, operator),
   };
+}
+
+/** The URL the tenant would be reached at, when it is not the one its status already says. */
+function newUrl(
+  tenant: Tenant | undefined,
+  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+): { url?: string } {
+  return plan.url === undefined || plan.url === tenant?.status?.url ? {} : { url: plan.url };
 }
 
 /** The Tenant already carries this refusal for this generation: the operator writes nothing new. */

@@ -9,6 +9,8 @@ import {
   CHILD_API_VERSION,
   childKey,
   childRef,
+  EXPOSE_KINDS,
+  GATEWAY_ROUTE_KIND,
   TENANCY_KINDS,
   WORKLOAD_KINDS,
   type ChildKind,
@@ -82,14 +84,14 @@ export class ListedChildren implements ChildReader {
     const kinds = [
       ...WORKLOAD_KINDS.map((kind) => ({ kind, scopes })),
       // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
-      ...TENANCY_KINDS.map((kind) => ({ kind, scopes: [undefined] })),
+      ...[...TENANCY_KINDS, ...EXPOSE_KINDS, GATEWAY_ROUTE_KIND].map((kind) => ({
+        kind,
+        scopes: [undefined],
+      })),
     ];
     for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
-        const apiVersion = CHILD_API_VERSION[kind];
-        const path = apiPath({ apiVersion, kind, namespace });
-        const list = await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant });
-        for (const object of list.items) children.add(kind, object);
+        for (const object of await labelled(api, kind, namespace)) children.add(kind, object);
       }
     }
     const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
@@ -132,5 +134,21 @@ export class ListedChildren implements ChildReader {
       }
       throw err;
     }
+  }
+}
+
+/** The objects of one kind labelled for a Tenant; none of a kind the cluster does not serve (HTTPRoute). */
+async function labelled(
+  api: KubeApi,
+  kind: ChildKind,
+  namespace: string | undefined,
+): Promise<KubernetesObject[]> {
+  const apiVersion = CHILD_API_VERSION[kind];
+  const path = apiPath({ apiVersion, kind, namespace });
+  try {
+    return (await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant })).items;
+  } catch (err) {
+    if (kind === GATEWAY_ROUTE_KIND && isNotFound(err)) return [];
+    throw err;
   }
 }

@@ -30,6 +30,7 @@ function tenantBlock(t: TenantPlan): string[] {
   }
   lines.push(...t.specChanges.map((change) => `    spec: ${change}`));
   lines.push(...t.children.map((c) => `    ${c.child}: ${c.action}`));
+  if (t.url !== undefined) lines.push(`    url: ${t.url}`);
   return lines;
 }
 

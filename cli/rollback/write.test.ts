@@ -23,7 +23,8 @@ describe('unchangedCondition', () => {
     });
     expect(condition.expression).toBe(
       'attribute_exists(#name) AND #spec = :was_spec AND #customizations = :was_customizations AND ' +
-        'attribute_not_exists(#state) AND attribute_not_exists(#class) AND #deleted = :was_deleted AND ' +
+        'attribute_not_exists(#state) AND attribute_not_exists(#class) AND attribute_not_exists(#hosts) AND ' +
+        '#deleted = :was_deleted AND ' +
         'attribute_not_exists(#cluster)',
     );
     expect(condition.values).toEqual({
@@ -43,7 +44,7 @@ describe('rollbackUpdate', () => {
     expect(update).toMatchObject({ TableName: 't', Key: { name: { S: 'acme' } } });
     expect(update.UpdateExpression).toBe(
       'SET #spec = :spec, #customizations = :customizations, #changedBy = :changedBy, ' +
-        '#changeReason = :changeReason, #rollbackHash = :rollbackHash REMOVE #state, #class',
+        '#changeReason = :changeReason, #rollbackHash = :rollbackHash REMOVE #state, #class, #hosts',
     );
     expect(update.ExpressionAttributeValues).toMatchObject({
       ':spec': { S: JSON.stringify(deployment) },
@@ -57,17 +58,18 @@ describe('rollbackUpdate', () => {
     expect(update.ConditionExpression).toContain('#state = :was_state');
   });
 
-  it('sets a state and class the revision had', () => {
+  it('sets a state, class and hosts the revision had', () => {
     const update = rollbackUpdate({
       table: 't',
       read: { name: { S: 'acme' } },
-      target: target({ state: 'suspended', class: 'gold' }),
+      target: target({ state: 'suspended', class: 'gold', hosts: ['shop.example.org'] }),
       changedBy: 'x',
     });
     expect(update.UpdateExpression).not.toContain('REMOVE');
     expect(update.ExpressionAttributeValues).toMatchObject({
       ':state': { S: 'suspended' },
       ':class': { S: 'gold' },
+      ':hosts': { L: [{ S: 'shop.example.org' }] },
     });
   });
 });

@@ -10,7 +10,15 @@ import { NOTE_ATTRIBUTE } from '../../sync/row/note.js';
 type Item = Record<string, AttributeValue>;
 
 /** The attributes whose values make the tenant: all must still be as read for the write to happen. */
-const CONTENT_ATTRIBUTES = ['spec', 'customizations', 'state', 'class', 'deleted', 'cluster'] as const;
+const CONTENT_ATTRIBUTES = [
+  'spec',
+  'customizations',
+  'state',
+  'class',
+  'hosts',
+  'deleted',
+  'cluster',
+] as const;
 
 interface Expression {
   expression: string;
@@ -47,8 +55,8 @@ export interface RollbackWrite {
 }
 
 /**
- * SET the target's spec and customizations (as JSON text, the seed format), its state and class
- * (REMOVE when it had none, so the row reads as the revision did), and the change note: who, why,
+ * SET the target's spec and customizations (as JSON text, the seed format), its state, class and
+ * hosts (REMOVE when it had none, so the row reads as the revision did), and the change note: who, why,
  * and the marker sync reads as SOURCE rollback, the hash of the content written.
  */
 export function rollbackUpdate({ table, read, target, changedBy }: RollbackWrite): UpdateItemCommandInput {
@@ -66,6 +74,8 @@ export function rollbackUpdate({ table, read, target, changedBy }: RollbackWrite
   else set.state = { S: state };
   if (spec.class === undefined) remove.push('class');
   else set.class = { S: spec.class };
+  if (spec.hosts === undefined || spec.hosts.length === 0) remove.push('hosts');
+  else set.hosts = { L: spec.hosts.map((host) => ({ S: host })) };
   const condition = unchangedCondition(read);
   const names = { ...condition.names };
   const values = { ...condition.values };

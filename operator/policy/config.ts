@@ -15,4 +15,9 @@ export interface PolicyConfig extends NamespaceScope {
    * built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS); absent or false: it waits, NoDefaultClass.
    */
   useBuiltInClass?: boolean;
+  /**
+   * Whether the cluster serves gateway.networking.k8s.io/v1 HTTPRoutes (the operator asks at
+   * start-up); absent: assumed served, as `landlord validate` judges a row offline.
+   */
+  gatewayApi?: boolean;
 }

@@ -101,7 +101,7 @@ export function createdAt(timestamp: unknown): string | undefined {
 }
 
 /** Created earlier; a Tenant not yet created (no timestamp) is younger than any that is. */
-function isOlder(a: Self, b: Self): boolean {
+export function isOlder(a: Self, b: Self): boolean {
   const at = a.createdAt === undefined || a.createdAt === '' ? '\uffff' : a.createdAt;
   const bt = b.createdAt === undefined || b.createdAt === '' ? '\uffff' : b.createdAt;
   return at === bt ? a.tenant < b.tenant : at < bt;

@@ -23,6 +23,11 @@ export const REFUSAL_REASON = {
   namespaceReserved: 'NamespaceReserved',
   namespaceTrusted: 'NamespaceTrusted',
   namespaceOverlap: 'NamespaceOverlap',
+  exposeNotAllowed: 'ExposeNotAllowed',
+  invalidHost: 'InvalidHost',
+  hostNotAllowed: 'HostNotAllowed',
+  gatewayApiMissing: 'GatewayApiMissing',
+  hostConflict: 'HostConflict',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -140,6 +145,43 @@ export const refusal = {
       `TenantClass ${className}: ${path}: ${problem}; fix the class (a platform admin's change), nothing is applied meanwhile`,
     ),
 
+  /** `expose` on a class whose tenants have no namespace of their own (Shared). */
+  exposeNotAllowed: (className: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.exposeNotAllowed,
+      `TenantClass ${className} sets expose, which only a PerTenant class may (a Shared namespace is not the tenant's to route): remove expose or make the class PerTenant (a platform admin's change); nothing is applied meanwhile`,
+    ),
+
+  /** The class's templated host is not a host a tenant may hold: a class problem, so nothing is applied. */
+  host: (reason: HostReason, className: string, host: string, problem: string): Refusal =>
+    refuse(
+      reason,
+      `TenantClass ${className}: expose.host gives ${JSON.stringify(host)} for this tenant, which ${problem}; fix expose.host or allowedDomains (a platform admin's change); nothing is applied meanwhile`,
+    ),
+
+  /** A host the row's `hosts` names that its tenant may not hold. */
+  rowHost: (reason: HostReason, index: number, host: string, problem: string): Refusal =>
+    refuse(
+      reason,
+      `the row's hosts[${index}] ${JSON.stringify(host)} ${problem}; change the row's hosts (nothing new is applied meanwhile)`,
+    ),
+
+  /**
+   * The host is held by an earlier Tenant, or by a route landlord did not make (`holder` says which):
+   * this one waits for it, and gets it when the holder lets go.
+   */
+  hostConflict: (host: string, holder: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.hostConflict,
+      `host ${JSON.stringify(host)} is held by ${holder}, which had it first (a route not made by landlord always does; among Tenants, the one created earlier, or as early and named first); this tenant gets it once the holder lets it go (a Tenant's row drops it, or it is archived or deleted; a route stops serving it), or remove it from this row's hosts; nothing new is applied meanwhile`,
+    ),
+
+  gatewayApiMissing: (className: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.gatewayApiMissing,
+      `TenantClass ${className} asks for an HTTPRoute (expose.gateway), but this cluster does not serve gateway.networking.k8s.io/v1 HTTPRoutes: install the Gateway API CRDs and restart the operator, or use expose.ingressClassName; nothing is applied meanwhile`,
+    ),
+
   labelConflict: (at: Place, problem: string, other: string): Refusal =>
     refuse(
       REFUSAL_REASON.labelConflict,
@@ -153,6 +195,9 @@ export type TenantNamespaceReason =
   | typeof REFUSAL_REASON.namespaceReserved
   | typeof REFUSAL_REASON.namespaceTrusted
   | typeof REFUSAL_REASON.namespaceOverlap;
+
+/** Why a host is not one a tenant may hold. */
+export type HostReason = typeof REFUSAL_REASON.invalidHost | typeof REFUSAL_REASON.hostNotAllowed;
 
 /** The reasons of the pod template rules that are not Pod Security. */
 export type PodRuleReason =

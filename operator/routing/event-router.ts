@@ -12,10 +12,12 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
 import type { WorkQueue } from '../../runtime/work-queue.js';
 import type { ChildKind } from '../child-ref.js';
+import type { RouteKind } from '../exposure/foreign-routes.js';
 import type { ObservedState } from '../observed.js';
 import type { WatchHandlers } from '../watches.js';
 import { ClassRollout } from './class-rollout.js';
 import { Generations } from './generations.js';
+import { HostConflicts } from './host-conflicts.js';
 import { LabelConflicts } from './label-conflicts.js';
 
 export interface EventRouterDeps {
@@ -42,6 +44,7 @@ export class EventRouter implements WatchHandlers {
   private queue: WorkQueue | undefined;
   private readonly generations = new Generations();
   private readonly labelConflicts = new LabelConflicts();
+  private readonly hostConflicts = new HostConflicts();
   private readonly classRollout: ClassRollout;
 
   constructor(private readonly deps: EventRouterDeps) {
@@ -64,10 +67,14 @@ export class EventRouter implements WatchHandlers {
     if (look) this.queue?.add(name);
     // A Tenant that starts holding labels (new, or back from archived) frees none.
     const left = moved.from !== undefined && moved.from !== moved.to;
-    if (deleted || generation.respecified || left) this.wakeLabelConflicts(name, moved.from);
+    // A Tenant whose spec changed (its hosts, its state) or that went may have let a host go.
+    const released = deleted || generation.respecified;
+    if (released || left) this.wakeLabelConflicts(name, moved.from);
+    if (released) this.wakeHostConflicts(name);
   }
 
   tenantClass(tenantClass: TenantClass, deleted: boolean): void {
+    this.deps.observed.classesChanged();
     this.classRollout.changed(tenantClass, deleted, () => this.deps.observed.tenants(), this.queue);
   }
 
@@ -75,6 +82,11 @@ export class EventRouter implements WatchHandlers {
     const tenants = this.deps.observed.childChanged(kind, object, deleted);
     this.deps.metrics.watchEventsTotal.inc({ kind, outcome: tenants.length > 0 ? 'queued' : 'skipped' });
     for (const tenant of tenants) this.queue?.add(tenant);
+  }
+
+  /** A route landlord did not make started or stopped serving a host: those waiting for one look again. */
+  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void {
+    if (this.deps.observed.foreignRouteChanged(kind, object, deleted)) this.wakeHostConflicts('');
   }
 
   /**
@@ -101,9 +113,15 @@ export class EventRouter implements WatchHandlers {
     const name = tenant.metadata.name!;
     const from = observed.neighbours.namespace(name);
     this.labelConflicts.track(tenant, deleted);
+    this.hostConflicts.track(tenant, deleted);
     if (deleted) observed.tenantGone(name);
     else observed.tenantChanged(tenant);
     return { from, to: observed.neighbours.namespace(name) };
+  }
+
+  /** Those refused over a host look again: the host they wait for may be free now. */
+  private wakeHostConflicts(name: string): void {
+    for (const other of this.hostConflicts.others(name)) this.queue?.add(other);
   }
 
   /**

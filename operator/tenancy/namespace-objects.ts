@@ -13,7 +13,7 @@ import type {
   V1RoleBinding,
   V1ServiceAccount,
 } from '@kubernetes/client-node';
-import type { Tenant } from '../../api/tenant.js';
+import { HOSTS_ANNOTATION, type Tenant } from '../../api/tenant.js';
 import { fillName, type ClassPolicy, type ClassRoleBinding } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
 import type { TenancyKind } from '../child-ref.js';
@@ -33,10 +33,19 @@ export const TENANCY_NAMES = {
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** The Namespace first: everything else lives in it, so the converger applies it before the rest. */
-export function tenancyObjects(tenant: Tenant, tenantClass: ClassPolicy, namespace: string): DesiredChild[] {
+/**
+ * `hosts`: the hosts the tenant holds now (exposure/), announced on its namespace for the admission
+ * policies; none: the annotation is left out.
+ */
+export function tenancyObjects(
+  tenant: Tenant,
+  tenantClass: ClassPolicy,
+  namespace: string,
+  hosts: readonly string[] = [],
+): DesiredChild[] {
   const name = tenant.metadata.name!;
   const objects: [TenancyKind, KubernetesObject | undefined][] = [
-    ['Namespace', namespaceObject(name, tenantClass, namespace)],
+    ['Namespace', namespaceObject(name, tenantClass, namespace, hosts)],
     ['ServiceAccount', serviceAccount(tenantClass, namespace)],
     ['ResourceQuota', resourceQuota(tenantClass, namespace)],
     ['LimitRange', limitRange(tenantClass, namespace)],
@@ -55,10 +64,21 @@ function fillAll(values: Readonly<Record<string, string>>, tenant: string): Reco
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fillName(v, tenant)]));
 }
 
-/** The labels the namespace rules give a tenant's namespace (Pod Security last), and the class's annotations. */
-function namespaceObject(tenant: string, tenantClass: ClassPolicy, namespace: string): V1Namespace {
+/**
+ * The labels the namespace rules give a tenant's namespace (Pod Security last), the class's
+ * annotations and, over them, the hosts the tenant holds (sorted, comma-separated, no spaces: the
+ * format the admission policies split).
+ */
+function namespaceObject(
+  tenant: string,
+  tenantClass: ClassPolicy,
+  namespace: string,
+  hosts: readonly string[],
+): V1Namespace {
   const labels = namespaceLabels(tenant, tenantClass);
   const annotations = fillAll(tenantClass.namespace.annotations, tenant);
+  delete annotations[HOSTS_ANNOTATION];
+  if (hosts.length > 0) annotations[HOSTS_ANNOTATION] = [...hosts].sort().join(',');
   return {
     apiVersion: 'v1',
     kind: 'Namespace',

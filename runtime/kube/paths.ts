@@ -27,6 +27,18 @@ const KINDS: Record<string, KindInfo> = {
     plural: 'rolebindings',
     namespaced: true,
   },
+  // A PerTenant class's exposure: the tenant's Service and its route (an Ingress or an HTTPRoute).
+  'v1/Service': { prefix: '/api/v1', plural: 'services', namespaced: true },
+  'networking.k8s.io/v1/Ingress': {
+    prefix: '/apis/networking.k8s.io/v1',
+    plural: 'ingresses',
+    namespaced: true,
+  },
+  'gateway.networking.k8s.io/v1/HTTPRoute': {
+    prefix: '/apis/gateway.networking.k8s.io/v1',
+    plural: 'httproutes',
+    namespaced: true,
+  },
   // sync keeps each Tenant's applied revisions as ControllerRevisions in its own namespace.
   'apps/v1/ControllerRevision': { prefix: '/apis/apps/v1', plural: 'controllerrevisions', namespaced: true },
   'v1/Event': { prefix: '/api/v1', plural: 'events', namespaced: true },

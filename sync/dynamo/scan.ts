@@ -12,7 +12,7 @@ import type { Item } from './table-source.js';
  */
 export const ROW_PROJECTION = {
   ProjectionExpression:
-    '#name, #spec, #customizations, #deleted, #state, #class, #cluster, #changedBy, #changeReason, #rollbackHash',
+    '#name, #spec, #customizations, #deleted, #state, #class, #cluster, #hosts, #changedBy, #changeReason, #rollbackHash',
   ExpressionAttributeNames: {
     '#name': 'name',
     '#spec': 'spec',
@@ -21,6 +21,7 @@ export const ROW_PROJECTION = {
     '#state': 'state',
     '#class': 'class',
     '#cluster': 'cluster',
+    '#hosts': 'hosts',
     '#changedBy': 'changedBy',
     '#changeReason': 'changeReason',
     '#rollbackHash': 'rollbackHash',

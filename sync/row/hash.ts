@@ -7,7 +7,7 @@ export { canonicalJson };
 
 /**
  * sha256 (hex, first 32 digits) of the canonical JSON of `{ deployment, configMaps }`, plus `state`
- * when it is not active and `class` when the row names one. A row that says neither hashes as rows
+ * when it is not active, `class` when the row names one and `hosts` when it names any. A row that says neither hashes as rows
  * did before states and classes existed, so upgrading sync rewrites no Tenant; anything else
  * changes the hash, so sync applies it.
  */
@@ -17,5 +17,6 @@ export function rowHash(spec: TenantSpec): string {
   const state = spec.state ?? DEFAULT_STATE;
   if (state !== DEFAULT_STATE) content.state = state;
   if (spec.class !== undefined) content.class = spec.class;
+  if (spec.hosts !== undefined && spec.hosts.length > 0) content.hosts = spec.hosts;
   return contentHash(content);
 }

@@ -7,6 +7,7 @@ import { readClass, readCluster, readDeleted, readName, readState } from './fiel
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
 import { readCustomizations, readSpec } from './manifests.js';
+import { readHosts } from './hosts.js';
 import { readNote } from './note.js';
 import type { ParsedRow, RowProblemAttribute } from './types.js';
 
@@ -46,29 +47,46 @@ function parseItem(item: unknown): ParsedRow {
   if (!configMaps.ok) {
     return invalid(name.value, 'customizations', configMaps.message);
   }
+  const extras = readExtras(item, name.value);
+  if (!extras.ok) {
+    return extras.invalid;
+  }
+  const parsed = tenant(name.value, {
+    deployment: spec.value,
+    configMaps: configMaps.value,
+    ...extras.value,
+  });
+  // Only a row that carries a note says so: the rows written before notes existed parse as they did.
+  const note = readNote(item, parsed.hash);
+  return note === undefined ? parsed : { ...parsed, note };
+}
+
+type Extras = Pick<RowContent, 'state' | 'tenantClass' | 'hosts'>;
+
+/** The optional attributes: state, class, hosts, and cluster (checked only). */
+function readExtras(
+  item: Record<string, unknown>,
+  name: string,
+): { ok: true; value: Extras } | { ok: false; invalid: ParsedRow } {
   const state = readState(attributeOf(item, 'state'));
   if (!state.ok) {
-    return invalid(name.value, 'state', state.message);
+    return { ok: false, invalid: invalid(name, 'state', state.message) };
   }
   const tenantClass = readClass(attributeOf(item, 'class'));
   if (!tenantClass.ok) {
-    return invalid(name.value, 'class', tenantClass.message);
+    return { ok: false, invalid: invalid(name, 'class', tenantClass.message) };
+  }
+  const hosts = readHosts(attributeOf(item, 'hosts'));
+  if (!hosts.ok) {
+    return { ok: false, invalid: invalid(name, 'hosts', hosts.message) };
   }
   // Which sync mirrors the row is placement's business (placement.ts), not the Tenant's content:
   // checked here only so that a cluster nobody can read is refused where the row lands.
   const cluster = readCluster(attributeOf(item, 'cluster'));
   if (!cluster.ok) {
-    return invalid(name.value, 'cluster', cluster.message);
+    return { ok: false, invalid: invalid(name, 'cluster', cluster.message) };
   }
-  const parsed = tenant(name.value, {
-    deployment: spec.value,
-    configMaps: configMaps.value,
-    state: state.value,
-    tenantClass: tenantClass.value,
-  });
-  // Only a row that carries a note says so: the rows written before notes existed parse as they did.
-  const note = readNote(item, parsed.hash);
-  return note === undefined ? parsed : { ...parsed, note };
+  return { ok: true, value: { state: state.value, tenantClass: tenantClass.value, hosts: hosts.value } };
 }
 
 function typeName(value: unknown): string {
@@ -88,11 +106,12 @@ interface RowContent {
   configMaps: JsonObject[];
   state: TenantState;
   tenantClass: string | undefined;
+  hosts: string[] | undefined;
 }
 
 function tenant(
   name: string,
-  { deployment, configMaps, state, tenantClass }: RowContent,
+  { deployment, configMaps, state, tenantClass, hosts }: RowContent,
 ): Extract<ParsedRow, { kind: 'tenant' }> {
   // Typed as manifests, but checked only as JSON objects here: the operator validates them.
   const spec: TenantSpec = {
@@ -100,6 +119,7 @@ function tenant(
     configMaps,
     state,
     ...(tenantClass === undefined ? {} : { class: tenantClass }),
+    ...(hosts === undefined ? {} : { hosts }),
   };
   return { kind: 'tenant', name, spec, hash: rowHash(spec) };
 }

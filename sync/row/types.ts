@@ -4,7 +4,7 @@ import type { ChangeNote } from './note.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
 export type RowProblemAttribute =
-  'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'class' | 'cluster' | 'item';
+  'name' | 'spec' | 'customizations' | 'deleted' | 'state' | 'class' | 'cluster' | 'hosts' | 'item';
 
 export interface RowProblem {
   attribute: RowProblemAttribute;

@@ -1,0 +1,215 @@
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { HOSTS_ANNOTATION, LABEL } from '../../api/tenant.js';
+import type { ClassExpose, ClassPolicy } from '../../api/tenantclass.js';
+import { perTenant, testConfig, validTenant } from '../../testing/policy.js';
+import { wantedChildren } from '../lifecycle.js';
+import { HostClaims } from './claims.js';
+import { claimedHosts, exposureOf } from './exposure.js';
+import { EXPOSE_NAMES } from './objects.js';
+
+const INGRESS: ClassExpose = { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
+const GATEWAY: ClassExpose = {
+  port: 8080,
+  host: '{name}.apps.example.com',
+  gateway: { namespace: 'gateways', name: 'public', sectionName: 'https' },
+  tls: { secretName: 'wildcard' },
+};
+
+function exposing(expose: ClassExpose | undefined, tweaks: Partial<ClassPolicy> = {}): Partial<ClassPolicy> {
+  return { ...perTenant(), name: 'web', allowedDomains: ['apps.example.com'], expose, ...tweaks };
+}
+
+function wanted(tenantClass: Partial<ClassPolicy>, state?: 'suspended' | 'archived', gatewayApi = true) {
+  const tenant = validTenant();
+  if (state !== undefined) tenant.spec = { ...tenant.spec, state };
+  return wantedChildren(tenant, testConfig({ tenantClass, gatewayApi }));
+}
+
+function manifests(result: ReturnType<typeof wanted>): KubernetesObject[] {
+  if (!result.ok) throw new Error(`refused: ${result.refusal.message}`);
+  return result.children.map((c) => c.manifest);
+}
+
+const find = (list: KubernetesObject[], kind: string): KubernetesObject | undefined =>
+  list.find((o) => o.kind === kind);
+
+describe('exposureOf', () => {
+  it.each([
+    ['a class without expose exposes nothing', exposing(undefined), true, undefined],
+    [
+      'a Shared class may not expose',
+      { ...exposing(INGRESS), mode: 'Shared' as const },
+      true,
+      'ExposeNotAllowed',
+    ],
+    ['a gateway class needs HTTPRoutes served', exposing(GATEWAY), false, 'GatewayApiMissing'],
+    ['an ingress class needs no Gateway API', exposing(INGRESS), false, undefined],
+    [
+      'a template outside allowedDomains',
+      exposing({ ...INGRESS, host: '{name}.example.net' }),
+      true,
+      'HostNotAllowed',
+    ],
+    ['a wildcard template', exposing({ ...INGRESS, host: '*.apps.example.com' }), true, 'InvalidHost'],
+    ['no allowedDomains at all', exposing(INGRESS, { allowedDomains: [] }), true, 'HostNotAllowed'],
+  ])('%s', (_what, tenantClass, gatewayApi, reason) => {
+    const config = testConfig({ tenantClass });
+    const result = exposureOf(validTenant(), config.tenantClass, { gatewayApi });
+    expect(result.ok ? undefined : result.refusal.reason).toBe(reason);
+  });
+
+  it('gives the templated host, and an https URL when the class sets tls', () => {
+    const result = exposureOf(validTenant(), testConfig({ tenantClass: exposing(GATEWAY) }).tenantClass);
+    expect(result.ok && result.exposed).toMatchObject({
+      host: 'acme.apps.example.com',
+      hosts: ['acme.apps.example.com'],
+      url: 'https://acme.apps.example.com',
+    });
+  });
+});
+
+describe('wantedChildren with expose', () => {
+  it('adds a Service selecting the label forced onto the pods, and an Ingress for the host', () => {
+    const result = wanted(exposing(INGRESS));
+    const list = manifests(result);
+    expect(result.ok && result.url).toBe('http://acme.apps.example.com');
+    const service = find(list, 'Service') as { spec: Record<string, unknown> } & KubernetesObject;
+    expect(service.metadata?.name).toBe(EXPOSE_NAMES.service);
+    expect(service.metadata?.namespace).toBe('acme');
+    expect(service.spec).toEqual({
+      type: 'ClusterIP',
+      selector: { [LABEL.tenant]: 'acme' },
+      ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }],
+    });
+    const deployment = find(list, 'Deployment') as V1Deployment;
+    expect(deployment.spec?.template.metadata?.labels?.[LABEL.tenant]).toBe('acme');
+    expect(find(list, 'Ingress')).toMatchObject({
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: 'acme.apps.example.com',
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name: EXPOSE_NAMES.service, port: { number: 80 } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(find(list, 'HTTPRoute')).toBeUndefined();
+    expect(find(list, 'Namespace')?.metadata?.annotations?.[HOSTS_ANNOTATION]).toBe('acme.apps.example.com');
+  });
+
+  it('adds an HTTPRoute attached to the gateway instead, with hostnames and the Service as backend', () => {
+    const list = manifests(wanted(exposing(GATEWAY)));
+    expect(find(list, 'Ingress')).toBeUndefined();
+    expect(find(list, 'HTTPRoute')).toMatchObject({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      spec: {
+        parentRefs: [{ namespace: 'gateways', name: 'public', sectionName: 'https' }],
+        hostnames: ['acme.apps.example.com'],
+        rules: [{ backendRefs: [{ name: EXPOSE_NAMES.service, port: 80 }] }],
+      },
+    });
+  });
+
+  it('puts tls on the Ingress when the class sets it', () => {
+    const list = manifests(wanted(exposing({ ...INGRESS, tls: { secretName: 'wildcard' } })));
+    expect(find(list, 'Ingress')).toMatchObject({
+      spec: { tls: [{ hosts: ['acme.apps.example.com'], secretName: 'wildcard' }] },
+    });
+  });
+
+  it('keeps the Service and route while suspended, and drops them (and the hosts) when archived', () => {
+    expect(manifests(wanted(exposing(INGRESS), 'suspended')).map((o) => o.kind)).toContain('Ingress');
+    const archived = wanted(exposing(INGRESS), 'archived');
+    const list = manifests(archived);
+    expect(list.map((o) => o.kind)).not.toContain('Service');
+    expect(list.map((o) => o.kind)).not.toContain('Ingress');
+    expect(archived.ok && archived.url).toBeUndefined();
+    expect(find(list, 'Namespace')?.metadata?.annotations?.[HOSTS_ANNOTATION]).toBeUndefined();
+  });
+
+  it('never lets a class set the hosts annotation itself', () => {
+    const forged = exposing(undefined, {
+      namespace: { ...perTenant().namespace!, annotations: { [HOSTS_ANNOTATION]: 'bank.example.com' } },
+    });
+    const list = manifests(wanted(forged));
+    expect(find(list, 'Namespace')?.metadata?.annotations?.[HOSTS_ANNOTATION]).toBeUndefined();
+  });
+
+  it('changes nothing for a class without expose: no Service, no pod label', () => {
+    const list = manifests(wanted(exposing(undefined)));
+    expect(find(list, 'Service')).toBeUndefined();
+    const deployment = find(list, 'Deployment') as V1Deployment;
+    expect(deployment.spec?.template.metadata?.labels?.[LABEL.tenant]).toBeUndefined();
+  });
+
+  it('refuses every state of a Tenant whose class cannot be carried out, archived too', () => {
+    const result = wanted({ ...exposing(INGRESS), mode: 'Shared' }, 'archived');
+    expect(result.ok ? undefined : result.refusal.reason).toBe('ExposeNotAllowed');
+  });
+});
+
+describe("the row's hosts", () => {
+  const tenantClass = testConfig({
+    tenantClass: exposing(INGRESS, { allowedDomains: ['apps.example.com', 'example.org'] }),
+  }).tenantClass;
+  const withHosts = (hosts: string[], name = 'acme', created = '2026-01-01T00:00:00Z') => {
+    const tenant = validTenant();
+    tenant.metadata.name = name;
+    tenant.metadata.creationTimestamp = created as unknown as Date;
+    tenant.spec = { ...tenant.spec, hosts };
+    return tenant;
+  };
+
+  it.each([
+    [['shop.example.org'], undefined],
+    [['*.example.org'], 'InvalidHost'],
+    [['10.1.2.3'], 'InvalidHost'],
+    [['shop.example.net'], 'HostNotAllowed'],
+  ])('%j: %s', (hosts, reason) => {
+    const result = exposureOf(withHosts(hosts), tenantClass);
+    expect(result.ok ? undefined : result.refusal.reason).toBe(reason);
+  });
+
+  it('are routed beside the templated host, sorted', () => {
+    const result = exposureOf(withHosts(['shop.example.org', 'a.example.org']), tenantClass);
+    expect(result.ok && result.exposed?.hosts).toEqual([
+      'a.example.org',
+      'acme.apps.example.com',
+      'shop.example.org',
+    ]);
+  });
+
+  it('go to the Tenant that claimed them first; the other says HostConflict naming it, until it lets go', () => {
+    const claims = new HostClaims();
+    const older = withHosts(['shop.example.org'], 'older', '2026-01-01T00:00:00Z');
+    const newer = withHosts(['shop.example.org'], 'newer', '2026-02-01T00:00:00Z');
+    for (const t of [older, newer])
+      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
+    expect(exposureOf(older, tenantClass, { holders: claims }).ok).toBe(true);
+    const refused = exposureOf(newer, tenantClass, { holders: claims });
+    expect(refused.ok ? undefined : refused.refusal).toMatchObject({ reason: 'HostConflict' });
+    expect(refused.ok ? '' : refused.refusal.message).toContain('held by Tenant older');
+    claims.set('older', '2026-01-01T00:00:00Z', []);
+    expect(exposureOf(newer, tenantClass, { holders: claims }).ok).toBe(true);
+  });
+
+  it("a row may not take another tenant's templated host", () => {
+    const claims = new HostClaims();
+    const owner = withHosts([], 'shop', '2026-01-01T00:00:00Z');
+    const thief = withHosts(['shop.apps.example.com'], 'thief', '2026-02-01T00:00:00Z');
+    for (const t of [owner, thief])
+      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
+    const refused = exposureOf(thief, tenantClass, { holders: claims });
+    expect(refused.ok ? undefined : refused.refusal.reason).toBe('HostConflict');
+  });
+});
