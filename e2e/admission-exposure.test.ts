@@ -7,7 +7,8 @@
 // same user may do all of it in a namespace that is not a tenant's. The policies are the objects
 // config/admission ships (the chart renders the same, e2e/helm.test.ts), in force before the
 // tenants exist, so the operator makes them through the rules; the Gateway API CRDs come from their
-// pinned release (harness/gateway-api.ts), installed after the policies. The policies are removed
+// pinned release (harness/gateway-api.ts), installed after the policies. The hosts a tenant holds
+// are the operator's own landlord.dev/hosts annotation, from its class's `expose` and its row's `hosts`. The policies are removed
 // in afterAll, so the files that run later on this control plane meet none; the CRDs stay (an
 // apply of the same release by another file changes nothing).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -23,11 +24,20 @@ import { clients, envValue, uniqueName } from './support/env.js';
 import { createClass, deleteClass, ready } from './support/escape.js';
 import { kubectl } from './support/kubectl.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { createTable, deleteSyncedTenants, putRow, startSync, verbatimRow } from './support/sync.js';
+import {
+  createTable,
+  deleteSyncedTenants,
+  putRow,
+  startSync,
+  updateRow,
+  verbatimRow,
+} from './support/sync.js';
 
 const { core, custom } = clients();
 const id = uniqueName('adm');
 const className = `${id}-class`;
+/** A PerTenant class without `expose`: its tenants hold no host. */
+const unexposedClass = `${id}-unexposed`;
 const table = `${id}-table`;
 const [tenantA, tenantB, tenantC] = [`${id}-a`, `${id}-b`, `${id}-c`];
 const plain = `${id}-plain`;
@@ -36,35 +46,12 @@ let operator: LandlordProcess;
 let sync: LandlordProcess;
 let manifests: string;
 
-/** The field manager of the stand-in below: apart from the operator's, so its applies keep the field. */
-const HOSTS_MANAGER = 'e2e-admission-hosts';
-
-/**
- * STAND-IN until the operator writes landlord.dev/hosts itself (issue 40's host claims): sets the
- * annotation on a tenant's namespace as an admin would, or removes it (`hosts` empty). Drop this
- * function, and let the Tenant's `hosts` decide, once that lands.
- *
- * The operator owns the namespace through server-side apply (field manager landlord-operator,
- * forced) but only the fields it sets: an annotation applied under another field manager is not
- * one of them, so its forced applies leave it alone, and its drift check compares only its own
- * fields (operator/drift.ts), so the annotation costs it no write either. The test checks this
- * across a resync pass before relying on it.
- */
-async function standInHeldHosts(namespace: string, hosts: readonly string[]): Promise<void> {
-  const annotations = hosts.length === 0 ? {} : { [HOSTS_ANNOTATION]: [...hosts].sort().join(',') };
-  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, annotations } };
-  await applyAs(['--field-manager', HOSTS_MANAGER], body);
-}
-
 /** Writes `body` to a file and runs kubectl `verb` on it with `flags` (impersonation, namespace). */
 async function kubectlOn(verb: string[], flags: string[], body: object): Promise<string> {
   const file = join(manifests, `${uniqueName('m')}.json`);
   await writeFile(file, JSON.stringify(body));
   return kubectl(...verb, '-f', file, ...flags);
 }
-
-const applyAs = (flags: string[], body: object): Promise<string> =>
-  kubectlOn(['apply', '--server-side'], flags, body);
 
 /** The impersonation of a member of the tenant's team: user `dev` in group `<tenant>-devs`. */
 const asDevOf = (tenant: string): string[] => ['--as=dev', `--as-group=${tenant}-devs`];
@@ -182,6 +169,12 @@ beforeAll(async () => {
     createClass(custom, className, {
       namespace: { mode: 'PerTenant', nameTemplate: 'tenant-{name}' },
       rbac: [{ group: '{name}-devs', clusterRole: 'edit' }],
+      expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+      allowedDomains: ['apps.example.com'],
+    }),
+    createClass(custom, unexposedClass, {
+      namespace: { mode: 'PerTenant', nameTemplate: 'tenant-{name}' },
+      rbac: [{ group: '{name}-devs', clusterRole: 'edit' }],
     }),
     createTable(table),
   ]);
@@ -190,12 +183,12 @@ beforeAll(async () => {
     componentEnv({ LANDLORD_LOG_LEVEL: 'info', LANDLORD_OPERATOR_RESYNC_SECONDS: '10' }),
   );
   await operator.ready();
-  for (const name of [tenantA, tenantB, tenantC])
-    await putRow(table, { ...verbatimRow(name), class: className });
+  // A holds its templated host and a custom one, B its templated host, C none (its class exposes nothing).
+  await putRow(table, { ...verbatimRow(tenantA), class: className, hosts: [`www.${hostOf(tenantA)}`] });
+  await putRow(table, { ...verbatimRow(tenantB), class: className });
+  await putRow(table, { ...verbatimRow(tenantC), class: unexposedClass });
   sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
   for (const name of [tenantA, tenantB, tenantC]) namespaces[name] = namespaceOf(await ready(custom, name));
-  await standInHeldHosts(namespaces[tenantA]!, [hostOf(tenantA), `www.${hostOf(tenantA)}`]);
-  await standInHeldHosts(namespaces[tenantB]!, [hostOf(tenantB)]);
   // Not a tenant's: the same user gets the same `edit` here by hand.
   await core.createNamespace({ body: { metadata: { name: plain } } });
   await kubectl(
@@ -220,6 +213,7 @@ afterAll(async () => {
   await deleteSyncedTenants(table).catch(() => undefined);
   expect(await operator?.stop()).toBe(0);
   await deleteClass(custom, className);
+  await deleteClass(custom, unexposedClass);
   await core.deleteNamespace({ name: plain }).catch(() => undefined);
   await kubectl('delete', 'clusterrole', `${id}-routes`, '--ignore-not-found');
   await kubectl('delete', '-k', config('admission'), '--ignore-not-found');
@@ -433,11 +427,21 @@ describe('a namespace whose tenant holds no host', () => {
   });
 
   it('lets an Ingress made while the host was held be relabelled after it goes, but not edited', async () => {
-    const ns = namespaces[tenantB]!;
-    expect(await createAsDev(tenantB, ns, ingressFor('was-held', hostOf(tenantB)))).toBeUndefined();
-    await standInHeldHosts(ns, []);
+    const ns = namespaces[tenantA]!;
+    const custom = `www.${hostOf(tenantA)}`;
+    expect(await createAsDev(tenantA, ns, ingressFor('was-held', custom))).toBeUndefined();
+    // The row lets the custom host go: the operator takes it off the namespace's annotation.
+    await updateRow(table, tenantA, { hosts: [] });
+    await waitUntil(
+      `${custom} to leave the annotation of ${ns}`,
+      async () => {
+        const annotations = (await core.readNamespace({ name: ns })).metadata?.annotations;
+        return annotations?.[HOSTS_ANNOTATION] === hostOf(tenantA) || undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     // An update that leaves spec alone (a label, a controller removing its finalizer) passes ...
-    await kubectl('label', 'ingress', 'was-held', '-n', ns, 'team=b', ...asDevOf(tenantB));
+    await kubectl('label', 'ingress', 'was-held', '-n', ns, 'team=a', ...asDevOf(tenantA));
     // ... and one that changes it meets every rule again.
     const error = await kubectl(
       'patch',
@@ -448,14 +452,14 @@ describe('a namespace whose tenant holds no host', () => {
       '--type=json',
       '-p',
       '[{"op":"replace","path":"/spec/ingressClassName","value":"other"}]',
-      ...asDevOf(tenantB),
+      ...asDevOf(tenantA),
     ).then(
       () => undefined,
       (err: { stderr?: string }) => err.stderr,
     );
-    expect(error).toContain(`Ingress was-held: host ${hostOf(tenantB)} is not one this tenant holds`);
+    expect(error).toContain(`Ingress was-held: host ${custom} is not one this tenant holds`);
     // Deleting is always allowed.
-    await kubectl('delete', 'ingress', 'was-held', '-n', ns, ...asDevOf(tenantB));
+    await kubectl('delete', 'ingress', 'was-held', '-n', ns, ...asDevOf(tenantA));
   });
 });
 
