@@ -20,6 +20,7 @@ export const REFUSAL_REASON = {
   forbiddenName: 'ForbiddenName',
   volumeNotAllowed: 'VolumeNotAllowed',
   egressNotAllowed: 'EgressNotAllowed',
+  secretsNotAllowed: 'SecretsNotAllowed',
   namespaceReserved: 'NamespaceReserved',
   namespaceTrusted: 'NamespaceTrusted',
   namespaceOverlap: 'NamespaceOverlap',
@@ -138,6 +139,13 @@ export const refusal = {
     refuse(
       REFUSAL_REASON.egressNotAllowed,
       `TenantClass ${className}: ${path}: ${problem}; fix the class (a platform admin's change), nothing is applied meanwhile`,
+    ),
+
+  /** Secrets go into a namespace of the tenant's own: a Shared class has none to put them in. */
+  secretsNotAllowed: (className: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.secretsNotAllowed,
+      `TenantClass ${className}: spec.secrets needs namespace.mode PerTenant: a Shared namespace is other tenants' too, so a copy there would be theirs to read; remove the secrets or make the class PerTenant (a platform admin's change), nothing is applied meanwhile`,
     ),
 
   labelConflict: (at: Place, problem: string, other: string): Refusal =>
