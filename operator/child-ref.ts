@@ -5,8 +5,19 @@
 export type WorkloadKind = 'Deployment' | 'ConfigMap';
 /** What a PerTenant class adds: the tenant's namespace and the objects that fence it in. */
 export type TenancyKind =
-  'Namespace' | 'ServiceAccount' | 'ResourceQuota' | 'LimitRange' | 'NetworkPolicy' | 'RoleBinding';
-export type ChildKind = WorkloadKind | TenancyKind;
+  | 'Namespace'
+  | 'ServiceAccount'
+  | 'ResourceQuota'
+  | 'LimitRange'
+  | 'NetworkPolicy'
+  | 'RoleBinding'
+  | 'Secret';
+/**
+ * What a PerTenant class adds only where External Secrets Operator is installed: its API is watched
+ * and written only when the operator found it served at start-up (secrets/external.ts).
+ */
+type OptionalKind = 'ExternalSecret';
+export type ChildKind = WorkloadKind | TenancyKind | OptionalKind;
 
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'ConfigMap'];
 export const TENANCY_KINDS: readonly TenancyKind[] = [
@@ -16,15 +27,30 @@ export const TENANCY_KINDS: readonly TenancyKind[] = [
   'LimitRange',
   'NetworkPolicy',
   'RoleBinding',
+  'Secret',
 ];
 
-/** Each kind at the one version landlord applies. */
 /**
- * Whether the operator reads this kind's status: only a Deployment's (its rollout). The caches and
+ * Whether the operator reads this kind's status: a Deployment's (its rollout) and an ExternalSecret's
+ * (its Ready, reported in SecretsReady). The caches and
  * the applied overlay keep no status for the others (a quota's usage, a namespace's phase).
  */
-export const statusIsRead = (kind: string): boolean => kind === 'Deployment';
+const statusIsRead = (kind: string): boolean => kind === 'Deployment' || kind === 'ExternalSecret';
 
+/**
+ * Whether the operator keeps this kind's values: not a Secret's. Its copies (thousands, one per
+ * tenant and entry) are cached and remembered by metadata alone; the hash annotation on each says
+ * which source version it holds (secrets/copy.ts), so no value stays in the heap.
+ */
+export const valuesAreRead = (kind: string): boolean => kind !== 'Secret';
+
+/** What the caches and the applied overlay leave out of a child of this kind (runtime/kube/informer.ts). */
+export const unreadOf = (kind: string): { dropStatus: boolean; dropValues: boolean } => ({
+  dropStatus: !statusIsRead(kind),
+  dropValues: !valuesAreRead(kind),
+});
+
+/** Each kind at the one version landlord applies. */
 export const CHILD_API_VERSION: Record<ChildKind, string> = {
   Deployment: 'apps/v1',
   ConfigMap: 'v1',
@@ -34,6 +60,8 @@ export const CHILD_API_VERSION: Record<ChildKind, string> = {
   LimitRange: 'v1',
   NetworkPolicy: 'networking.k8s.io/v1',
   RoleBinding: 'rbac.authorization.k8s.io/v1',
+  Secret: 'v1',
+  ExternalSecret: 'external-secrets.io/v1',
 };
 
 export interface ChildRef {

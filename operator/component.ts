@@ -11,10 +11,17 @@ import { reconcileQueue } from '../runtime/reconcile-queue.js';
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { Converger } from './converge.js';
 import { OperatorProcess } from './library.js';
+import { externalSecretsServed } from './secrets/discovery.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { EventRouter } from './routing/event-router.js';
-import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
+import {
+  namespacePattern,
+  policyConfig,
+  secretSourceNamespaces,
+  watchScopes,
+  type OperatorSettings,
+} from './settings.js';
 import { unchanged } from './status-change.js';
 import { RolloutTimes } from './status-hold.js';
 import { fallbackClass } from './tenancy/resolve-class.js';
@@ -35,7 +42,11 @@ class OperatorComponent implements Component {
 
   async prepare(ctx: ComponentContext): Promise<void> {
     const scopes = watchScopes(this.settings);
-    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger);
+    const secrets = {
+      sourceNamespaces: secretSourceNamespaces(this.settings),
+      externalSecrets: await externalSecretsServed(ctx.api, ctx.logger),
+    };
+    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, secrets);
     const observed = new ObservedState(watches, scopes, fallbackClass(policyConfig(this.settings)));
     const { metrics, logger } = ctx;
     const { classRolloutPerSecond } = this.settings;

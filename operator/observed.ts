@@ -13,15 +13,9 @@ import type { ClassPolicy, TenantClass } from '../api/tenantclass.js';
 import { lighten } from '../runtime/kube/informer.js';
 import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import {
-  childKey,
-  childRef,
-  statusIsRead,
-  WORKLOAD_KINDS,
-  type ChildKind,
-  type ChildRef,
-} from './child-ref.js';
+import { childKey, childRef, unreadOf, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
 import { NeighbourIndex } from './neighbour-index.js';
+import type { SecretSources } from './secrets/sources.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import type { WatchedCaches } from './watches.js';
 
@@ -37,6 +31,8 @@ export class ObservedState {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
+  /** The Secrets classes copy from, as their watch last saw them. */
+  readonly secretSources: SecretSources;
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -53,7 +49,15 @@ export class ObservedState {
     private readonly childNamespaces: readonly (string | undefined)[],
     /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
     private readonly builtInClass: ClassPolicy | undefined,
-  ) {}
+  ) {
+    this.secretSources = {
+      secret: (namespace, name) => {
+        const secret = caches.sourceSecret(namespace, name);
+        return secret === undefined ? undefined : { type: secret.type ?? '', data: secret.data ?? {} };
+      },
+      externalSecrets: caches.externalSecrets,
+    };
+  }
 
   /**
    * A Tenant under a PerTenant class has its own namespace. Its class decides, not its status, which
@@ -102,7 +106,7 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    const lean = lighten(object, { dropStatus: !statusIsRead(ref.kind) }, this.child(ref));
+    const lean = lighten(object, unreadOf(ref.kind), this.child(ref));
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.

@@ -23,6 +23,7 @@ export const OPERATOR_CONDITIONS = [
   CONDITION.applied,
   CONDITION.available,
   CONDITION.degraded,
+  CONDITION.secretsReady,
 ];
 
 /** The fields of status the operator owns (sync owns the Synced condition and status.sync). */
@@ -46,6 +47,8 @@ export interface StatusInput {
   className?: string;
   /** How it was chosen (status.classSource). */
   classSource?: ClassSource;
+  /** SecretsReady, for a class with secrets (secrets/condition.ts); absent otherwise. */
+  secrets?: ConditionInput;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -229,7 +232,7 @@ function reachedState(input: StatusInput): TenantState | undefined {
 
 export function computeStatus(input: StatusInput): OperatorStatus {
   const parts = [applied(input), available(input), degraded(input)];
-  const inputs = [ready(input, parts), ...parts];
+  const inputs = [ready(input, parts), ...parts, ...(input.secrets === undefined ? [] : [input.secrets])];
   const previous: readonly Condition[] | undefined = input.tenant.status?.conditions;
   const generation = input.tenant.metadata.generation;
   const { deployment } = input;

@@ -4,7 +4,7 @@
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy kinds cluster-wide (a PerTenant namespace is
 // made when its Tenant comes). Handlers only update indexes and name Tenants to the work queue.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -12,19 +12,15 @@ import { Informer, type Change, type InformerOptions } from '../runtime/kube/inf
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
-import {
-  CHILD_API_VERSION,
-  statusIsRead,
-  TENANCY_KINDS,
-  WORKLOAD_KINDS,
-  type ChildKind,
-} from './child-ref.js';
+import { CHILD_API_VERSION, unreadOf, TENANCY_KINDS, WORKLOAD_KINDS, type ChildKind } from './child-ref.js';
 
 /** Where the watch events go (routing/event-router.ts). */
 export interface WatchHandlers {
   tenant(tenant: Tenant, change: Change, deleted: boolean): void;
   tenantClass(tenantClass: TenantClass, deleted: boolean): void;
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
+  /** A Secret in a source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES) appeared, changed or went. */
+  secretSource(secret: V1Secret): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -35,6 +31,10 @@ export interface WatchedCaches {
   readonly classes: { list(): readonly TenantClass[] };
   /** The cache of one child kind in one watched namespace (undefined: the cluster-wide one). */
   child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined;
+  /** A Secret of a source namespace, whole (values too): the few that classes copy from. */
+  sourceSecret(namespace: string, name: string): V1Secret | undefined;
+  /** Whether ExternalSecrets are watched (External Secrets Operator's API was served at start-up). */
+  readonly externalSecrets: boolean;
 }
 
 /** One watch, started in turn: what its log line says of it. */
@@ -57,7 +57,10 @@ function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, d
 export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
+  readonly externalSecrets: boolean;
   private readonly children = new Map<string, Informer<KubernetesObject>>();
+  /** Source namespace → its Secrets (every one: a class may name any). */
+  private readonly sources = new Map<string, Informer<V1Secret>>();
   private readonly watches: Watch[] = [];
 
   /** Where events go; set before start (routeTo), since the router reads these caches. */
@@ -68,7 +71,13 @@ export class OperatorWatches implements WatchedCaches {
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     scopes: readonly (string | undefined)[],
     private readonly logger: Logger,
+    /** The namespaces classes may copy Secrets from, each watched whole; whether ESO is installed. */
+    secrets: { sourceNamespaces: readonly string[]; externalSecrets: boolean } = {
+      sourceNamespaces: [],
+      externalSecrets: false,
+    },
   ) {
+    this.externalSecrets = secrets.externalSecrets;
     // The operator's copy of each Tenant is lightened (no managedFields), and an update that changed
     // only the status is marked: the operator's own status write, sync's Synced, the purger's.
     const onRecovered = (): void => this.handlers?.recovered();
@@ -81,6 +90,18 @@ export class OperatorWatches implements WatchedCaches {
     );
     for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
     for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
+    if (secrets.externalSecrets) this.watchChild('ExternalSecret', undefined);
+    for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
+  }
+
+  sourceSecret(namespace: string, name: string): V1Secret | undefined {
+    return this.sources.get(namespace)?.get(name, namespace);
+  }
+
+  private watchSources(namespace: string): void {
+    const informer = this.informer<V1Secret>({ apiVersion: 'v1', kind: 'Secret', namespace });
+    onEvery(informer, (secret) => this.handlers?.secretSource(secret));
+    this.sources.set(namespace, informer);
   }
 
   /** Every event from now on goes to these handlers. */
@@ -107,7 +128,7 @@ export class OperatorWatches implements WatchedCaches {
   private watchChild(kind: ChildKind, namespace: string | undefined): void {
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
-      { labelSelector: LABEL.tenant, dropStatus: !statusIsRead(kind) },
+      { labelSelector: LABEL.tenant, ...unreadOf(kind) },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
     this.children.set(`${kind}/${namespace ?? ''}`, informer);
@@ -116,7 +137,7 @@ export class OperatorWatches implements WatchedCaches {
   /** An informer of one kind (in one namespace), registered to be started in turn. */
   private informer<T extends KubernetesObject>(
     target: { apiVersion: string; kind: string; namespace?: string },
-    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus'> = {},
+    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'dropValues'> = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
     const informer = new Informer<T>(this.api, {

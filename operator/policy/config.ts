@@ -15,4 +15,9 @@ export interface PolicyConfig extends NamespaceScope {
    * built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS); absent or false: it waits, NoDefaultClass.
    */
   useBuiltInClass?: boolean;
+  /**
+   * The namespaces a class's `secrets` may copy from (LANDLORD_SECRET_SOURCE_NAMESPACES); absent:
+   * none, every `from` entry is SecretSourceNotAllowed.
+   */
+  secretSourceNamespaces?: readonly string[];
 }

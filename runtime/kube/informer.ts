@@ -74,6 +74,11 @@ export interface InformerOptions {
    */
   dropSpec?: boolean;
   /**
+   * Drop a Secret's values (data, stringData) before caching it: a component that tells copies
+   * apart by a hash annotation keeps no secret value in its heap.
+   */
+  dropValues?: boolean;
+  /**
    * The part of each object's spec to cache, for a component that reads one field of it (sync: the
    * state it last applied, which tells whether a row's new state takes the tenant down).
    */
@@ -91,7 +96,12 @@ export interface InformerOptions {
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
-export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfSpec' | 'keepOfStatus'>;
+export type Unread = Pick<
+  InformerOptions,
+  'dropStatus' | 'dropSpec' | 'dropValues' | 'keepOfSpec' | 'keepOfStatus'
+>;
+
+const SECRET_VALUES = new Set(['data', 'stringData']);
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
@@ -123,12 +133,17 @@ export function lighten<T>(obj: T, unread: Unread = {}, previous?: T): T {
   const source = obj as Record<string, unknown>;
   const lean: Record<string, unknown> = {};
   for (const key in source) {
-    if ((key === 'status' && unread.dropStatus === true) || (key === 'spec' && unread.dropSpec === true))
-      continue;
+    if (unreadKey(key, unread)) continue;
     lean[key] = kept(key, source[key], unread);
   }
   internStrings(lean, previous);
   return cachedSubtrees.share(lean, typeof source.kind === 'string' ? source.kind : '') as T;
+}
+
+function unreadKey(key: string, unread: Unread): boolean {
+  if (key === 'status') return unread.dropStatus === true;
+  if (key === 'spec') return unread.dropSpec === true;
+  return unread.dropValues === true && SECRET_VALUES.has(key);
 }
 
 function kept(key: string, value: unknown, unread: Unread): unknown {
