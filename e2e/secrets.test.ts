@@ -8,6 +8,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
+import { externalSecretCrdFile } from '../harness/external-secrets.js';
 import { waitForCount, waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
@@ -28,6 +29,8 @@ const MAIN = `${id}-main`;
 const SMALL = `${id}-small`;
 const OUTSIDE = `${id}-outside`;
 const SHARED_CLASS = `${id}-shared`;
+const EXTERNAL = `${id}-ext`;
+const ESO_CRD = 'externalsecrets.external-secrets.io';
 const TENANTS = 200;
 const FILE_LABEL = 'e2e.landlord.dev/file';
 const CANARY = `canary-${Math.random().toString(36).slice(2, 14)}`;
@@ -135,12 +138,29 @@ const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 beforeAll(async () => {
+  // ESO's own CRD, from its pinned module: the API server validates what the operator writes. The
+  // operator asks for the API at start-up, so it goes first.
+  await kubectl('apply', '--server-side', '-f', await externalSecretCrdFile());
+  await kubectl('wait', '--for=condition=Established', `crd/${ESO_CRD}`, '--timeout=60s');
   await core.createNamespace({ body: { metadata: { name: SOURCES } } });
   await putSource('shared', { token: b64(CANARY) });
   for (const name of names(TENANTS)) await putSource(`${name}-db`, { password: b64(`${CANARY}-${name}`) });
   await createClass(MAIN, perTenant(MAIN_SECRETS));
   await createClass(SMALL, perTenant([{ name: 'shared', from: { namespace: SOURCES, name: 'shared' } }]));
   await createClass(OUTSIDE, perTenant([{ name: 'token', from: { namespace: 'kube-system', name: 'x' } }]));
+  await createClass(
+    EXTERNAL,
+    perTenant([
+      {
+        name: 'payments',
+        externalSecret: {
+          storeRef: { kind: 'ClusterSecretStore', name: 'aws' },
+          remoteKey: 'tenants/{name}/payments',
+          refreshInterval: '30m',
+        },
+      },
+    ]),
+  );
   await createClass(SHARED_CLASS, {
     namespace: { mode: 'Shared' },
     secrets: [{ name: 'shared', from: { namespace: SOURCES, name: 'shared' } }],
@@ -165,9 +185,10 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(await operator.stop()).toBe(0);
   await deleteTenantsLabelled(custom, `${FILE_LABEL}=${id}`);
-  for (const name of [MAIN, SMALL, OUTSIDE, SHARED_CLASS])
+  for (const name of [MAIN, SMALL, OUTSIDE, SHARED_CLASS, EXTERNAL])
     await custom.deleteClusterCustomObject({ ...classes, name });
   await core.deleteNamespace({ name: SOURCES });
+  await kubectl('delete', 'crd', ESO_CRD, '--wait=false');
 }, 600_000);
 
 describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {
@@ -331,6 +352,62 @@ describe('classes that may not copy', () => {
       status: 'False',
       reason: 'SecretsNotAllowed',
     });
+  });
+});
+
+describe('externalSecret entries, with the ExternalSecret CRD installed (no ESO running)', () => {
+  const esPath = { group: 'external-secrets.io', version: 'v1', plural: 'externalsecrets' };
+
+  it('writes a per-tenant ExternalSecret for each tenant and reports its Ready in SecretsReady', async () => {
+    const tenants = [`${id}-e1`, `${id}-e2`];
+    for (const name of tenants) await createTenant(custom, tenantOf(name, EXTERNAL));
+    for (const name of tenants) {
+      const waiting = await waitForCondition(custom, name, {
+        type: CONDITION.secretsReady,
+        status: 'False',
+        reason: 'ExternalSecretNotReady',
+      });
+      expect(condition(waiting, CONDITION.secretsReady)?.message).toContain(
+        `ExternalSecret ${name}/payments`,
+      );
+      const es = (await custom.getNamespacedCustomObject({
+        ...esPath,
+        namespace: name,
+        name: 'payments',
+      })) as {
+        metadata: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
+        spec: Record<string, unknown>;
+      };
+      expect(es.metadata.ownerReferences).toMatchObject([{ kind: 'Tenant', name, controller: true }]);
+      expect(es.spec).toMatchObject({
+        secretStoreRef: { kind: 'ClusterSecretStore', name: 'aws' },
+        refreshInterval: '30m',
+        target: { name: 'payments' },
+        dataFrom: [{ extract: { key: `tenants/${name}/payments` } }],
+      });
+    }
+    // What ESO writes once it has read the store: the Tenant follows without anything restarted.
+    const [first] = tenants;
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const ready = {
+      type: 'Ready',
+      status: 'True',
+      reason: 'SecretSynced',
+      message: 'secret synced',
+      lastTransitionTime: now,
+    };
+    await kubectl(
+      'patch',
+      'externalsecret',
+      'payments',
+      '-n',
+      first!,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { conditions: [ready] } }),
+    );
+    await waitForCondition(custom, first!, { type: CONDITION.secretsReady, status: 'True' });
   });
 });
 

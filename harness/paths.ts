@@ -14,6 +14,8 @@ export const controlPlaneModule = join(repoRoot, 'harness', 'controlplane');
 export const toolsModule = join(repoRoot, 'harness', 'tools');
 export const promtoolModule = join(repoRoot, 'harness', 'promtool');
 export const helm3Module = join(repoRoot, 'harness', 'helm3');
+/** External Secrets Operator's pinned module: the ExternalSecret CRD e2e/secrets.test.ts installs. */
+export const externalSecretsModule = join(repoRoot, 'harness', 'external-secrets');
 export const venvDir = join(repoRoot, '.venv');
 export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');
