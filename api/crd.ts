@@ -196,7 +196,12 @@ export const TENANT_CRD = {
           { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
           { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
           { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
-          { name: 'Secrets', type: 'string', priority: 1, jsonPath: condition(CONDITION.secretsReady, 'status') },
+          {
+            name: 'Secrets',
+            type: 'string',
+            priority: 1,
+            jsonPath: condition(CONDITION.secretsReady, 'status'),
+          },
         ],
         schema: {
           openAPIV3Schema: {
