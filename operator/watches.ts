@@ -12,7 +12,14 @@ import { Informer, type Change, type InformerOptions } from '../runtime/kube/inf
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
-import { CHILD_API_VERSION, unreadOf, TENANCY_KINDS, WORKLOAD_KINDS, type ChildKind } from './child-ref.js';
+import {
+  CHILD_API_VERSION,
+  TENANCY_KINDS,
+  unreadOf,
+  valuesAreRead,
+  WORKLOAD_KINDS,
+  type ChildKind,
+} from './child-ref.js';
 
 /** Where the watch events go (routing/event-router.ts). */
 export interface WatchHandlers {
@@ -128,7 +135,8 @@ export class OperatorWatches implements WatchedCaches {
   private watchChild(kind: ChildKind, namespace: string | undefined): void {
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
-      { labelSelector: LABEL.tenant, ...unreadOf(kind) },
+      // A copy of a class's Secret is watched by metadata alone: its values never reach the operator.
+      { labelSelector: LABEL.tenant, ...unreadOf(kind), metadataOnly: !valuesAreRead(kind) },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
     this.children.set(`${kind}/${namespace ?? ''}`, informer);
@@ -137,7 +145,7 @@ export class OperatorWatches implements WatchedCaches {
   /** An informer of one kind (in one namespace), registered to be started in turn. */
   private informer<T extends KubernetesObject>(
     target: { apiVersion: string; kind: string; namespace?: string },
-    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'dropValues'> = {},
+    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'dropValues' | 'metadataOnly'> = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
     const informer = new Informer<T>(this.api, {
