@@ -236,6 +236,21 @@ describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {
     expect(writes).toBe(TENANTS);
   });
 
+  it('puts back a copy deleted by hand (the metadata-only watch sees it go)', async () => {
+    const name = names(TENANTS).at(-1)!;
+    const before = (await copies()).get(`${name}/shared`)!;
+    await core.deleteNamespacedSecret({ namespace: name, name: 'shared' });
+    const back = await waitUntil(
+      'the copy put back',
+      async () => {
+        const copy = (await copies()).get(`${name}/shared`);
+        return copy !== undefined && copy.metadata?.uid !== before.metadata?.uid ? copy : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(back.data).toEqual(before.data);
+  });
+
   it('writes no Secret for a class edit that leaves the secrets equal', async () => {
     const before = await settledSecretWrites();
     await patchClass(MAIN, { limits: { maxReplicas: 40 } });
