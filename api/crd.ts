@@ -202,6 +202,12 @@ export const TENANT_CRD = {
           { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
           { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
           { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
+          {
+            name: 'Secrets',
+            type: 'string',
+            priority: 1,
+            jsonPath: condition(CONDITION.secretsReady, 'status'),
+          },
         ],
         schema: {
           openAPIV3Schema: {

@@ -287,14 +287,15 @@ describe('row → Tenant → policy', () => {
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
     // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
-    // EgressNotAllowed is about a class, never a row; the namespace reasons but NamespaceNotAllowed
-    // are a PerTenant tenant's, and the built-in class is Shared; the exposure reasons are about a
-    // class's expose, which the built-in class has none of.
+    // EgressNotAllowed and SecretsNotAllowed are about a class, never a row; the namespace reasons
+    // but NamespaceNotAllowed are a PerTenant tenant's, and the built-in class is Shared; the exposure
+    // reasons are about a class's expose, which the built-in class has none of.
     const unreachable = new Set([
       'SpecMissing',
       'LabelConflict',
       'VolumeNotAllowed',
       'EgressNotAllowed',
+      'SecretsNotAllowed',
       'NamespaceReserved',
       'NamespaceTrusted',
       'NamespaceOverlap',

@@ -74,6 +74,8 @@ export const CONDITION = {
   degraded: 'Degraded',
   synced: 'Synced',
   purged: 'Purged',
+  /** PerTenant classes with secrets: every entry is in the tenant namespace (operator/secrets/). */
+  secretsReady: 'SecretsReady',
 } as const;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

@@ -86,6 +86,81 @@ const roleBindingSchema: Schema = {
   ],
 };
 
+/** A Secret's or namespace's name, as the API server accepts one (DNS-1123 subdomain). */
+const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+/** The same, where "{name}" may stand for the tenant's name. */
+const TEMPLATED_SUBDOMAIN = '^([a-z0-9.-]|\\{name\\})+$';
+
+const secretSchema: Schema = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 253,
+      pattern: DNS_SUBDOMAIN,
+      description: "The Secret's name in the tenant namespace.",
+    },
+    from: {
+      type: 'object',
+      required: ['namespace', 'name'],
+      description:
+        'Copy this Secret (type and data). The namespace must be one the operator is installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES).',
+      properties: {
+        namespace: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 63,
+          pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+        },
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 253,
+          pattern: TEMPLATED_SUBDOMAIN,
+          description: "{name} is replaced with the tenant's name: one source per tenant.",
+        },
+      },
+    },
+    externalSecret: {
+      type: 'object',
+      required: ['storeRef', 'remoteKey'],
+      description:
+        'An external-secrets.io/v1 ExternalSecret in the tenant namespace, whose target is this Secret.',
+      properties: {
+        storeRef: {
+          type: 'object',
+          required: ['kind', 'name'],
+          properties: {
+            kind: { type: 'string', enum: ['SecretStore', 'ClusterSecretStore'] },
+            name: { type: 'string', minLength: 1, maxLength: 253 },
+          },
+        },
+        remoteKey: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1024,
+          description: "The key in the store; {name} is replaced with the tenant's name.",
+        },
+        refreshInterval: {
+          type: 'string',
+          pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h))+$',
+          maxLength: 32,
+          description:
+            'How often External Secrets Operator reads the store again (a Go duration). Default: 1h.',
+        },
+      },
+    },
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: 'has(self.from) != has(self.externalSecret)',
+      message: 'exactly one of from and externalSecret must be set',
+    },
+  ],
+};
+
 const limitsSchema: Schema = {
   type: 'object',
   properties: {
@@ -270,6 +345,15 @@ const specSchema: Schema = {
       description: 'RoleBindings in the tenant namespace (PerTenant): one group or user per ClusterRole.',
       maxItems: 64,
       items: roleBindingSchema,
+    },
+    secrets: {
+      type: 'array',
+      description:
+        'Secrets every tenant gets in its namespace (PerTenant only): copied from a source namespace (from) or fetched by External Secrets Operator (externalSecret). A Shared class that sets them is refused on its Tenants (SecretsNotAllowed).',
+      maxItems: 64,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: secretSchema,
     },
     limits: limitsSchema,
     allowedTables: {

@@ -82,6 +82,28 @@ export interface ClassRoleBinding {
   clusterRole: string;
 }
 
+/**
+ * A Secret every tenant of a PerTenant class gets in its namespace, named `name` there. Exactly one
+ * source: `from` copies a Secret of a namespace the operator is installed to read (its `name` may
+ * hold "{name}", the tenant's name: one source per tenant); `externalSecret` has External Secrets
+ * Operator fetch it, from the store and remote key given ("{name}" is replaced there too).
+ */
+export interface ClassSecret {
+  name: string;
+  from?: { namespace: string; name: string };
+  externalSecret?: ClassExternalSecret;
+}
+
+interface ClassExternalSecret {
+  storeRef: { kind: 'SecretStore' | 'ClusterSecretStore'; name: string };
+  remoteKey: string;
+  /** How often ESO reads the store again (a Go duration); default 1h. */
+  refreshInterval?: string;
+}
+
+/** How often an ExternalSecret is refreshed when its entry says nothing: ESO's own default. */
+const DEFAULT_REFRESH_INTERVAL = '1h';
+
 /** The namespace part of a class. Labels, annotations and the template take "{name}". */
 interface ClassNamespace {
   mode: TenancyMode;
@@ -142,6 +164,8 @@ export interface ClassPolicy {
   /** Whether pods mount a ServiceAccount token; landlord sets the pod template's field to this. */
   serviceAccount: { automountToken: boolean };
   rbac: readonly ClassRoleBinding[];
+  /** Secrets in the tenant namespace (PerTenant only); none by default. */
+  secrets: readonly ClassSecret[];
   limits: ClassLimits;
   /**
    * The DynamoDB tables whose rows may use the class (by the table sync stamps on the Tenant, which
@@ -166,6 +190,7 @@ export interface TenantClassSpec {
   nodePool?: Partial<NodePool>;
   serviceAccount?: { automountToken?: boolean };
   rbac?: ClassRoleBinding[];
+  secrets?: ClassSecret[];
   limits?: Partial<ClassLimits>;
   allowedTables?: string[];
   expose?: ClassExpose;
@@ -221,17 +246,37 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     podSecurity: s.podSecurity ?? DEFAULT_POD_SECURITY,
     resourceQuota: s.resourceQuota ?? {},
     limitRange: s.limitRange ?? {},
-    networkIsolation: s.networkIsolation ?? 'Isolated',
-    allowIngressFrom: s.allowIngressFrom ?? {},
-    allowEgressTo: s.allowEgressTo ?? [],
+    ...networkOf(s),
     nodePool: { ...DEFAULTS.nodePool, ...s.nodePool },
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],
+    secrets: (s.secrets ?? []).map(withSecretDefaults),
     limits: { ...DEFAULTS.limits, ...s.limits },
     ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
+  };
+}
+
+/** Who may reach the tenant's pods and where they may go, and how the tenant is exposed. */
+function networkOf(
+  s: TenantClassSpec,
+): Pick<
+  ClassPolicy,
+  'networkIsolation' | 'allowIngressFrom' | 'allowEgressTo' | 'expose' | 'allowedDomains'
+> {
+  return {
+    networkIsolation: s.networkIsolation ?? 'Isolated',
+    allowIngressFrom: s.allowIngressFrom ?? {},
+    allowEgressTo: s.allowEgressTo ?? [],
     ...(s.expose === undefined ? {} : { expose: s.expose }),
     allowedDomains: s.allowedDomains ?? [],
   };
+}
+
+function withSecretDefaults(entry: ClassSecret): ClassSecret {
+  const external = entry.externalSecret;
+  if (external === undefined) return entry;
+  const refreshInterval = external.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
+  return { ...entry, externalSecret: { ...external, refreshInterval } };
 }
 
 /** "{name}" in a class's template, label or annotation value, replaced with the tenant's name. */

@@ -81,17 +81,16 @@ async function writeItems(client: DynamoDBClient, table: string, items: readonly
 export async function editImage(
   client: DynamoDBClient,
   table: string,
-  name: string,
-  image: string,
-  replicas = 1,
+  edit: { name: string; image: string; replicas?: number },
 ): Promise<void> {
+  const spec = deployment(edit.name, edit.image, edit.replicas);
   await client.send(
     new UpdateItemCommand({
       TableName: table,
-      Key: { name: { S: name } },
+      Key: { name: { S: edit.name } },
       UpdateExpression: 'SET #spec = :spec',
       ExpressionAttributeNames: { '#spec': 'spec' },
-      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(deployment(name, image, replicas)) } },
+      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(spec) } },
     }),
   );
 }

@@ -16,6 +16,8 @@ export const promtoolModule = join(repoRoot, 'harness', 'promtool');
 export const helm3Module = join(repoRoot, 'harness', 'helm3');
 /** Only pins the Gateway API release whose CRDs the e2e tests install (harness/gateway-api.ts). */
 export const gatewayApiModule = join(repoRoot, 'harness', 'gateway-api');
+/** External Secrets Operator's pinned module: the ExternalSecret CRD e2e/secrets.test.ts installs. */
+export const externalSecretsModule = join(repoRoot, 'harness', 'external-secrets');
 export const venvDir = join(repoRoot, '.venv');
 export const motoRequirements = join(repoRoot, 'harness', 'requirements.txt');
 export const e2eStateDir = join(repoRoot, '.e2e');

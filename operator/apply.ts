@@ -20,6 +20,7 @@ import {
   EXPOSE_KINDS,
   GATEWAY_ROUTE_KIND,
   TENANCY_KINDS,
+  valuesAreRead,
   WORKLOAD_KINDS,
   type ChildChange,
   type ChildKind,
@@ -53,7 +54,12 @@ interface Normalized {
 /** The order of applying, by kind; every kind is in one wave. */
 export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
   ['Namespace'],
-  [...TENANCY_KINDS.filter((kind) => kind !== 'Namespace'), ...EXPOSE_KINDS, GATEWAY_ROUTE_KIND],
+  [
+    ...TENANCY_KINDS.filter((kind) => kind !== 'Namespace'),
+    ...EXPOSE_KINDS,
+    GATEWAY_ROUTE_KIND,
+    'ExternalSecret',
+  ],
   WORKLOAD_KINDS,
 ];
 
@@ -189,8 +195,9 @@ export class Applier {
         body: manifest,
         verb: 'apply',
       });
-      // Most manifests come back as written; only a server normalisation is worth remembering.
-      if (!isSubset(child.manifest, result))
+      // Most manifests come back as written; only a server normalisation is worth remembering (never
+      // a Secret's: its values stay out of the heap, and its drift check reads only metadata).
+      if (valuesAreRead(child.ref.kind) && !isSubset(child.manifest, result))
         known.set(childKey(child.ref), { hash: child.hash, manifest: project(child.manifest, result) });
       return result;
     } catch (err) {
@@ -205,6 +212,8 @@ export class Applier {
  */
 export function drifted(child: DesiredChild, live: KubernetesObject, normalized?: unknown): boolean {
   if (live.metadata?.annotations?.[SPEC_HASH_ANNOTATION] !== child.hash) return true;
+  // A Secret is cached without its values: its hash says which values it holds, its metadata the rest.
+  if (!valuesAreRead(child.ref.kind)) return !isSubset({ metadata: child.manifest.metadata }, live);
   return !isSubset(normalized ?? child.manifest, live);
 }
 

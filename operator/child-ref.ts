@@ -5,10 +5,21 @@
 export type WorkloadKind = 'Deployment' | 'ConfigMap';
 /** What a PerTenant class adds: the tenant's namespace and the objects that fence it in. */
 export type TenancyKind =
-  'Namespace' | 'ServiceAccount' | 'ResourceQuota' | 'LimitRange' | 'NetworkPolicy' | 'RoleBinding';
+  | 'Namespace'
+  | 'ServiceAccount'
+  | 'ResourceQuota'
+  | 'LimitRange'
+  | 'NetworkPolicy'
+  | 'RoleBinding'
+  | 'Secret';
 /** What a PerTenant class with `expose` adds: a Service and one route to it (operator/exposure/). */
 export type ExposeKind = 'Service' | 'Ingress' | 'HTTPRoute';
-export type ChildKind = WorkloadKind | TenancyKind | ExposeKind;
+/**
+ * What a PerTenant class adds only where External Secrets Operator is installed: its API is watched
+ * and written only when the operator found it served at start-up (secrets/external.ts).
+ */
+type OptionalKind = 'ExternalSecret';
+export type ChildKind = WorkloadKind | TenancyKind | ExposeKind | OptionalKind;
 
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'ConfigMap'];
 export const TENANCY_KINDS: readonly TenancyKind[] = [
@@ -18,6 +29,7 @@ export const TENANCY_KINDS: readonly TenancyKind[] = [
   'LimitRange',
   'NetworkPolicy',
   'RoleBinding',
+  'Secret',
 ];
 /**
  * The exposure kinds every cluster serves. HTTPRoute is not among them: it exists only where the
@@ -26,13 +38,27 @@ export const TENANCY_KINDS: readonly TenancyKind[] = [
 export const EXPOSE_KINDS: readonly ExposeKind[] = ['Service', 'Ingress'];
 export const GATEWAY_ROUTE_KIND: ExposeKind = 'HTTPRoute';
 
-/** Each kind at the one version landlord applies. */
 /**
- * Whether the operator reads this kind's status: only a Deployment's (its rollout). The caches and
+ * Whether the operator reads this kind's status: a Deployment's (its rollout) and an ExternalSecret's
+ * (its Ready, reported in SecretsReady). The caches and
  * the applied overlay keep no status for the others (a quota's usage, a namespace's phase).
  */
-export const statusIsRead = (kind: string): boolean => kind === 'Deployment';
+const statusIsRead = (kind: string): boolean => kind === 'Deployment' || kind === 'ExternalSecret';
 
+/**
+ * Whether the operator keeps this kind's values: not a Secret's. Its copies (thousands, one per
+ * tenant and entry) are cached and remembered by metadata alone; the hash annotation on each says
+ * which source version it holds (secrets/copy.ts), so no value stays in the heap.
+ */
+export const valuesAreRead = (kind: string): boolean => kind !== 'Secret';
+
+/** What the caches and the applied overlay leave out of a child of this kind (runtime/kube/informer.ts). */
+export const unreadOf = (kind: string): { dropStatus: boolean; dropValues: boolean } => ({
+  dropStatus: !statusIsRead(kind),
+  dropValues: !valuesAreRead(kind),
+});
+
+/** Each kind at the one version landlord applies. */
 export const CHILD_API_VERSION: Record<ChildKind, string> = {
   Deployment: 'apps/v1',
   ConfigMap: 'v1',
@@ -45,6 +71,8 @@ export const CHILD_API_VERSION: Record<ChildKind, string> = {
   Service: 'v1',
   Ingress: 'networking.k8s.io/v1',
   HTTPRoute: 'gateway.networking.k8s.io/v1',
+  Secret: 'v1',
+  ExternalSecret: 'external-secrets.io/v1',
 };
 
 export interface ChildRef {

@@ -12,10 +12,17 @@ import type { WorkQueue } from '../runtime/work-queue.js';
 import { Converger } from './converge.js';
 import { servesHttpRoutes } from './exposure/gateway-api.js';
 import { OperatorProcess } from './library.js';
+import { externalSecretsServed } from './secrets/discovery.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { EventRouter } from './routing/event-router.js';
-import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
+import {
+  namespacePattern,
+  policyConfig,
+  secretSourceNamespaces,
+  watchScopes,
+  type OperatorSettings,
+} from './settings.js';
 import { unchanged } from './status-change.js';
 import { RolloutTimes } from './status-hold.js';
 import { fallbackClass } from './tenancy/resolve-class.js';
@@ -40,7 +47,14 @@ class OperatorComponent implements Component {
     const scopes = watchScopes(this.settings);
     this.gatewayApi = await servesHttpRoutes(ctx.api);
     ctx.logger.info('gateway API', { httpRoutes: this.gatewayApi });
-    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, this.gatewayApi);
+    const secrets = {
+      sourceNamespaces: secretSourceNamespaces(this.settings),
+      externalSecrets: await externalSecretsServed(ctx.api, ctx.logger),
+    };
+    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, {
+      gatewayApi: this.gatewayApi,
+      secrets,
+    });
     const observed = new ObservedState(watches, scopes, fallbackClass(policyConfig(this.settings)));
     const { metrics, logger } = ctx;
     const { classRolloutPerSecond } = this.settings;

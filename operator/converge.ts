@@ -45,19 +45,28 @@ export class Converger {
    * per child, so the second one reads the first one's child and is refused, instead of both seeing
    * it absent and the later apply taking it over. Only the leader writes: a process lock suffices.
    */
-  converge(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
+  converge(
+    tenant: Tenant,
+    desired: readonly DesiredChild[],
+    retained: readonly ChildRef[] = [],
+  ): Promise<Converged> {
     return this.locks.withKeys(
       desired.map((d) => childKey(d.ref)),
-      () => this.convergeLocked(tenant, desired),
+      () => this.convergeLocked(tenant, desired, retained),
     );
   }
 
-  private async convergeLocked(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Converged> {
+  /** `retained`: children kept as they are, neither applied nor pruned (a copy whose source is gone). */
+  private async convergeLocked(
+    tenant: Tenant,
+    desired: readonly DesiredChild[],
+    retained: readonly ChildRef[],
+  ): Promise<Converged> {
     const cached = desired.map((child) => this.observed.child(child.ref));
     desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, cached[i]));
     this.assertNamespacesFree(tenant, desired);
     const applied = await this.applyHoldingEvents(tenant, desired, cached);
-    const pruned = await this.pruner.prune(tenant, desired);
+    const pruned = await this.pruner.prune(tenant, desired, retained);
     const changes = [...applied.changes, ...pruned.changes];
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
     const deployment = at === -1 ? undefined : applied.objects[at];

@@ -13,20 +13,14 @@ import type { ClassPolicy, TenantClass } from '../api/tenantclass.js';
 import { lighten } from '../runtime/kube/informer.js';
 import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import {
-  childKey,
-  childRef,
-  statusIsRead,
-  WORKLOAD_KINDS,
-  type ChildKind,
-  type ChildRef,
-} from './child-ref.js';
+import { childKey, childRef, unreadOf, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
 import { HostClaims, hostHolders, type HostHolders } from './exposure/claims.js';
 import { ForeignRoutes, type RouteKind } from './exposure/foreign-routes.js';
 import { claimedHosts } from './exposure/exposure.js';
 import { keepsChildren, requestedState } from './lifecycle.js';
 import { NeighbourIndex } from './neighbour-index.js';
 import { createdAt } from './policy/index.js';
+import type { SecretSources } from './secrets/sources.js';
 import { resolveClass } from './tenancy/resolve-class.js';
 import type { WatchedCaches } from './watches.js';
 
@@ -48,6 +42,8 @@ export class ObservedState {
   private readonly foreignRoutes = new ForeignRoutes();
   /** Who holds each host: a foreign route, else the first Tenant to claim it. */
   readonly hostHolders: HostHolders = hostHolders(this.hostClaims, this.foreignRoutes);
+  /** The Secrets classes copy from, as their watch last saw them. */
+  readonly secretSources: SecretSources;
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -64,7 +60,15 @@ export class ObservedState {
     private readonly childNamespaces: readonly (string | undefined)[],
     /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
     private readonly builtInClass: ClassPolicy | undefined,
-  ) {}
+  ) {
+    this.secretSources = {
+      secret: (namespace, name) => {
+        const secret = caches.sourceSecret(namespace, name);
+        return secret === undefined ? undefined : { type: secret.type ?? '', data: secret.data ?? {} };
+      },
+      externalSecrets: caches.externalSecrets,
+    };
+  }
 
   /**
    * A Tenant under a PerTenant class has its own namespace. Its class decides, not its status, which
@@ -113,7 +117,7 @@ export class ObservedState {
   childApplied(ref: ChildRef, object: KubernetesObject): void {
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
-    const lean = lighten(object, { dropStatus: !statusIsRead(ref.kind) }, this.child(ref));
+    const lean = lighten(object, unreadOf(ref.kind), this.child(ref));
     const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.

@@ -243,3 +243,40 @@ describe('planChildren: the TenantClass', () => {
     expect(await summary(t, children)).toMatchObject({ kind: 'refused', reason: 'LimitExceeded' });
   });
 });
+
+describe("planChildren, a class's secrets (names only)", () => {
+  const withSecrets: TenantClass = {
+    ...standard,
+    metadata: { name: 'with-secrets' },
+    spec: {
+      namespace: { mode: 'PerTenant' },
+      secrets: [
+        { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } },
+        { name: 'db', from: { namespace: 'platform-secrets', name: '{name}-db' } },
+      ],
+    },
+  };
+  const sources = (names: string[]): ChildReader['secretSources'] => ({
+    secret: (namespace, name) =>
+      namespace === 'platform-secrets' && names.includes(name)
+        ? { type: 'Opaque', data: { k: 'dmFsdWU=' } }
+        : undefined,
+    externalSecrets: false,
+  });
+  const config = { ...testConfig(), secretSourceNamespaces: ['platform-secrets'] };
+
+  it('creates the copies whose sources exist, and keeps (never prunes) one whose source is gone', async () => {
+    const t = tenant();
+    t.spec!.class = 'with-secrets';
+    const kept = childRef('Secret', 'acme', 'db');
+    const base = { ...reader([], [kept]), classes: [withSecrets], secretSources: sources(['sendgrid']) };
+    // The kept copy is this Tenant's: the reader has no object for it, so controlledBy would say no
+    // anyway; what matters is that the plan never names it.
+    const plan = await planChildren(t, config, base);
+    const lines =
+      plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : [];
+    expect(lines).toContain('created Secret acme/sendgrid');
+    expect(lines.filter((l) => l.includes('Secret acme/db'))).toEqual([]);
+    expect(JSON.stringify(plan)).not.toContain('dmFsdWU=');
+  });
+});

@@ -6,8 +6,8 @@ import { isPaused, type Tenant } from '../api/tenant.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
-import type { DesiredChild } from './desired.js';
-import { wantedChildren } from './lifecycle.js';
+import { retainedChildren, wantedChildren, type Wanted } from './lifecycle.js';
+import type { SecretSources } from './secrets/sources.js';
 import { classTemplates } from './namespaces/rules.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -22,6 +22,8 @@ export interface ChildReader {
   labelledFor(tenant: string): ChildRef[];
   /** The TenantClasses, to resolve the Tenant's class as a reconcile does; absent: none exist. */
   classes?: readonly TenantClass[];
+  /** The sources a class's secrets copy from; absent: none found (every copy kept as it is). */
+  secretSources?: SecretSources;
 }
 
 export type ChildrenPlan =
@@ -47,17 +49,13 @@ export type ChildrenPlan =
 function askedChildren(
   tenant: Tenant,
   policy: PolicyConfig,
-  classes: readonly TenantClass[],
-):
-  | { ok: true; children: DesiredChild[]; url?: string }
-  | { ok: false; refusal: { reason: string; message: string } } {
+  children: ChildReader,
+): Wanted | { ok: false; refusal: { reason: string; message: string } } {
+  const classes = children.classes ?? [];
   const resolved = resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return resolved;
-  return wantedChildren(tenant, {
-    ...policy,
-    tenantClass: resolved.policy,
-    classTemplates: classTemplates(classes),
-  });
+  const config = { ...policy, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
+  return wantedChildren(tenant, config, { sources: children.secretSources });
 }
 
 export async function planChildren(
@@ -66,8 +64,9 @@ export async function planChildren(
   children: ChildReader,
 ): Promise<ChildrenPlan> {
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
-  const asked = askedChildren(tenant, policy, children.classes ?? []);
+  const asked = askedChildren(tenant, policy, children);
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
+  const retained = retainedChildren(asked);
   const desired = asked.children;
   const live = await Promise.all(desired.map((child) => children.get(child.ref)));
   const changes: ChildChange[] = [];
@@ -79,7 +78,7 @@ export async function planChildren(
     if (current === undefined) changes.push({ action: 'created', ref: child.ref });
     else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
   }
-  const stale = await staleChildren(tenant, desired, children);
+  const stale = await staleChildren(tenant, [...desired.map((d) => d.ref), ...retained], children);
   const next = desired.findIndex((d) => d.ref.kind === 'Deployment');
   const held = replacementPending(desired[next]?.ref, stale, () => live[next]);
   changes.push(...stale.map((ref) => ({ action: 'pruned' as const, ref })));
@@ -87,13 +86,16 @@ export async function planChildren(
   return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }), ...url };
 }
 
-/** What a reconcile would prune: children labelled for the Tenant, controlled by it, no longer wanted. */
+/**
+ * What a reconcile would prune: children labelled for the Tenant, controlled by it, neither wanted
+ * nor kept (a copy whose source is missing).
+ */
 async function staleChildren(
   tenant: Tenant,
-  desired: readonly DesiredChild[],
+  kept: readonly ChildRef[],
   children: ChildReader,
 ): Promise<ChildRef[]> {
-  const wanted = new Set(desired.map((d) => childKey(d.ref)));
+  const wanted = new Set(kept.map(childKey));
   const stale: ChildRef[] = [];
   for (const ref of children.labelledFor(tenant.metadata.name ?? '')) {
     if (wanted.has(childKey(ref)) || ref.kind === 'Namespace') continue;

@@ -32,8 +32,12 @@ export class ChildPruner {
     private readonly observed: ObservedState,
   ) {}
 
-  async prune(tenant: Tenant, desired: readonly DesiredChild[]): Promise<Pruned> {
-    const wanted = new Set(desired.map((d) => childKey(d.ref)));
+  async prune(
+    tenant: Tenant,
+    desired: readonly DesiredChild[],
+    retained: readonly ChildRef[] = [],
+  ): Promise<Pruned> {
+    const wanted = new Set([...desired.map((d) => d.ref), ...retained].map(childKey));
     const stale = this.observed
       .childrenOf(tenant.metadata.name!)
       .filter((ref) => !wanted.has(childKey(ref)) && ref.kind !== 'Namespace')

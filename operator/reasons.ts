@@ -41,6 +41,20 @@ export const OPERATOR_REASON = {
   noDefaultClass: 'NoDefaultClass',
 } as const;
 
+/** The SecretsReady condition's reasons (operator/secrets/). */
+export const SECRETS_REASON = {
+  /** True: every entry of the class is in the tenant namespace. */
+  ready: 'SecretsReady',
+  /** False: a `from` source does not exist; copies made before stay as they are. */
+  sourceNotFound: 'SecretSourceNotFound',
+  /** False: a `from` source is in a namespace LANDLORD_SECRET_SOURCE_NAMESPACES leaves out. */
+  sourceNotAllowed: 'SecretSourceNotAllowed',
+  /** False: the class has externalSecret entries and the ExternalSecret CRD is not installed. */
+  externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
+  /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */
+  externalSecretNotReady: 'ExternalSecretNotReady',
+} as const;
+
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
 export type ClassFailureReason =
   | typeof OPERATOR_REASON.classNotFound

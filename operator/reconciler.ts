@@ -10,7 +10,10 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildRef } from './child-ref.js';
-import { requestedState, wantedChildren } from './lifecycle.js';
+import { requestedState, retainedChildren, wantedChildren } from './lifecycle.js';
+import { keptSecretsCondition, newSecretsProblem, secretsCondition } from './secrets/condition.js';
+import { externalProblem } from './secrets/external.js';
+import type { ConditionInput } from '../api/conditions.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -51,6 +54,8 @@ interface Attempt {
   className?: string;
   /** How it was chosen (status.classSource), kept with it. */
   classSource?: ClassSource;
+  /** SecretsReady, when the class has secrets and they were looked at. */
+  secrets?: ConditionInput;
 }
 
 export class Reconciler {
@@ -124,21 +129,41 @@ export class Reconciler {
   }
 
   private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
-    const { neighbours, hostHolders } = this.deps.observed;
-    const wanted = wantedChildren(tenant, policy, neighbours, hostHolders);
+    const { observed } = this.deps;
+    const { neighbours, hostHolders, secretSources } = observed;
+    const wanted = wantedChildren(tenant, policy, {
+      neighbours,
+      holders: hostHolders,
+      sources: secretSources,
+    });
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);
       return { state, paused: false, children: this.running(tenant), error };
     }
+    // Read after converging: an ExternalSecret just applied is in the cache as its apply returned it.
+    const secrets = (): Pick<Attempt, 'secrets'> => {
+      const external = (ref: ChildRef): string | undefined => externalProblem(observed.child(ref));
+      const condition = secretsCondition(wanted.secrets, wanted.namespace, external);
+      return condition === undefined ? {} : { secrets: condition };
+    };
     try {
-      const converged = await this.deps.converger.converge(tenant, wanted.children);
+      const retained = retainedChildren(wanted);
+      const converged = await this.deps.converger.converge(tenant, wanted.children, retained);
       this.announce(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
-      return { state, paused: false, children, converged, namespace: wanted.namespace, url: wanted.url };
+      return {
+        state,
+        paused: false,
+        children,
+        converged,
+        namespace: wanted.namespace,
+        url: wanted.url,
+        ...secrets(),
+      };
     } catch (err) {
       const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
-      return { state, paused: false, children: this.running(tenant), error };
+      return { state, paused: false, children: this.running(tenant), error, ...secrets() };
     }
   }
 
@@ -186,6 +211,9 @@ export class Reconciler {
       url: settled ? attempt.url : tenant.status?.url,
       className: attempt.className,
       classSource: attempt.classSource,
+      // Refused or paused, nothing was looked at: SecretsReady stays as it was.
+      secrets:
+        attempt.secrets ?? (attempt.converged === undefined ? keptSecretsCondition(tenant) : undefined),
       ...childNames(attempt.children),
     });
     const held = this.hold.delay(tenant, status, Date.now());
@@ -195,6 +223,8 @@ export class Reconciler {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
       this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
     }
+    const secrets = newSecretsProblem(tenant, status);
+    if (secrets !== undefined) this.deps.events.record(tenant, 'Warning', secrets.reason, secrets.message);
     for (const change of transitions(tenant, status)) {
       this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
       this.deps.events.record(tenant, change.type, change.reason, change.message);

@@ -58,6 +58,16 @@ export const OPERATOR_SETTINGS = {
     default: '50',
     schema: { type: 'integer', minimum: 1, maximum: 10000 },
   },
+  secretSourceNamespaces: {
+    env: 'LANDLORD_SECRET_SOURCE_NAMESPACES',
+    description:
+      "Comma-separated namespaces a TenantClass's secrets may copy from: the operator caches every Secret there, values included (a copy anywhere else is cached without its values). A source elsewhere is refused: SecretSourceNotAllowed.",
+    default: 'platform-secrets',
+    schema: {
+      type: 'string',
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(,[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$',
+    },
+  },
   ...queueSettings('OPERATOR', { resync: 'reconciled', failing: 'a failing Tenant', retryBaseMs: 500 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -69,6 +79,7 @@ export interface OperatorSettings extends CommonSettings {
   podSecurity: PodSecurityLevel;
   builtInClass: boolean;
   classRolloutPerSecond: number;
+  secretSourceNamespaces: string;
   resyncSeconds: number;
   retryBaseMs: number;
   retryMaxSeconds: number;
@@ -121,6 +132,7 @@ export const POLICY_SETTINGS = {
   reservedNamespaces: OPERATOR_SETTINGS.reservedNamespaces,
   podSecurity: OPERATOR_SETTINGS.podSecurity,
   builtInClass: OPERATOR_SETTINGS.builtInClass,
+  secretSourceNamespaces: OPERATOR_SETTINGS.secretSourceNamespaces,
 } as const satisfies Record<string, SettingSpec>;
 
 export type PolicySettings = Pick<
@@ -131,7 +143,13 @@ export type PolicySettings = Pick<
   | 'reservedNamespaces'
   | 'podSecurity'
   | 'builtInClass'
+  | 'secretSourceNamespaces'
 >;
+
+/** The namespaces a class's secrets may copy from, each watched whole. */
+export function secretSourceNamespaces(settings: Pick<OperatorSettings, 'secretSourceNamespaces'>): string[] {
+  return commaList(settings.secretSourceNamespaces);
+}
 
 /** What the policy allows under these settings; throws a ConfigError for a bad namespace pattern. */
 export function policyConfig(settings: PolicySettings): PolicyConfig {
@@ -143,5 +161,6 @@ export function policyConfig(settings: PolicySettings): PolicyConfig {
     // The built-in class; a Tenant's own TenantClass replaces it in each reconcile.
     tenantClass: builtInClass(settings.podSecurity),
     useBuiltInClass: settings.builtInClass,
+    secretSourceNamespaces: secretSourceNamespaces(settings),
   };
 }

@@ -23,6 +23,7 @@ export const OPERATOR_CONDITIONS = [
   CONDITION.applied,
   CONDITION.available,
   CONDITION.degraded,
+  CONDITION.secretsReady,
 ];
 
 /** The fields of status the operator owns (sync owns the Synced condition and status.sync). */
@@ -48,6 +49,8 @@ export interface StatusInput {
   className?: string;
   /** How it was chosen (status.classSource). */
   classSource?: ClassSource;
+  /** SecretsReady, for a class with secrets (secrets/condition.ts); absent otherwise. */
+  secrets?: ConditionInput;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -231,20 +234,13 @@ function reachedState(input: StatusInput): TenantState | undefined {
 
 export function computeStatus(input: StatusInput): OperatorStatus {
   const parts = [applied(input), available(input), degraded(input)];
-  const inputs = [ready(input, parts), ...parts];
+  const inputs = [ready(input, parts), ...parts, ...(input.secrets === undefined ? [] : [input.secrets])];
   const previous: readonly Condition[] | undefined = input.tenant.status?.conditions;
   const generation = input.tenant.metadata.generation;
-  const { deployment } = input;
   return {
     observedGeneration: generation,
     conditions: inputs.map((c) => toCondition(c, previous, generation, input.now)),
-    ...(deployment === undefined
-      ? {}
-      : {
-          replicas: deployment.spec?.replicas ?? 1,
-          readyReplicas: deployment.status?.readyReplicas ?? 0,
-          replicaSummary: replicaSummary(deployment),
-        }),
+    ...replicasOf(input.deployment),
     ...(input.deploymentName === undefined ? {} : { deployment: input.deploymentName }),
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
@@ -252,6 +248,18 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     ...(input.url === undefined ? {} : { url: input.url }),
     ...(input.className === undefined ? {} : { class: input.className }),
     ...(input.classSource === undefined ? {} : { classSource: input.classSource }),
+  };
+}
+
+/** The Deployment's replica counts, as `kubectl get tenants` shows them; none before it exists. */
+function replicasOf(
+  deployment: StatusInput['deployment'],
+): Pick<OperatorStatus, 'replicas' | 'readyReplicas' | 'replicaSummary'> {
+  if (deployment === undefined) return {};
+  return {
+    replicas: deployment.spec?.replicas ?? 1,
+    readyReplicas: deployment.status?.readyReplicas ?? 0,
+    replicaSummary: replicaSummary(deployment),
   };
 }
 

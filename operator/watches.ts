@@ -3,8 +3,10 @@
 // retries errors with backoff, never exits the process; docs/adr/0001-watching.md): every Tenant,
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy and exposure kinds cluster-wide (a PerTenant
-// namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them). Handlers only update indexes and name Tenants to the work queue.
-import type { KubernetesObject } from '@kubernetes/client-node';
+// namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them), and the
+// Secrets classes copy from in their source namespaces. Handlers only update indexes and name
+// Tenants to the work queue.
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -17,11 +19,25 @@ import {
   CHILD_API_VERSION,
   EXPOSE_KINDS,
   GATEWAY_ROUTE_KIND,
-  statusIsRead,
   TENANCY_KINDS,
+  unreadOf,
+  valuesAreRead,
   WORKLOAD_KINDS,
   type ChildKind,
 } from './child-ref.js';
+
+/** What the operator found the cluster serves, and the settings that add watches. */
+export interface WatchedFeatures {
+  /** Whether the cluster serves HTTPRoutes (exposure/gateway-api.ts): only then are they watched. */
+  gatewayApi: boolean;
+  /** The namespaces classes may copy Secrets from, each watched whole; whether ESO is installed. */
+  secrets: { sourceNamespaces: readonly string[]; externalSecrets: boolean };
+}
+
+const NO_FEATURES: WatchedFeatures = {
+  gatewayApi: false,
+  secrets: { sourceNamespaces: [], externalSecrets: false },
+};
 
 /** Where the watch events go (routing/event-router.ts). */
 export interface WatchHandlers {
@@ -30,6 +46,8 @@ export interface WatchHandlers {
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
   /** Any Ingress or HTTPRoute, labelled or not, as its metadata and hosts (exposure/foreign-routes.ts). */
   route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void;
+  /** A Secret in a source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES) appeared, changed or went. */
+  secretSource(secret: V1Secret): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -40,6 +58,10 @@ export interface WatchedCaches {
   readonly classes: { list(): readonly TenantClass[] };
   /** The cache of one child kind in one watched namespace (undefined: the cluster-wide one). */
   child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined;
+  /** A Secret of a source namespace, whole (values too): the few that classes copy from. */
+  sourceSecret(namespace: string, name: string): V1Secret | undefined;
+  /** Whether ExternalSecrets are watched (External Secrets Operator's API was served at start-up). */
+  readonly externalSecrets: boolean;
 }
 
 /** One watch, started in turn: what its log line says of it. */
@@ -62,7 +84,10 @@ function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, d
 export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
+  readonly externalSecrets: boolean;
   private readonly children = new Map<string, Informer<KubernetesObject>>();
+  /** Source namespace → its Secrets (every one: a class may name any). */
+  private readonly sources = new Map<string, Informer<V1Secret>>();
   private readonly watches: Watch[] = [];
 
   /** Where events go; set before start (routeTo), since the router reads these caches. */
@@ -73,9 +98,10 @@ export class OperatorWatches implements WatchedCaches {
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     scopes: readonly (string | undefined)[],
     private readonly logger: Logger,
-    /** Whether the cluster serves HTTPRoutes (exposure/gateway-api.ts): only then are they watched. */
-    gatewayApi = false,
+    features: WatchedFeatures = NO_FEATURES,
   ) {
+    const { gatewayApi, secrets } = features;
+    this.externalSecrets = secrets.externalSecrets;
     // The operator's copy of each Tenant is lightened (no managedFields), and an update that changed
     // only the status is marked: the operator's own status write, sync's Synced, the purger's.
     const onRecovered = (): void => this.handlers?.recovered();
@@ -94,6 +120,8 @@ export class OperatorWatches implements WatchedCaches {
     // Every route, for the hosts the ones landlord did not make hold: metadata and hosts only.
     this.watchRoutes('Ingress');
     if (gatewayApi) this.watchRoutes('HTTPRoute');
+    if (secrets.externalSecrets) this.watchChild('ExternalSecret', undefined);
+    for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
   }
 
   private watchRoutes(kind: RouteKind): void {
@@ -102,6 +130,16 @@ export class OperatorWatches implements WatchedCaches {
       { dropStatus: true, keepOfSpec: keepHostsOf(kind) },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.route(kind, object, deleted));
+  }
+
+  sourceSecret(namespace: string, name: string): V1Secret | undefined {
+    return this.sources.get(namespace)?.get(name, namespace);
+  }
+
+  private watchSources(namespace: string): void {
+    const informer = this.informer<V1Secret>({ apiVersion: 'v1', kind: 'Secret', namespace });
+    onEvery(informer, (secret) => this.handlers?.secretSource(secret));
+    this.sources.set(namespace, informer);
   }
 
   /** Every event from now on goes to these handlers. */
@@ -128,7 +166,8 @@ export class OperatorWatches implements WatchedCaches {
   private watchChild(kind: ChildKind, namespace: string | undefined): void {
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
-      { labelSelector: LABEL.tenant, dropStatus: !statusIsRead(kind) },
+      // A copy of a class's Secret is watched by metadata alone: its values never reach the operator.
+      { labelSelector: LABEL.tenant, ...unreadOf(kind), metadataOnly: !valuesAreRead(kind) },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
     this.children.set(`${kind}/${namespace ?? ''}`, informer);
@@ -137,7 +176,10 @@ export class OperatorWatches implements WatchedCaches {
   /** An informer of one kind (in one namespace), registered to be started in turn. */
   private informer<T extends KubernetesObject>(
     target: { apiVersion: string; kind: string; namespace?: string },
-    options: Pick<InformerOptions, 'labelSelector' | 'dropStatus' | 'keepOfSpec'> = {},
+    options: Pick<
+      InformerOptions,
+      'labelSelector' | 'dropStatus' | 'keepOfSpec' | 'dropValues' | 'metadataOnly'
+    > = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
     const informer = new Informer<T>(this.api, {

@@ -142,6 +142,34 @@ async function exposedTenant(kubeconfig: string): Promise<{ url: string; ingress
   return line === undefined ? undefined : { url, ingress: [lines[0]!, line].join('\n  ') };
 }
 
+/** Runs kubectl against the sandbox; resolves to whether it succeeded. */
+async function kubectlOk(kubeconfig: string, args: string[]): Promise<boolean> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig } }, (err) =>
+      resolve(err === null),
+    );
+  });
+}
+
+/**
+ * A shared and a per-tenant secret (docs/secrets.md): sources in platform-secrets (the operator's
+ * default LANDLORD_SECRET_SOURCE_NAMESPACES), and the default class patched to copy them. Only here:
+ * config/classes/standard.yaml names no source, which a fresh cluster would not have.
+ */
+async function installSecrets(kubeconfig: string): Promise<void> {
+  const file = join(repoRoot, 'sandbox', 'secrets.yaml');
+  if (!(await kubectlOk(kubeconfig, ['apply', '--server-side', '-f', file])))
+    throw new Error(`kubectl apply -f ${file} failed`);
+  const secrets = [
+    { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } },
+    { name: 'db', from: { namespace: 'platform-secrets', name: '{name}-db' } },
+  ];
+  const patch = JSON.stringify({ spec: { secrets } });
+  if (!(await kubectlOk(kubeconfig, ['patch', 'tenantclass', 'standard', '--type', 'merge', '-p', patch])))
+    throw new Error('patching the default class with its secrets failed');
+}
+
 async function tenantReady(kubeconfig: string): Promise<boolean> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
@@ -167,6 +195,9 @@ landlord sandbox is running. In another terminal:
   kubectl get resourcequota,networkpolicy,rolebinding -n tenant-tenant-1   # its quota, isolation and editors
   kubectl get tenants -o wide                # URL: where an exposed tenant (${EXPOSED_TENANT}, class ${EXPOSED_CLASS}) is reached
   kubectl get service,ingress -n web-${EXPOSED_TENANT}   # its Service and Ingress
+  kubectl get secrets -n tenant-tenant-1 -l landlord.dev/tenant   # its secrets: sendgrid (shared) and db (its own),
+                                                                  # copied from platform-secrets (docs/secrets.md)
+  kubectl get tenants -o wide               # the SECRETS column: SecretsReady
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 
@@ -195,6 +226,7 @@ export async function runSandbox(): Promise<void> {
   say(`  control plane up (${elapsed(started)})`);
   await installDefaultClass(cluster.adminKubeconfig);
   await installExposedClass(cluster.adminKubeconfig);
+  await installSecrets(cluster.adminKubeconfig);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {

@@ -83,7 +83,7 @@ async function editOnce(
     timer = setTimeout(() => resolve(undefined), EDIT_TIMEOUT_MS);
   });
   const started = performance.now();
-  await editImage(session.dynamo, TABLE, name, image, benchReplicas(session.ctx.options));
+  await editImage(session.dynamo, TABLE, { name, image, replicas: benchReplicas(session.ctx.options) });
   const watchdog = new AbortController();
   const at = await Promise.race([changed, failed(session, watchdog.signal)]).finally(() => watchdog.abort());
   clearTimeout(timer);

@@ -198,7 +198,7 @@ async function editOnce(
     timer = setTimeout(() => resolve(undefined), EDIT_TIMEOUT_MS);
   });
   const started = performance.now();
-  await editImage(dynamo, TABLE, tenant, image);
+  await editImage(dynamo, TABLE, { name: tenant, image });
   const at = await changed;
   clearTimeout(timer);
   member.waiters.delete(key);

@@ -2,7 +2,7 @@
 // resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
 // another's shows as a conflict), and the children labelled for a tenant.
 // Reads only: the API client it is given refuses any other method before it reaches the network.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import {
@@ -17,6 +17,7 @@ import {
   type ChildRef,
 } from '../../operator/child-ref.js';
 import type { ChildReader } from '../../operator/plan.js';
+import type { SecretSources } from '../../operator/secrets/sources.js';
 import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
 import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
@@ -75,12 +76,34 @@ export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
   classes: readonly TenantClass[] = [];
+  /** The Secrets of the source namespaces, by "namespace/name": held in memory, never printed. */
+  private readonly sources = new Map<string, V1Secret>();
+  readonly secretSources: SecretSources = {
+    secret: (namespace, name) => {
+      const secret = this.sources.get(`${namespace}/${name}`);
+      return secret === undefined ? undefined : { type: secret.type ?? '', data: secret.data ?? {} };
+    },
+    // A plan shows no ExternalSecret: their entries read as ExternalSecretsNotInstalled.
+    externalSecrets: false,
+  };
 
   private constructor(private readonly api: KubeApi) {}
 
-  /** `scopes`: the namespaces the operator watches (undefined: the whole cluster). */
-  static async read(api: KubeApi, scopes: readonly (string | undefined)[]): Promise<ListedChildren> {
+  /**
+   * `scopes`: the namespaces the operator watches (undefined: the whole cluster); `sourceNamespaces`:
+   * where classes copy secrets from (LANDLORD_SECRET_SOURCE_NAMESPACES).
+   */
+  static async read(
+    api: KubeApi,
+    scopes: readonly (string | undefined)[],
+    sourceNamespaces: readonly string[] = [],
+  ): Promise<ListedChildren> {
     const children = new ListedChildren(api);
+    for (const namespace of sourceNamespaces) {
+      const path = apiPath({ apiVersion: 'v1', kind: 'Secret', namespace });
+      const list = await listAll<V1Secret>(api, { path, apiVersion: 'v1', kind: 'Secret' });
+      for (const secret of list.items) children.sources.set(`${namespace}/${secret.metadata?.name}`, secret);
+    }
     const kinds = [
       ...WORKLOAD_KINDS.map((kind) => ({ kind, scopes })),
       // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.

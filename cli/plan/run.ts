@@ -1,7 +1,12 @@
 // Reading a plan: the table through sync's table source, the cluster through a read-only client.
 // Apart from plan-command.ts so that only `landlord plan` loads these readers.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { policyConfig, watchScopes, type PolicySettings } from '../../operator/settings.js';
+import {
+  policyConfig,
+  secretSourceNamespaces,
+  watchScopes,
+  type PolicySettings,
+} from '../../operator/settings.js';
 import { createLogger } from '../../runtime/logger.js';
 import { apiServerStartupError } from '../../runtime/startup-error.js';
 import { DynamoTableSource } from '../../sync/dynamo/dynamo-source.js';
@@ -41,7 +46,7 @@ export async function readPlan(settings: PlanSettings): Promise<{ server: string
     const tenants = await readTenants(api).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
-    const children = await ListedChildren.read(api, watchScopes(settings));
+    const children = await ListedChildren.read(api, watchScopes(settings), secretSourceNamespaces(settings));
     const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });

@@ -20,4 +20,9 @@ export interface PolicyConfig extends NamespaceScope {
    * start-up); absent: assumed served, as `landlord validate` judges a row offline.
    */
   gatewayApi?: boolean;
+  /**
+   * The namespaces a class's `secrets` may copy from (LANDLORD_SECRET_SOURCE_NAMESPACES); absent:
+   * none, every `from` entry is SecretSourceNotAllowed.
+   */
+  secretSourceNamespaces?: readonly string[];
 }

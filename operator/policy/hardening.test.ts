@@ -603,3 +603,57 @@ describe('LabelConflict', () => {
     expect(neighbourOf({ tenant: 'acme', createdAt: 't' }, 'nonsense')).toBeUndefined();
   });
 });
+
+describe('ReferenceNotAllowed, in a PerTenant namespace whose class has secrets', () => {
+  const secrets = [
+    { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } },
+    { name: 'db', from: { namespace: 'platform-secrets', name: '{name}-db' } },
+  ];
+  const config = (): ConfigTweaks => ({ tenantClass: { ...perTenant(), secrets } });
+
+  it("accepts the class's Secrets as a volume, a projection, envFrom and secretKeyRef", () => {
+    const tenant = validTenant();
+    podSpecOf(tenant).volumes?.push(
+      { name: 'db', secret: { secretName: 'db' } },
+      { name: 'p', projected: { sources: [{ secret: { name: 'sendgrid' } }] } },
+    );
+    containerOf(tenant).envFrom = [{ secretRef: { name: 'sendgrid' } }];
+    containerOf(tenant).env = [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }];
+    expect(() => accepted(tenant, testConfig(config()))).not.toThrow();
+  });
+
+  it.each<Case>([
+    {
+      name: "another tenant's Secret as a volume",
+      tweak: (t) => podSpecOf(t).volumes?.push({ name: 's', secret: { secretName: 'other-db' } }),
+      reason: 'ReferenceNotAllowed',
+      says: [`${TEMPLATE}.volumes[1].secret.secretName`, '"other-db"', 'sendgrid, db'],
+    },
+    {
+      name: 'a guessed name by secretKeyRef',
+      tweak: (t) =>
+        (containerOf(t).env = [{ name: 'X', valueFrom: { secretKeyRef: { name: 'admin', key: 'k' } } }]),
+      reason: 'ReferenceNotAllowed',
+      says: ['env[0].valueFrom.secretKeyRef.name', '"admin"'],
+    },
+    {
+      name: 'a guessed name by envFrom',
+      tweak: (t) => (containerOf(t).envFrom = [{ secretRef: { name: 'admin' } }]),
+      reason: 'ReferenceNotAllowed',
+      says: ['envFrom[0].secretRef.name'],
+    },
+  ])('$name', ({ tweak, reason, says }) => {
+    const tenant = validTenant();
+    tweak(tenant);
+    const refusal = refusalOf(tenant, testConfig(config()));
+    expect(refusal.reason).toBe(reason);
+    expect(refusal.message).toContain('Deployment acme/web');
+    for (const text of says) expect(refusal.message).toContain(text);
+  });
+
+  it('leaves a PerTenant class without secrets as it was: any reference resolves in its own namespace', () => {
+    const tenant = validTenant();
+    podSpecOf(tenant).volumes?.push({ name: 's', secret: { secretName: 'made-by-hand' } });
+    expect(() => accepted(tenant, testConfig({ tenantClass: perTenant() }))).not.toThrow();
+  });
+});

@@ -21,13 +21,57 @@ function refused(path: string, what: string): Violation {
 }
 
 export function referenceViolation(spec: V1PodSpec, context: RuleContext): Violation | undefined {
-  if (context.tenantClass.mode !== 'Shared') return undefined;
+  if (context.tenantClass.mode !== 'Shared') return classSecretViolation(spec, context);
   const own = context.ownConfigMaps;
   return (
     podLevelViolation(spec) ??
     firstOf(listOf(spec.volumes), (v, i) => volumeViolation(v, indexPath('spec.volumes', i), own)) ??
     inContainers(spec, (container, path) => containerViolation(container, path, own))
   );
+}
+
+/**
+ * PerTenant: names resolve only in the tenant's own namespace, so any reference is allowed, except
+ * that a class with `secrets` says which Secrets the tenant has: a pod names one of them (as a
+ * volume, a projection, envFrom or secretKeyRef) or none, never a name the row guessed.
+ */
+function classSecretViolation(spec: V1PodSpec, context: RuleContext): Violation | undefined {
+  const names = new Set(context.tenantClass.secrets.map((s) => s.name));
+  if (names.size === 0) return undefined;
+  const check = (name: string | undefined, path: string): Violation | undefined =>
+    name !== undefined && names.has(name) ? undefined : notClassSecret(name, path, names);
+  const volume = (v: V1Volume, i: number): Violation | undefined => {
+    const path = indexPath('spec.volumes', i);
+    if (!isUnset(v.secret)) return check(v.secret.secretName, `${path}.secret.secretName`);
+    const sources = isUnset(v.projected) ? [] : listOf(v.projected.sources);
+    return firstOf(sources, (s, j) =>
+      isUnset(s.secret)
+        ? undefined
+        : check(s.secret.name, `${indexPath(`${path}.projected.sources`, j)}.secret.name`),
+    );
+  };
+  const container = (c: AnyContainer, path: string): Violation | undefined =>
+    firstOf(listOf(c.env), (e, i) => {
+      const ref = e.valueFrom?.secretKeyRef;
+      return isUnset(ref)
+        ? undefined
+        : check(ref.name, `${indexPath(`${path}.env`, i)}.valueFrom.secretKeyRef.name`);
+    }) ??
+    firstOf(listOf(c.envFrom), (e, i) =>
+      isUnset(e.secretRef)
+        ? undefined
+        : check(e.secretRef.name, `${indexPath(`${path}.envFrom`, i)}.secretRef.name`),
+    );
+  return firstOf(listOf(spec.volumes), volume) ?? inContainers(spec, container);
+}
+
+function notClassSecret(name: string | undefined, path: string, names: ReadonlySet<string>): Violation {
+  const named = name === undefined ? 'a Secret' : `the Secret ${quote(name)}`;
+  return {
+    path,
+    problem: `${named} is not one of the secrets the tenant's class gives it (${[...names].join(', ')})`,
+    fix: "reference only a Secret the class's spec.secrets names; ask a platform admin to add one",
+  };
 }
 
 function podLevelViolation(spec: V1PodSpec): Violation | undefined {

@@ -20,6 +20,7 @@ export const REFUSAL_REASON = {
   forbiddenName: 'ForbiddenName',
   volumeNotAllowed: 'VolumeNotAllowed',
   egressNotAllowed: 'EgressNotAllowed',
+  secretsNotAllowed: 'SecretsNotAllowed',
   namespaceReserved: 'NamespaceReserved',
   namespaceTrusted: 'NamespaceTrusted',
   namespaceOverlap: 'NamespaceOverlap',
@@ -180,6 +181,13 @@ export const refusal = {
     refuse(
       REFUSAL_REASON.gatewayApiMissing,
       `TenantClass ${className} asks for an HTTPRoute (expose.gateway), but this cluster does not serve gateway.networking.k8s.io/v1 HTTPRoutes: install the Gateway API CRDs and restart the operator, or use expose.ingressClassName; nothing is applied meanwhile`,
+    ),
+
+  /** Secrets go into a namespace of the tenant's own: a Shared class has none to put them in. */
+  secretsNotAllowed: (className: string): Refusal =>
+    refuse(
+      REFUSAL_REASON.secretsNotAllowed,
+      `TenantClass ${className}: spec.secrets needs namespace.mode PerTenant: a Shared namespace is other tenants' too, so a copy there would be theirs to read; remove the secrets or make the class PerTenant (a platform admin's change), nothing is applied meanwhile`,
     ),
 
   labelConflict: (at: Place, problem: string, other: string): Refusal =>

@@ -1,5 +1,5 @@
-// A TenantClass appeared, changed or went: the Tenants it concerns are reconciled again, spread out
-// at the configured rate. Each starts afresh (a new input must not wait out an old backoff).
+// A TenantClass appeared, changed or went (or a Secret its `secrets` copy): the Tenants it concerns
+// are reconciled again, spread out at the configured rate. Each starts afresh (a new input must not wait out an old backoff).
 import type { Tenant } from '../../api/tenant.js';
 import type { TenantClass } from '../../api/tenantclass.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -38,6 +38,14 @@ export class ClassRollout {
       defaultsChanged: change.defaultsChanged,
       tenants: names.length,
     });
+    this.spread(names, queue);
+  }
+
+  /**
+   * Queues the Tenants spread out at the class-rollout rate, each starting afresh: a class edit's,
+   * or a source Secret's, which reaches as many.
+   */
+  spread(names: readonly string[], queue: WorkQueue): void {
     spreadDelays(names.length, this.perSecond).forEach((delay, i) => {
       queue.forget(names[i]!);
       queue.addAfter(names[i]!, delay);

@@ -4,7 +4,7 @@
 // sync's Synced, the purger's) changes nothing a reconcile decides from, and queues nothing: that
 // was two of the seven reconciles of a new tenant. The exception is a Tenant with no spec yet, whose
 // Ready names sync's refusal of its row.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { KIND, type Tenant } from '../../api/tenant.js';
 import type { TenantClass } from '../../api/tenantclass.js';
 import type { Change } from '../../runtime/kube/informer.js';
@@ -15,6 +15,7 @@ import type { ChildKind } from '../child-ref.js';
 import type { RouteKind } from '../exposure/foreign-routes.js';
 import type { ObservedState } from '../observed.js';
 import type { WatchHandlers } from '../watches.js';
+import { tenantsOfSource } from '../secrets/source-routing.js';
 import { ClassRollout } from './class-rollout.js';
 import { Generations } from './generations.js';
 import { HostConflicts } from './host-conflicts.js';
@@ -76,6 +77,24 @@ export class EventRouter implements WatchHandlers {
   tenantClass(tenantClass: TenantClass, deleted: boolean): void {
     this.deps.observed.classesChanged();
     this.classRollout.changed(tenantClass, deleted, () => this.deps.observed.tenants(), this.queue);
+  }
+
+  /**
+   * A source Secret changed: the Tenants whose class copies it look again, at the class-rollout
+   * rate. Those whose copy already holds it write nothing (its hash annotation says so).
+   */
+  secretSource(secret: V1Secret): void {
+    const queue = this.queue;
+    if (queue === undefined) return;
+    const { observed } = this.deps;
+    const source = { namespace: secret.metadata?.namespace ?? '', name: secret.metadata?.name ?? '' };
+    const names = tenantsOfSource(observed.tenants(), observed.tenantClasses(), source);
+    if (names.length === 0) return;
+    this.deps.logger.info('source Secret changed; reconciling the tenants that copy it', {
+      source: `${source.namespace}/${source.name}`,
+      tenants: names.length,
+    });
+    this.classRollout.spread(names, queue);
   }
 
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void {

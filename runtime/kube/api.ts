@@ -14,6 +14,12 @@ export const CONTENT_TYPE = {
   apply: 'application/apply-patch+yaml',
   merge: 'application/merge-patch+json',
   jsonPatch: 'application/json-patch+json',
+  /**
+   * Metadata only (PartialObjectMetadata), for a cache that reads nothing else of an object: the
+   * API server leaves the rest, a Secret's values among it, out of the response.
+   */
+  metadataList: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+  metadata: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
 } as const;
 
 /**
@@ -32,6 +38,8 @@ export interface ApiRequest {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** The Accept header; JSON when absent. */
+  accept?: string;
   /** How the request is counted in metrics; defaults from the method. */
   verb?: Verb;
 }
@@ -94,6 +102,7 @@ export class KubeApi {
     const path = withQuery(req.path, req.query);
     const headers: Record<string, string> = {};
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? CONTENT_TYPE.json;
+    if (req.accept !== undefined) headers.Accept = req.accept;
     const verb = req.verb ?? DEFAULT_VERB[req.method];
     const resource = resourceOf(req.path);
     let status: number;
@@ -130,7 +139,8 @@ export class KubeApi {
     timer.unref();
     try {
       const path = withQuery(req.path, { ...req.query, watch: true });
-      const res = await this.send({ method: 'GET', path }, {}, controller.signal);
+      const headers: Record<string, string> = req.accept === undefined ? {} : { Accept: req.accept };
+      const res = await this.send({ method: 'GET', path }, headers, controller.signal);
       if (res.statusCode !== 200) throw toApiError(res.statusCode, await res.body.text(), req.path);
       stream.read(res.body, () => timer.refresh());
     } catch (err) {
@@ -178,6 +188,8 @@ export interface WatchRequest {
   done: (err: unknown) => void;
   /** How long the watch may stay silent before it is ended with a TimeoutError. */
   idleMs: number;
+  /** The Accept header (CONTENT_TYPE.metadata: metadata only); JSON when absent. */
+  accept?: string;
 }
 
 /** Splits a watch body into lines and parses each; reports the end once. */

@@ -79,6 +79,24 @@ describe('lighten', () => {
     expect(lighten(served(), { dropStatus: true })).toStrictEqual({ ...rest, metadata, spec });
   });
 
+  it("drops a Secret's values, and only those, with dropValues", () => {
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db', annotations: { 'landlord.dev/spec-hash': 'h' } },
+      type: 'Opaque',
+      data: { password: 'c2VjcmV0' },
+      stringData: { more: 'secret' },
+    };
+    expect(lighten(secret, { dropValues: true })).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: secret.metadata,
+      type: 'Opaque',
+    });
+    expect(lighten(secret)).toStrictEqual(secret);
+  });
+
   it('leaves no object a hash table (a deletion in the middle would)', () => {
     const lean = lighten(served(), { dropSpec: true });
     expect(hasFastProperties(lean)).toBe(true);

@@ -8,7 +8,7 @@ import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
 import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import { backoffDelay } from '../../util/backoff.js';
 import type { Logger } from '../logger.js';
-import type { KubeApi } from './api.js';
+import { CONTENT_TYPE, type KubeApi } from './api.js';
 import { internStrings } from '../../util/intern.js';
 import { cachedSubtrees } from '../../util/shared-subtrees.js';
 import { listAll, withoutManagedFields } from './list.js';
@@ -29,6 +29,8 @@ class LeanWatch extends Watch {
     private readonly api: KubeApi,
     /** Sees each object before the cache does, and returns what the cache keeps of it. */
     private readonly prepare: (phase: string, obj: unknown) => unknown,
+    /** The Accept header: metadata only, for a cache that reads nothing else. */
+    private readonly accept?: string,
   ) {
     super(api.kubeConfig);
   }
@@ -47,6 +49,7 @@ class LeanWatch extends Watch {
       done,
       // The inactivity timeout must outlast the server-side timeout, or quiet watches churn.
       idleMs: (WATCH_SECONDS + 30) * 1000,
+      ...(this.accept === undefined ? {} : { accept: this.accept }),
     });
   }
 }
@@ -74,6 +77,17 @@ export interface InformerOptions {
    */
   dropSpec?: boolean;
   /**
+   * List and watch metadata only (PartialObjectMetadata): the API server sends nothing else, so a
+   * Secret's values never reach the process. Objects are stamped with apiVersion and kind as listed
+   * ones are.
+   */
+  metadataOnly?: boolean;
+  /**
+   * Drop a Secret's values (data, stringData) before caching it: a component that tells copies
+   * apart by a hash annotation keeps no secret value in its heap.
+   */
+  dropValues?: boolean;
+  /**
    * The part of each object's spec to cache, for a component that reads one field of it (sync: the
    * state it last applied, which tells whether a row's new state takes the tenant down).
    */
@@ -91,7 +105,12 @@ export interface InformerOptions {
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
-export type Unread = Pick<InformerOptions, 'dropStatus' | 'dropSpec' | 'keepOfSpec' | 'keepOfStatus'>;
+export type Unread = Pick<
+  InformerOptions,
+  'dropStatus' | 'dropSpec' | 'dropValues' | 'keepOfSpec' | 'keepOfStatus'
+>;
+
+const SECRET_VALUES = new Set(['data', 'stringData']);
 
 /** Equal but for metadata.resourceVersion (both as the API server serialised them, in one key order). */
 export function sameBesidesVersion(a: KubernetesObject, b: KubernetesObject): boolean {
@@ -123,12 +142,17 @@ export function lighten<T>(obj: T, unread: Unread = {}, previous?: T): T {
   const source = obj as Record<string, unknown>;
   const lean: Record<string, unknown> = {};
   for (const key in source) {
-    if ((key === 'status' && unread.dropStatus === true) || (key === 'spec' && unread.dropSpec === true))
-      continue;
+    if (unreadKey(key, unread)) continue;
     lean[key] = kept(key, source[key], unread);
   }
   internStrings(lean, previous);
   return cachedSubtrees.share(lean, typeof source.kind === 'string' ? source.kind : '') as T;
+}
+
+function unreadKey(key: string, unread: Unread): boolean {
+  if (key === 'status') return unread.dropStatus === true;
+  if (key === 'spec') return unread.dropSpec === true;
+  return unread.dropValues === true && SECRET_VALUES.has(key);
 }
 
 function kept(key: string, value: unknown, unread: Unread): unknown {
@@ -160,7 +184,8 @@ export class Informer<T extends KubernetesObject> {
     private readonly api: KubeApi,
     private readonly options: InformerOptions,
   ) {
-    const watch = new LeanWatch(api, (phase, obj) => this.prepare(phase, obj));
+    const accept = options.metadataOnly === true ? CONTENT_TYPE.metadata : undefined;
+    const watch = new LeanWatch(api, (phase, obj) => this.prepare(phase, obj), accept);
     this.listWatch = new ListWatch<T>(
       options.path,
       watch,
@@ -193,6 +218,10 @@ export class Informer<T extends KubernetesObject> {
    * its status, an update that changed only the status is marked as such when asked.
    */
   private prepare(phase: string, obj: unknown): unknown {
+    if (this.options.metadataOnly === true && typeof obj === 'object' && obj !== null) {
+      // Sent as meta.k8s.io/v1 PartialObjectMetadata: the cache holds it as the kind it watches.
+      Object.assign(obj, { apiVersion: this.options.apiVersion, kind: this.options.kind });
+    }
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
     const next = lighten(obj as T, this.options, cached);
     if (cached === undefined) return next;

@@ -1,7 +1,7 @@
 // Listing a whole collection through KubeApi, a page at a time, so that a large collection never
 // arrives as one response. The informer lists through it, and so does `landlord plan`.
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
-import type { KubeApi } from './api.js';
+import { CONTENT_TYPE, type KubeApi } from './api.js';
 
 export interface ListOptions {
   /** The collection path, e.g. /apis/apps/v1/deployments. */
@@ -11,6 +11,8 @@ export interface ListOptions {
   kind: string;
   labelSelector?: string;
   pageSize?: number;
+  /** List metadata only (PartialObjectMetadataList): each item is stamped with apiVersion and kind all the same. */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -54,13 +56,15 @@ export async function listAll<T extends KubernetesObject>(
       method: 'GET',
       path: options.path,
       verb: 'list',
+      ...(options.metadataOnly === true ? { accept: CONTENT_TYPE.metadataList } : {}),
       query: {
         labelSelector: options.labelSelector,
         limit: options.pageSize ?? PAGE_SIZE,
         continue: continueToken,
       },
     });
-    for (const item of page.items) {
+    // A metadata-only list leaves `items` out when it is empty.
+    for (const item of page.items ?? []) {
       item.metadata = withoutManagedFields(item.metadata) as T['metadata'];
       item.apiVersion = options.apiVersion;
       item.kind = options.kind;

@@ -22,6 +22,14 @@ const KINDS: Record<string, KindInfo> = {
     plural: 'networkpolicies',
     namespaced: true,
   },
+  // A TenantClass's secrets: copies in tenant namespaces, sources in the operator's source namespaces.
+  'v1/Secret': { prefix: '/api/v1', plural: 'secrets', namespaced: true },
+  // A class's externalSecret entries, where External Secrets Operator is installed.
+  'external-secrets.io/v1/ExternalSecret': {
+    prefix: '/apis/external-secrets.io/v1',
+    plural: 'externalsecrets',
+    namespaced: true,
+  },
   'rbac.authorization.k8s.io/v1/RoleBinding': {
     prefix: '/apis/rbac.authorization.k8s.io/v1',
     plural: 'rolebindings',

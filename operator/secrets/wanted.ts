@@ -1,0 +1,95 @@
+// What a PerTenant class's `secrets` ask for in one tenant's namespace: a copy of each `from` source
+// that exists in a namespace the operator may read, and, for each entry that cannot be copied now,
+// the problem to report and the copy to leave as it is (a source deleted by mistake must not take
+// every tenant's copy with it). Messages name Secrets, never their values. Pure.
+import { fillName, type ClassPolicy, type ClassSecret } from '../../api/tenantclass.js';
+import type { Tenant } from '../../api/tenant.js';
+import { childRef, type ChildRef } from '../child-ref.js';
+import { withOwnership, type DesiredChild } from '../desired.js';
+import { SECRETS_REASON } from '../reasons.js';
+import { secretCopy } from './copy.js';
+import { externalSecret } from './external.js';
+import type { SecretSources } from './sources.js';
+
+type SecretProblemReason =
+  | typeof SECRETS_REASON.sourceNotFound
+  | typeof SECRETS_REASON.sourceNotAllowed
+  | typeof SECRETS_REASON.externalSecretsNotInstalled;
+
+interface SecretProblem {
+  reason: SecretProblemReason;
+  message: string;
+}
+
+export interface SecretsWanted {
+  /** The entries' names, in the class's order. */
+  names: string[];
+  /** Copies to apply (only written when they differ: their hash covers the values). */
+  children: DesiredChild[];
+  /** Copies that cannot be made now and are kept as they are: never pruned. */
+  retained: ChildRef[];
+  /** The ExternalSecrets applied: their Ready is reported in SecretsReady (condition.ts). */
+  externals: ChildRef[];
+  problems: SecretProblem[];
+}
+
+/** What the class's secrets need to be copied: the namespaces the operator is installed to read. */
+export interface SecretScope {
+  sourceNamespaces: readonly string[];
+  sources: SecretSources;
+}
+
+export function wantedSecrets(
+  tenant: Tenant,
+  tenantClass: ClassPolicy,
+  namespace: string,
+  scope: SecretScope,
+): SecretsWanted {
+  const wanted: SecretsWanted = { names: [], children: [], retained: [], externals: [], problems: [] };
+  for (const entry of tenantClass.secrets) {
+    wanted.names.push(entry.name);
+    const made = entryChild(tenant, entry, namespace, scope);
+    if ('problem' in made) {
+      wanted.problems.push(made.problem);
+      if (made.retained !== undefined) wanted.retained.push(made.retained);
+    } else {
+      wanted.children.push(made.child);
+      if (made.child.ref.kind === 'ExternalSecret') wanted.externals.push(made.child.ref);
+    }
+  }
+  return wanted;
+}
+
+type Made = { child: DesiredChild } | { problem: SecretProblem; retained?: ChildRef };
+
+function entryChild(tenant: Tenant, entry: ClassSecret, namespace: string, scope: SecretScope): Made {
+  const tenantName = tenant.metadata.name!;
+  if (entry.externalSecret !== undefined) {
+    if (scope.sources.externalSecrets) {
+      const manifest = externalSecret(
+        { ...entry, externalSecret: entry.externalSecret },
+        namespace,
+        tenantName,
+      );
+      return { child: withOwnership(manifest, tenant, 'ExternalSecret') };
+    }
+    const message = `secret ${entry.name}: externalSecret needs External Secrets Operator's ExternalSecret API (external-secrets.io/v1), which the operator did not find served when it started; install ESO, then restart the operator`;
+    return { problem: { reason: SECRETS_REASON.externalSecretsNotInstalled, message } };
+  }
+  if (entry.from === undefined) throw new Error(`secret ${entry.name}: no source (the CRD requires one)`);
+  const source = { namespace: entry.from.namespace, name: fillName(entry.from.name, tenantName) };
+  const retained = childRef('Secret', namespace, entry.name);
+  const named = `${source.namespace}/${source.name}`;
+  if (!scope.sourceNamespaces.includes(source.namespace)) {
+    const allowed = scope.sourceNamespaces.join(', ') || 'none';
+    const message = `secret ${entry.name}: source ${named} is in a namespace the operator is not installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES: ${allowed})`;
+    return { problem: { reason: SECRETS_REASON.sourceNotAllowed, message }, retained };
+  }
+  const secret = scope.sources.secret(source.namespace, source.name);
+  if (secret === undefined) {
+    const message = `secret ${entry.name}: source Secret ${named} not found; a copy made before stays as it is, and the copy is made when the source appears`;
+    return { problem: { reason: SECRETS_REASON.sourceNotFound, message }, retained };
+  }
+  const copy = secretCopy({ name: entry.name, namespace }, source, secret);
+  return { child: withOwnership(copy, tenant, 'Secret') };
+}
