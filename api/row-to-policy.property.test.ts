@@ -287,7 +287,7 @@ describe('row → Tenant → policy', () => {
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
     // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
-    // EgressNotAllowed is about a class, never a row; the namespace reasons but NamespaceNotAllowed
+    // EgressNotAllowed and PoolNeedsIdTemplate are about a class, never a row; the namespace reasons but NamespaceNotAllowed
     // are a PerTenant tenant's, and the built-in class is Shared.
     const unreachable = new Set([
       'SpecMissing',
@@ -297,6 +297,7 @@ describe('row → Tenant → policy', () => {
       'NamespaceReserved',
       'NamespaceTrusted',
       'NamespaceOverlap',
+      'PoolNeedsIdTemplate',
     ]);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());

@@ -66,7 +66,7 @@ const namespaceSchema: Schema = {
       minLength: 1,
       maxLength: 63,
       description:
-        "PerTenant: the tenant's namespace; {name} is replaced with the tenant's name. Default: {name}.",
+        "PerTenant: the tenant's namespace; {name} is replaced with the tenant's name, {id} with a random DNS-safe id (required with warmPool). Default: {name}.",
     },
     labels: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
     annotations: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
@@ -157,6 +157,25 @@ const egressRuleSchema: Schema = {
   ],
 };
 
+const warmPoolSchema: Schema = {
+  type: 'object',
+  description:
+    'PerTenant: namespaces made ahead of tenants, running `deployment`; a new tenant of the class claims a Ready one (docs/warm-pool.md). The nameTemplate must use {id}.',
+  properties: {
+    size: count('Ready, unclaimed members kept at all times.', 1000),
+    deployment: passThrough(
+      "The apps/v1 Deployment a member runs before it is claimed; a row whose Deployment has the same name and pod template keeps the member's pods.",
+    ),
+    maxUnavailable: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 1000,
+      description: 'Unclaimed members replaced at once when the pool changes. Default: 1.',
+    },
+  },
+};
+
 const specSchema: Schema = {
   type: 'object',
   default: {},
@@ -219,6 +238,7 @@ const specSchema: Schema = {
       maxItems: 256,
       items: { type: 'string', minLength: 1, maxLength: 1024 },
     },
+    warmPool: warmPoolSchema,
   },
 };
 

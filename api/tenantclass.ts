@@ -82,7 +82,10 @@ export interface ClassRoleBinding {
   clusterRole: string;
 }
 
-/** The namespace part of a class. Labels, annotations and the template take "{name}". */
+/**
+ * The namespace part of a class. Labels, annotations and the template take "{name}"; the template
+ * may take "{id}" instead, and a class with a warm pool must (its members are made before any name).
+ */
 interface ClassNamespace {
   mode: TenancyMode;
   nameTemplate: string;
@@ -125,6 +128,20 @@ export interface ClassPolicy {
    * a row cannot set); undefined: any table.
    */
   allowedTables?: readonly string[];
+  /** PerTenant: ready, unclaimed namespaces a new tenant of the class claims (docs/warm-pool.md). */
+  warmPool?: WarmPool;
+}
+
+/**
+ * A class's warm pool: `size` members, each a namespace named by the "{id}" template holding the
+ * class's tenant-independent objects and `deployment`, running before any tenant claims it.
+ */
+interface WarmPool {
+  size: number;
+  /** An apps/v1 Deployment manifest, checked and placed as a row's would be. */
+  deployment: JsonObject;
+  /** Unclaimed members replaced at once when the pool's spec changes. */
+  maxUnavailable: number;
 }
 
 /** What an admin writes: every field optional, defaults as in ClassPolicy. */
@@ -141,6 +158,7 @@ export interface TenantClassSpec {
   rbac?: ClassRoleBinding[];
   limits?: Partial<ClassLimits>;
   allowedTables?: string[];
+  warmPool?: Partial<WarmPool>;
 }
 
 export interface TenantClass {
@@ -148,6 +166,7 @@ export interface TenantClass {
   kind: typeof CLASS_KIND;
   metadata: {
     name?: string;
+    uid?: string;
     generation?: number;
     annotations?: Record<string, string>;
     [key: string]: unknown;
@@ -200,7 +219,24 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     rbac: s.rbac ?? [],
     limits: { ...DEFAULTS.limits, ...s.limits },
     ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
+    ...(s.warmPool === undefined ? {} : { warmPool: warmPoolOf(s.warmPool) }),
   };
+}
+
+function warmPoolOf(pool: Partial<WarmPool>): WarmPool {
+  return {
+    size: pool.size ?? 0,
+    deployment: pool.deployment ?? {},
+    maxUnavailable: pool.maxUnavailable ?? 1,
+  };
+}
+
+/** In a name template: a random DNS-safe id (a pool member's), or one derived from the Tenant's uid (cold). */
+export const ID_PLACEHOLDER = '{id}';
+
+/** "{id}" in a name template, replaced with the namespace's id. */
+export function fillId(template: string, id: string): string {
+  return template.split(ID_PLACEHOLDER).join(id);
 }
 
 /** "{name}" in a class's template, label or annotation value, replaced with the tenant's name. */

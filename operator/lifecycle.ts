@@ -4,6 +4,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
+import { coldId } from './namespaces/ids.js';
 import { egressProblem } from './tenancy/egress.js';
 import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
@@ -50,7 +51,7 @@ export function wantedChildren(
 ): Wanted {
   const state = requestedState(tenant);
   // Decided here, once: the tenancy objects and the children's placement both take this answer.
-  const placement = tenantNamespace(tenant.metadata.name ?? '', policy);
+  const placement = tenantNamespace(tenant.metadata.name ?? '', withNamespaceId(tenant, policy));
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
   const fence = egressRefusal(policy, placement.namespace);
   if (fence !== undefined) return { ok: false, state, refusal: fence };
@@ -62,6 +63,15 @@ export function wantedChildren(
   if (!verdict.ok) return { ok: false, state, refusal: verdict.refusal };
   const children = state === 'suspended' ? scaledToZero(verdict.children) : verdict.children;
   return { ok: true, state, children: [...objects, ...desiredChildren(tenant, children)], namespace };
+}
+
+/**
+ * "{id}" templates: the id the caller found or claimed (reconciler.ts, pool/), else the cold one,
+ * derived from the Tenant's uid, so `landlord plan` and a first reconcile name the same namespace.
+ */
+function withNamespaceId(tenant: Tenant, policy: PolicyConfig): PolicyConfig {
+  if (policy.namespaceId !== undefined) return policy;
+  return { ...policy, namespaceId: coldId(tenant.metadata.uid ?? tenant.metadata.name ?? '') };
 }
 
 /** An Isolated namespace whose class lists an egress entry that cannot be fenced: nothing is applied. */

@@ -14,8 +14,11 @@ import { requestedState, wantedChildren } from './lifecycle.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
-import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
+import { idFor, usesId } from './namespaces/ids.js';
+import type { PoolClaims } from './pool/claim.js';
+import { OPERATOR_EVENT, OPERATOR_REASON, POOL_MESSAGE } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
+import { CONDITION } from '../api/tenant.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
 import { classTemplates as namespaceTemplates } from './namespaces/rules.js';
@@ -33,6 +36,8 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** How long rollouts take now, shared with the operator's gauge of the status hold. */
   rolloutTimes: RolloutTimes;
+  /** "{id}" classes: the namespace a Tenant holds, and warm pool claims (pool/claim.ts). */
+  pool: PoolClaims;
 }
 
 interface Attempt {
@@ -65,6 +70,7 @@ export class Reconciler {
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
       this.deps.converger.forget(name);
       this.hold.forget(name);
+      this.deps.pool.forget(tenant ?? name);
       return { kind: 'done' };
     }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
@@ -112,9 +118,65 @@ export class Reconciler {
       };
     }
     const classTemplates = namespaceTemplates(this.deps.observed.tenantClasses());
-    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
     const className = resolved.policy.name;
-    return { ...(await this.converge(tenant, policy)), className, classSource: resolved.source };
+    const reported = { className, classSource: resolved.source };
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
+    let placed: PolicyConfig;
+    try {
+      placed = await this.place(tenant, policy);
+    } catch (err) {
+      const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
+      return {
+        state: requestedState(tenant),
+        paused: false,
+        children: this.running(tenant),
+        error,
+        ...reported,
+      };
+    }
+    const attempt = await this.converge(tenant, placed);
+    if (
+      attempt.error === undefined &&
+      attempt.namespace !== undefined &&
+      usesId(placed.tenantClass.namespace.nameTemplate)
+    )
+      await this.deps.pool.dropLeftovers(attempt.namespace, deploymentNames(attempt.children));
+    return { ...attempt, ...reported };
+  }
+
+  /**
+   * A "{id}" class: the namespace the Tenant holds (found by its label and owner uid), else, for a
+   * new tenant that will run and whose spec the policy accepts, a claimed warm pool member, else a
+   * cold one (lifecycle.ts derives its id from the uid). Any other class: the template decides.
+   */
+  private async place(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+    const { tenantClass } = policy;
+    const template = tenantClass.namespace.nameTemplate;
+    if (tenantClass.mode !== 'PerTenant' || !usesId(template)) return policy;
+    const held = this.deps.pool.held(tenant, template);
+    if (held !== undefined) return { ...policy, namespaceId: idFor(template, held) };
+    const pool = tenantClass.warmPool;
+    if (pool === undefined || pool.size === 0 || requestedState(tenant) !== 'active') return policy;
+    if (!wantedChildren(tenant, policy, this.deps.observed.neighbours).ok) return policy;
+    return this.claimOrCold(tenant, policy);
+  }
+
+  /** A new tenant that will run: a Ready member if one can be claimed, else cold; counted and told. */
+  private async claimOrCold(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+    const { tenantClass } = policy;
+    const claimed = await this.deps.pool.claim(tenant, tenantClass);
+    const template = tenantClass.namespace.nameTemplate;
+    const placed = claimed === undefined ? policy : { ...policy, namespaceId: idFor(template, claimed) };
+    const wanted = wantedChildren(tenant, placed, this.deps.observed.neighbours);
+    const namespace = wanted.ok ? (wanted.namespace ?? '') : '';
+    const how = claimed === undefined ? 'cold' : 'warm';
+    this.deps.pool.placed(tenant.metadata.name!, tenantClass.name, how);
+    const [reason, message] =
+      how === 'warm'
+        ? [OPERATOR_EVENT.poolClaimed, POOL_MESSAGE.claimed(namespace, tenantClass.name)]
+        : [OPERATOR_EVENT.poolEmpty, POOL_MESSAGE.empty(namespace, tenantClass.name)];
+    this.deps.events.record(tenant, 'Normal', reason, message);
+    return placed;
   }
 
   private running(tenant: Tenant): ChildRef[] {
@@ -196,6 +258,8 @@ export class Reconciler {
       this.deps.events.record(tenant, change.type, change.reason, change.message);
     }
     await this.deps.statusWriter.write(tenant, status);
+    if (status.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True'))
+      this.deps.pool.readyNow(tenant.metadata.name!);
     return 0;
   }
 
@@ -205,6 +269,10 @@ export class Reconciler {
     const ref = attempt.children.find((r) => r.kind === 'Deployment');
     return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
+}
+
+function deploymentNames(children: readonly ChildRef[]): string[] {
+  return children.filter((ref) => ref.kind === 'Deployment').map((ref) => ref.name);
 }
 
 /** The class status already reports, kept while no other can be chosen (or the Tenant is paused). */

@@ -58,6 +58,13 @@ export const OPERATOR_SETTINGS = {
     default: '50',
     schema: { type: 'integer', minimum: 1, maximum: 10000 },
   },
+  poolRefillPerSecond: {
+    env: 'LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND',
+    description:
+      "How many warm pool members the operator makes per second, over all classes: refills run beside tenants' reconciles, never before them.",
+    default: '5',
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
   ...queueSettings('OPERATOR', { resync: 'reconciled', failing: 'a failing Tenant', retryBaseMs: 500 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -69,6 +76,7 @@ export interface OperatorSettings extends CommonSettings {
   podSecurity: PodSecurityLevel;
   builtInClass: boolean;
   classRolloutPerSecond: number;
+  poolRefillPerSecond: number;
   resyncSeconds: number;
   retryBaseMs: number;
   retryMaxSeconds: number;

@@ -4,7 +4,7 @@
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy kinds cluster-wide (a PerTenant namespace is
 // made when its Tenant comes). Handlers only update indexes and name Tenants to the work queue.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -25,6 +25,8 @@ export interface WatchHandlers {
   tenant(tenant: Tenant, change: Change, deleted: boolean): void;
   tenantClass(tenantClass: TenantClass, deleted: boolean): void;
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
+  /** A warm pool member (its Namespace or its Deployment) changed: the pool controller looks again. */
+  pool(): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -35,6 +37,13 @@ export interface WatchedCaches {
   readonly classes: { list(): readonly TenantClass[] };
   /** The cache of one child kind in one watched namespace (undefined: the cluster-wide one). */
   child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined;
+  readonly pool: PoolCaches;
+}
+
+/** Warm pool members (pool/): the Namespaces and Deployments labelled with a class, cluster-wide. */
+export interface PoolCaches {
+  readonly namespaces: { list(): readonly KubernetesObject[] };
+  readonly deployments: { list(namespace?: string): readonly V1Deployment[] };
 }
 
 /** One watch, started in turn: what its log line says of it. */
@@ -57,6 +66,7 @@ function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, d
 export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
+  readonly pool: { namespaces: Informer<KubernetesObject>; deployments: Informer<V1Deployment> };
   private readonly children = new Map<string, Informer<KubernetesObject>>();
   private readonly watches: Watch[] = [];
 
@@ -81,6 +91,17 @@ export class OperatorWatches implements WatchedCaches {
     );
     for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
     for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
+    this.pool = { namespaces: this.poolInformer('Namespace'), deployments: this.poolInformer('Deployment') };
+  }
+
+  /** Pool members and their Deployments, cluster-wide: a member's name is random, made by the operator. */
+  private poolInformer<T extends KubernetesObject>(kind: 'Namespace' | 'Deployment'): Informer<T> {
+    const informer = this.informer<T>(
+      { apiVersion: CHILD_API_VERSION[kind], kind },
+      { labelSelector: LABEL.pool, dropStatus: !statusIsRead(kind) },
+    );
+    onEvery(informer, () => this.handlers?.pool());
+    return informer;
   }
 
   /** Every event from now on goes to these handlers. */

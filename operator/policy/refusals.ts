@@ -23,6 +23,7 @@ export const REFUSAL_REASON = {
   namespaceReserved: 'NamespaceReserved',
   namespaceTrusted: 'NamespaceTrusted',
   namespaceOverlap: 'NamespaceOverlap',
+  poolNeedsIdTemplate: 'PoolNeedsIdTemplate',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -152,7 +153,8 @@ export type TenantNamespaceReason =
   | typeof REFUSAL_REASON.namespaceNotAllowed
   | typeof REFUSAL_REASON.namespaceReserved
   | typeof REFUSAL_REASON.namespaceTrusted
-  | typeof REFUSAL_REASON.namespaceOverlap;
+  | typeof REFUSAL_REASON.namespaceOverlap
+  | typeof REFUSAL_REASON.poolNeedsIdTemplate;
 
 /** The reasons of the pod template rules that are not Pod Security. */
 export type PodRuleReason =
