@@ -137,7 +137,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(tenants.map((name) => deleteTenant(custom, name).catch(() => undefined)));
-  for (const name of [pool3, pool5, `${id}-named`])
+  for (const name of [pool3, pool5, `${id}-named`, `${id}-crash`])
     await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
   expect(await operator.stop()).toBe(0);
 });
@@ -269,5 +269,66 @@ describe('20 new Tenants at once against a pool of 5', () => {
     const claimed = (await readTenant(custom, burst[0]!)).status!.namespace!;
     const ns = await core.readNamespace({ name: claimed });
     expect(ns.metadata?.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('the operator SIGKILLed right after a claim, and again during a refill', () => {
+  const crash = `${id}-crash`;
+  const wave = Array.from({ length: 8 }, (_, i) => `${id}-k${i}`);
+
+  /** Every namespace the file made is a member of a pool or held by one Tenant: none is orphaned. */
+  async function orphans(): Promise<string[]> {
+    const all = (await core.listNamespace()).items.filter((ns) => ns.metadata!.name!.startsWith(`${id}-`));
+    return all
+      .filter((ns) => ns.metadata?.deletionTimestamp === undefined)
+      .filter((ns) => !ns.metadata?.labels?.[LABEL.pool] && !ns.metadata?.labels?.[LABEL.tenant])
+      .map((ns) => ns.metadata!.name!);
+  }
+
+  /** SIGKILL as soon as the operator logs `after` (a line past `from`), then a fresh one. */
+  async function restart(after: string, from: number): Promise<void> {
+    const logged = (): Promise<true | undefined> =>
+      Promise.resolve(operator.logs.slice(from).some((line) => line.msg === after) || undefined);
+    await waitUntil(`the operator to log "${after}"`, logged, { timeoutMs: 60_000, intervalMs: 5 });
+    operator.kill('SIGKILL');
+    expect(await operator.exited).toBe('SIGKILL');
+    operator = startLandlord('operator', componentEnv({ LANDLORD_LOG_LEVEL: 'info' }));
+    await operator.ready();
+  }
+
+  beforeAll(async () => {
+    await createClass(crash, pooledClass(4));
+    await readyMembers(crash, 4);
+  });
+
+  it('after a claim: every Tenant holds one namespace, no member is claimed twice or lost', async () => {
+    const memberNames = (await members(crash)).map((m) => m.ns.metadata!.name!);
+    const from = operator.logs.length;
+    const creating = Promise.all(wave.map((name) => createTenant(custom, tenantOf(name, crash))));
+    await restart('claimed warm pool member', from);
+    await creating;
+    const done = await Promise.all(wave.map((name) => ready(name)));
+    for (const t of done) {
+      const held = await core.listNamespace({ labelSelector: `${LABEL.tenant}=${t.metadata.name}` });
+      expect(held.items.map((ns) => ns.metadata!.name)).toEqual([t.status!.namespace]);
+    }
+    const namespaces = done.map((t) => t.status!.namespace!);
+    expect(new Set(namespaces).size).toBe(wave.length);
+    // A member claimed before the kill is held by its Tenant; the others are members still.
+    const stillMembers = (await members(crash)).map((m) => m.ns.metadata!.name!);
+    for (const member of memberNames)
+      expect(namespaces.includes(member) || stillMembers.includes(member)).toBe(true);
+    await readyMembers(crash, 4);
+    expect(await orphans()).toEqual([]);
+  });
+
+  it('during a refill: the pool completes what was half-made, nothing is orphaned', async () => {
+    const from = operator.logs.length;
+    await patchPool(crash, { size: 7 });
+    await restart('made warm pool member', from);
+    await readyMembers(crash, 7, 120_000);
+    expect(await orphans()).toEqual([]);
+    for (const name of wave)
+      expect(condition(await readTenant(custom, name), CONDITION.ready)?.status).toBe('True');
   });
 });

@@ -176,6 +176,11 @@ export class Reconciler {
         ? [OPERATOR_EVENT.poolClaimed, POOL_MESSAGE.claimed(namespace, tenantClass.name)]
         : [OPERATOR_EVENT.poolEmpty, POOL_MESSAGE.empty(namespace, tenantClass.name)];
     this.deps.events.record(tenant, 'Normal', reason, message);
+    this.deps.logger.info(how === 'warm' ? 'claimed warm pool member' : 'warm pool empty; made cold', {
+      tenant: tenant.metadata.name,
+      class: tenantClass.name,
+      namespace,
+    });
     return placed;
   }
 

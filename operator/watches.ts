@@ -43,7 +43,8 @@ export interface WatchedCaches {
 /** Warm pool members (pool/): the Namespaces and Deployments labelled with a class, cluster-wide. */
 export interface PoolCaches {
   readonly namespaces: { list(): readonly KubernetesObject[] };
-  readonly deployments: { list(namespace?: string): readonly V1Deployment[] };
+  /** Undefined when the operator watches listed namespaces only: then it keeps no warm pool. */
+  readonly deployments: { list(namespace?: string): readonly V1Deployment[] } | undefined;
 }
 
 /** One watch, started in turn: what its log line says of it. */
@@ -66,7 +67,7 @@ function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, d
 export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
-  readonly pool: { namespaces: Informer<KubernetesObject>; deployments: Informer<V1Deployment> };
+  readonly pool: PoolCaches;
   private readonly children = new Map<string, Informer<KubernetesObject>>();
   private readonly watches: Watch[] = [];
 
@@ -91,7 +92,13 @@ export class OperatorWatches implements WatchedCaches {
     );
     for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
     for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
-    this.pool = { namespaces: this.poolInformer('Namespace'), deployments: this.poolInformer('Deployment') };
+    // Members' Deployments live in namespaces made on the fly: watched only where the operator may
+    // read Deployments cluster-wide. Confined to listed namespaces, it keeps no pool (docs/warm-pool.md).
+    const clusterWide = scopes.includes(undefined);
+    this.pool = {
+      namespaces: this.poolInformer('Namespace'),
+      deployments: clusterWide ? this.poolInformer<V1Deployment>('Deployment') : undefined,
+    };
   }
 
   /** Pool members and their Deployments, cluster-wide: a member's name is random, made by the operator. */

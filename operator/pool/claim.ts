@@ -6,7 +6,7 @@
 // and the TenantClass owner for the Tenant: the API server's compare-and-swap decides between two
 // claimers (two tenants, or two operator replicas across a leader change), so a member is never
 // claimed twice and never left half-claimed. A 409 means another won: the next member is tried.
-import type { V1Namespace } from '@kubernetes/client-node';
+import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { ANNOTATION, LABEL, MANAGED_BY, tenantOwnerReference, type Tenant } from '../../api/tenant.js';
 import { fillId, type ClassPolicy } from '../../api/tenantclass.js';
 import { CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
@@ -158,18 +158,24 @@ export class PoolClaims {
    * which dropped the pool label). Found in the pool cache, so a converged tenant costs nothing.
    */
   async dropLeftovers(namespace: string, deployments: readonly string[]): Promise<void> {
-    for (const leftover of this.deps.caches.deployments.list(namespace)) {
-      const name = leftover.metadata?.name ?? '';
-      if (deployments.includes(name) || leftover.metadata?.ownerReferences?.length) continue;
-      try {
-        await this.deps.api.request({
-          method: 'DELETE',
-          path: apiPath(childRef('Deployment', namespace, name)),
-          body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: leftover.metadata?.uid } },
-        });
-      } catch (err) {
-        if (!isNotFound(err) && !isConflict(err)) throw err;
-      }
+    const cached = this.deps.caches.deployments?.list(namespace) ?? [];
+    const leftovers = cached.filter(
+      (d) =>
+        !deployments.includes(d.metadata?.name ?? '') && (d.metadata?.ownerReferences ?? []).length === 0,
+    );
+    for (const leftover of leftovers) await this.deleteLeftover(namespace, leftover);
+  }
+
+  private async deleteLeftover(namespace: string, leftover: V1Deployment): Promise<void> {
+    const meta = leftover.metadata ?? {};
+    try {
+      await this.deps.api.request({
+        method: 'DELETE',
+        path: apiPath(childRef('Deployment', namespace, meta.name ?? '')),
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: meta.uid } },
+      });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
     }
   }
 

@@ -90,6 +90,7 @@ export class PoolController {
   }
 
   private async pass(): Promise<void> {
+    if (this.deps.caches.deployments === undefined) return this.unsupported();
     for (const tc of this.deps.classes()) {
       if (this.stopped) return;
       try {
@@ -101,6 +102,17 @@ export class PoolController {
         });
         this.wake(1000);
       }
+    }
+  }
+
+  /** Confined to listed namespaces, the operator cannot see members' Deployments: it says so once. */
+  private unsupported(): void {
+    for (const tc of this.deps.classes()) {
+      if (tc.spec?.warmPool === undefined) continue;
+      this.refuse(
+        tc.metadata.name ?? '',
+        'warm pools need the operator to watch Deployments cluster-wide; LANDLORD_ALLOWED_NAMESPACES confines it',
+      );
     }
   }
 
@@ -117,7 +129,7 @@ export class PoolController {
       .filter((ns) => memberClassUid(ns, className) === classUid)
       .map((ns) => {
         const name = ns.metadata!.name!;
-        const deployment = deployments.list(name)[0];
+        const deployment = deployments?.list(name)[0];
         return memberOf(ns, deployment);
       });
   }
