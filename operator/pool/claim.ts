@@ -26,9 +26,6 @@ import { claimOrder } from './members.js';
 /** How a new tenant of a pooled class was placed: a claimed member, or a namespace made cold. */
 export type Placement = 'warm' | 'cold';
 
-/** Members tried before a tenant goes cold: each 409 is another claimer's win. */
-const CLAIM_ATTEMPTS = 5;
-
 export interface PoolClaimsDeps {
   api: KubeApi;
   observed: ObservedState;
@@ -78,7 +75,9 @@ export class PoolClaims {
     const tc = this.deps.observed.tenantClasses().find((c) => c.metadata.name === className);
     const members = this.deps.controller.membersOf(className, tc?.metadata.uid ?? '');
     const order = claimOrder(tenant.metadata.name!, members, this.deps.controller.hashOf(className));
-    for (const member of order.slice(0, CLAIM_ATTEMPTS)) {
+    // Every Ready member, until one is won: each 409 is one cheap request and means another claimer
+    // took that member (a burst as large as the pool would otherwise go cold with members left).
+    for (const member of order) {
       const won = await this.tryClaim(tenant, member.name, member.resourceVersion);
       if (won) return member.name;
     }
