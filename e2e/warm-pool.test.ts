@@ -134,7 +134,11 @@ beforeAll(async () => {
   await createClass(pool3, pooledClass(3));
   operator = startLandlord(
     'operator',
-    componentEnv({ LANDLORD_LOG_LEVEL: 'info', LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND: '10' }),
+    componentEnv({
+      LANDLORD_LOG_LEVEL: 'info',
+      LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND: '10',
+      LANDLORD_OPERATOR_RESYNC_SECONDS: '10',
+    }),
   );
   await operator.ready();
 });
@@ -187,6 +191,23 @@ describe('a warm pool of 3', () => {
     const now = await readyMembers(pool3, 3);
     const tenant = await readTenant(custom, `${id}-first`);
     expect(now).not.toContain(tenant.status!.namespace);
+  });
+
+  it('costs no write once full and claimed: pool passes and resyncs apply, patch and delete nothing', async () => {
+    const writes = async (): Promise<number> => {
+      const text = await operator.metrics();
+      return ['apply', 'patch', 'create', 'delete', 'update']
+        .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb }))
+        .reduce((a, b) => a + b, 0);
+    };
+    const before = await writes();
+    const seen = operator.logs.length;
+    // Two resync passes (10 s each) and pool ticks (every 5 s) meanwhile.
+    const passes = (): number => operator.logs.slice(seen).filter((l) => l.msg === 'resync complete').length;
+    await waitUntil('two resync passes', () => Promise.resolve(passes() >= 2 || undefined), {
+      timeoutMs: 60_000,
+    });
+    expect(await writes()).toBe(before);
   });
 
   it('refuses a "{name}" template on a pooled class: PoolNeedsIdTemplate, and makes no member', async () => {
