@@ -4,7 +4,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { DEFAULT_STATE, isTenantState, type Tenant, type TenantState } from '../api/tenant.js';
 import { desiredChildren, type DesiredChild } from './desired.js';
-import { coldId } from './namespaces/ids.js';
+import { coldId, usesId } from './namespaces/ids.js';
 import { egressProblem } from './tenancy/egress.js';
 import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
@@ -70,7 +70,7 @@ export function wantedChildren(
  * derived from the Tenant's uid, so `landlord plan` and a first reconcile name the same namespace.
  */
 function withNamespaceId(tenant: Tenant, policy: PolicyConfig): PolicyConfig {
-  if (policy.namespaceId !== undefined) return policy;
+  if (policy.namespaceId !== undefined || !usesId(policy.tenantClass.namespace.nameTemplate)) return policy;
   return { ...policy, namespaceId: coldId(tenant.metadata.uid ?? tenant.metadata.name ?? '') };
 }
 
