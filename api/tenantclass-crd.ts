@@ -270,8 +270,11 @@ export const TENANT_CLASS_CRD = {
             // kubectl's JSONPath: the dots inside the annotation's key are escaped.
             jsonPath: `.metadata.annotations.${DEFAULT_CLASS_ANNOTATION.replaceAll('.', '\\.')}`,
           },
+          { name: 'Warm', type: 'integer', jsonPath: '.status.warm' },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
+        // status.warm is written by the operator's pool controller; spec edits never touch it.
+        subresources: { status: {} },
         schema: {
           openAPIV3Schema: {
             type: 'object',
@@ -282,6 +285,17 @@ export const TENANT_CLASS_CRD = {
               kind: { type: 'string' },
               metadata: { type: 'object' },
               spec: specSchema,
+              status: {
+                type: 'object',
+                properties: {
+                  warm: {
+                    type: 'integer',
+                    format: 'int32',
+                    minimum: 0,
+                    description: 'Warm pool members Ready and unclaimed, as the operator last counted them.',
+                  },
+                },
+              },
             },
           },
         },

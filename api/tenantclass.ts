@@ -172,6 +172,8 @@ export interface TenantClass {
     [key: string]: unknown;
   };
   spec?: TenantClassSpec;
+  /** Written by the operator's pool controller only. */
+  status?: { warm?: number };
 }
 
 /** DynamoDB's item limit: no row the table can hold is refused for its size alone. */

@@ -191,6 +191,14 @@ describe('a warm pool of 3', () => {
     const now = await readyMembers(pool3, 3);
     const tenant = await readTenant(custom, `${id}-first`);
     expect(now).not.toContain(tenant.status!.namespace);
+    // kubectl get tc's WARM column reads status.warm.
+    const warm = async (): Promise<number | undefined> => {
+      const tc = (await custom.getClusterCustomObject({ ...classes, name: pool3 })) as {
+        status?: { warm?: number };
+      };
+      return tc.status?.warm === 3 ? 3 : undefined;
+    };
+    expect(await waitUntil('status.warm 3', warm, { timeoutMs: 30_000 })).toBe(3);
   });
 
   it('costs no write once full and claimed: pool passes and resyncs apply, patch and delete nothing', async () => {

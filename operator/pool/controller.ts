@@ -6,7 +6,13 @@
 // pass decides from the caches. A pass over classes whose pools are full writes nothing.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../api/tenant.js';
-import { fillId, type ClassPolicy, type TenantClass } from '../../api/tenantclass.js';
+import {
+  CLASS_API_VERSION,
+  CLASS_KIND,
+  fillId,
+  type ClassPolicy,
+  type TenantClass,
+} from '../../api/tenantclass.js';
 import { ApiError, CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -140,9 +146,7 @@ export class PoolController {
     const tenantClass = policyOf(tc);
     const members = this.membersOf(className, classUid);
     const wanted = this.target(tenantClass);
-    const ready = members.filter((m) => m.ready && !m.deleting).length;
-    if (tenantClass.warmPool !== undefined || members.length > 0)
-      this.deps.metrics.poolMembersReady.set({ class: className }, ready);
+    await this.report(tc, tenantClass.warmPool !== undefined, members);
     const plan = planPool(wanted.target, members);
     for (const member of plan.remove) await this.remove(member);
     if (wanted.blueprint === undefined) return;
@@ -159,6 +163,33 @@ export class PoolController {
       if (!this.take()) return;
       await this.fill(member.name, className, wanted.blueprint);
     }
+  }
+
+  /** The Ready members, as a gauge and in status.warm; nothing for a class that never had a pool. */
+  private async report(tc: TenantClass, pooled: boolean, members: readonly Member[]): Promise<void> {
+    const ready = members.filter((m) => m.ready && !m.deleting).length;
+    if (pooled || members.length > 0)
+      this.deps.metrics.poolMembersReady.set({ class: tc.metadata.name }, ready);
+    await this.reportWarm(tc, !pooled && ready === 0 ? undefined : ready);
+  }
+
+  /**
+   * status.warm, kubectl get tc's WARM column: the one writer of a class's status, and only when
+   * the count changed (undefined: the class has no pool, and none is reported).
+   */
+  private async reportWarm(tc: TenantClass, warm: number | undefined): Promise<void> {
+    if (tc.status?.warm === warm) return;
+    await this.deps.api.request({
+      method: 'PATCH',
+      path: apiPath({
+        apiVersion: CLASS_API_VERSION,
+        kind: CLASS_KIND,
+        name: tc.metadata.name,
+        subresource: 'status',
+      }),
+      contentType: CONTENT_TYPE.merge,
+      body: { status: { warm: warm ?? null } },
+    });
   }
 
   /** A token for one member's writes, else a pass when the next one comes. */
