@@ -287,9 +287,9 @@ describe('row → Tenant → policy', () => {
     // SpecMissing cannot come from a row: a row without a spec is refused by sync itself; a
     // LabelConflict needs another Tenant, which a row judged alone does not have; under the
     // built-in (Shared) class an ephemeral volume is a ReferenceNotAllowed before VolumeNotAllowed;
-    // EgressNotAllowed and SecretsNotAllowed are about a class, never a row; the namespace reasons
-    // but NamespaceNotAllowed are a PerTenant tenant's, and the built-in class is Shared; the exposure
-    // reasons are about a class's expose, which the built-in class has none of.
+    // EgressNotAllowed, SecretsNotAllowed and PoolNeedsIdTemplate are about a class, never a row;
+    // the namespace reasons but NamespaceNotAllowed are a PerTenant tenant's, and the built-in class
+    // is Shared; the exposure reasons are about a class's expose, which the built-in class has none of.
     const unreachable = new Set([
       'SpecMissing',
       'LabelConflict',
@@ -304,6 +304,7 @@ describe('row → Tenant → policy', () => {
       'HostNotAllowed',
       'GatewayApiMissing',
       'HostConflict',
+      'PoolNeedsIdTemplate',
     ]);
     const reachable = REFUSAL_REASONS.filter((reason) => !unreachable.has(reason));
     expect([...seen].sort()).toEqual(['ok', ...reachable].sort());

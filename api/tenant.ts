@@ -26,6 +26,8 @@ export const LABEL = {
   sourceTable: 'landlord.dev/source-table',
   /** On Tenants made by a sync configured with a cluster: the cluster whose rows it mirrors. */
   cluster: 'landlord.dev/cluster',
+  /** On an unclaimed warm pool member (a Namespace) and what the pool put in it: its TenantClass. */
+  pool: 'landlord.dev/pool',
 } as const;
 
 export const ANNOTATION = {
@@ -38,6 +40,8 @@ export const ANNOTATION = {
    * Tenant's children alone until it is removed. Only the value "true" pauses.
    */
   paused: 'landlord.dev/paused',
+  /** On a warm pool member: the hash of what its class's pool asked for when it was made. */
+  poolHash: 'landlord.dev/pool-hash',
 } as const;
 
 /**

@@ -66,7 +66,7 @@ const namespaceSchema: Schema = {
       minLength: 1,
       maxLength: 63,
       description:
-        "PerTenant: the tenant's namespace; {name} is replaced with the tenant's name. Default: {name}.",
+        "PerTenant: the tenant's namespace; {name} is replaced with the tenant's name, {id} with a random DNS-safe id (required with warmPool). Default: {name}.",
     },
     labels: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
     annotations: stringMap('Added to the tenant namespace; {name} is replaced in values.'),
@@ -292,6 +292,25 @@ const exposeSchema: Schema = {
   ],
 };
 
+const warmPoolSchema: Schema = {
+  type: 'object',
+  description:
+    'PerTenant: namespaces made ahead of tenants, running `deployment`; a new tenant of the class claims a Ready one (docs/warm-pool.md). The nameTemplate must use {id}.',
+  properties: {
+    size: count('Ready, unclaimed members kept at all times.', 1000),
+    deployment: passThrough(
+      "The apps/v1 Deployment a member runs before it is claimed; a row whose Deployment has the same name and pod template keeps the member's pods.",
+    ),
+    maxUnavailable: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 1000,
+      description: 'Unclaimed members replaced at once when the pool changes. Default: 1.',
+    },
+  },
+};
+
 const specSchema: Schema = {
   type: 'object',
   default: {},
@@ -371,6 +390,7 @@ const specSchema: Schema = {
       maxItems: 256,
       items: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS_NAME_PATTERN },
     },
+    warmPool: warmPoolSchema,
   },
 };
 
@@ -402,8 +422,11 @@ export const TENANT_CLASS_CRD = {
             // kubectl's JSONPath: the dots inside the annotation's key are escaped.
             jsonPath: `.metadata.annotations.${DEFAULT_CLASS_ANNOTATION.replaceAll('.', '\\.')}`,
           },
+          { name: 'Warm', type: 'integer', jsonPath: '.status.warm' },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
+        // status.warm is written by the operator's pool controller; spec edits never touch it.
+        subresources: { status: {} },
         schema: {
           openAPIV3Schema: {
             type: 'object',
@@ -414,6 +437,17 @@ export const TENANT_CLASS_CRD = {
               kind: { type: 'string' },
               metadata: { type: 'object' },
               spec: specSchema,
+              status: {
+                type: 'object',
+                properties: {
+                  warm: {
+                    type: 'integer',
+                    format: 'int32',
+                    minimum: 0,
+                    description: 'Warm pool members Ready and unclaimed, as the operator last counted them.',
+                  },
+                },
+              },
             },
           },
         },

@@ -104,7 +104,10 @@ interface ClassExternalSecret {
 /** How often an ExternalSecret is refreshed when its entry says nothing: ESO's own default. */
 const DEFAULT_REFRESH_INTERVAL = '1h';
 
-/** The namespace part of a class. Labels, annotations and the template take "{name}". */
+/**
+ * The namespace part of a class. Labels, annotations and the template take "{name}"; the template
+ * may take "{id}" instead, and a class with a warm pool must (its members are made before any name).
+ */
 interface ClassNamespace {
   mode: TenancyMode;
   nameTemplate: string;
@@ -176,6 +179,20 @@ export interface ClassPolicy {
   expose?: ClassExpose;
   /** The DNS domains a tenant's hosts may be in (the templated host included); none by default. */
   allowedDomains: readonly string[];
+  /** PerTenant: ready, unclaimed namespaces a new tenant of the class claims (docs/warm-pool.md). */
+  warmPool?: WarmPool;
+}
+
+/**
+ * A class's warm pool: `size` members, each a namespace named by the "{id}" template holding the
+ * class's tenant-independent objects and `deployment`, running before any tenant claims it.
+ */
+interface WarmPool {
+  size: number;
+  /** An apps/v1 Deployment manifest, checked and placed as a row's would be. */
+  deployment: JsonObject;
+  /** Unclaimed members replaced at once when the pool's spec changes. */
+  maxUnavailable: number;
 }
 
 /** What an admin writes: every field optional, defaults as in ClassPolicy. */
@@ -195,6 +212,7 @@ export interface TenantClassSpec {
   allowedTables?: string[];
   expose?: ClassExpose;
   allowedDomains?: string[];
+  warmPool?: Partial<WarmPool>;
 }
 
 export interface TenantClass {
@@ -202,11 +220,14 @@ export interface TenantClass {
   kind: typeof CLASS_KIND;
   metadata: {
     name?: string;
+    uid?: string;
     generation?: number;
     annotations?: Record<string, string>;
     [key: string]: unknown;
   };
   spec?: TenantClassSpec;
+  /** Written by the operator's pool controller only. */
+  status?: { warm?: number };
 }
 
 /** DynamoDB's item limit: no row the table can hold is refused for its size alone. */
@@ -253,6 +274,7 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     secrets: (s.secrets ?? []).map(withSecretDefaults),
     limits: { ...DEFAULTS.limits, ...s.limits },
     ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
+    ...(s.warmPool === undefined ? {} : { warmPool: warmPoolOf(s.warmPool) }),
   };
 }
 
@@ -277,6 +299,22 @@ function withSecretDefaults(entry: ClassSecret): ClassSecret {
   if (external === undefined) return entry;
   const refreshInterval = external.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
   return { ...entry, externalSecret: { ...external, refreshInterval } };
+}
+
+function warmPoolOf(pool: Partial<WarmPool>): WarmPool {
+  return {
+    size: pool.size ?? 0,
+    deployment: pool.deployment ?? {},
+    maxUnavailable: pool.maxUnavailable ?? 1,
+  };
+}
+
+/** In a name template: a random DNS-safe id (a pool member's), or one derived from the Tenant's uid (cold). */
+export const ID_PLACEHOLDER = '{id}';
+
+/** "{id}" in a name template, replaced with the namespace's id. */
+export function fillId(template: string, id: string): string {
+  return template.split(ID_PLACEHOLDER).join(id);
 }
 
 /** "{name}" in a class's template, label or annotation value, replaced with the tenant's name. */

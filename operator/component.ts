@@ -28,6 +28,8 @@ import { RolloutTimes } from './status-hold.js';
 import { fallbackClass } from './tenancy/resolve-class.js';
 import { tallyTenants } from './tenant-tally.js';
 import { OperatorWatches } from './watches.js';
+import { PoolClaims } from './pool/claim.js';
+import { PoolController } from './pool/controller.js';
 
 class OperatorComponent implements Component {
   readonly name = 'operator';
@@ -67,11 +69,22 @@ class OperatorComponent implements Component {
   }
 
   lead(ctx: ComponentContext): Promise<Work> {
-    const reconciler = this.reconciler(ctx);
+    // The warm pools refill beside the queue, never in it: a claim never waits for a refill.
+    const pool = new PoolController({
+      api: ctx.api,
+      caches: this.watches!.pool,
+      classes: () => this.observed!.tenantClasses(),
+      policy: policyConfig(this.settings),
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      refillPerSecond: this.settings.poolRefillPerSecond,
+    });
+    const reconciler = this.reconciler(ctx, pool);
     const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
-    this.router!.lead(queue);
+    this.router!.lead(queue, () => pool.wake());
     queue.start();
+    pool.start();
     const resyncAll = (): void => void this.resync(ctx, queue);
     resyncAll();
     const resync = setInterval(resyncAll, this.settings.resyncSeconds * 1000);
@@ -80,13 +93,17 @@ class OperatorComponent implements Component {
       stop: async () => {
         clearInterval(resync);
         ctx.metrics.refreshOnScrape(undefined);
+        await pool.stop();
         await queue.shutdown();
       },
     });
   }
 
-  private reconciler(ctx: ComponentContext): Reconciler {
+  private reconciler(ctx: ComponentContext, controller: PoolController): Reconciler {
     const observed = this.observed!;
+    const { api, metrics, logger } = ctx;
+    const caches = this.watches!.pool;
+    const pool = new PoolClaims({ api, observed, caches, controller, metrics, logger });
     return new Reconciler({
       observed,
       converger: new Converger(ctx.api, observed),
@@ -98,6 +115,7 @@ class OperatorComponent implements Component {
       policy: { ...policyConfig(this.settings), gatewayApi: this.gatewayApi },
       logger: ctx.logger,
       rolloutTimes: this.rolloutTimes,
+      pool,
     });
   }
 

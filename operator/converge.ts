@@ -12,7 +12,7 @@ import { Applier, type Applied } from './apply.js';
 import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
-import { namespaceClaim, ownership } from './ownership.js';
+import { controlledBy, namespaceClaim, ownership } from './ownership.js';
 import { ChildPruner, type Pruned } from './prune.js';
 import { retryable, stall } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
@@ -140,7 +140,9 @@ export class Converger {
   }
 
   private assertOwnable(tenant: Tenant, ref: ChildRef, live: KubernetesObject | undefined): void {
-    const decision = ownership(tenant, ref, live);
+    const namespace =
+      ref.namespace === '' ? undefined : this.observed.child(childRef('Namespace', '', ref.namespace));
+    const decision = ownership(tenant, ref, live, controlledBy(tenant, namespace));
     if (decision.verdict === 'ok') return;
     if (decision.verdict === 'earlierTenant') throw retryable(OPERATOR_REASON.conflict, decision.message);
     this.observed.refusedOverChild(ref, tenant.metadata.name!);

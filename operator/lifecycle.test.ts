@@ -7,6 +7,8 @@ import { containerContextOf, containerOf, testConfig, validTenant } from '../tes
 import { desiredChildren, type DesiredChild } from './desired.js';
 import { requestedState, wantedChildren } from './lifecycle.js';
 import { evaluateTenant } from './policy/index.js';
+import { resolvedClass } from '../api/tenantclass.js';
+import { coldId } from './namespaces/ids.js';
 
 function tenant(state?: TenantState, tweak: (t: Tenant) => void = () => undefined): Tenant {
   const t = validTenant();
@@ -98,5 +100,37 @@ describe('wantedChildren', () => {
     const copy = structuredClone(t);
     children(t);
     expect(t).toEqual(copy);
+  });
+});
+
+describe('wantedChildren: "{id}" name templates', () => {
+  const idClass = (warmPool?: {
+    size: number;
+    deployment: Record<string, unknown>;
+    maxUnavailable: number;
+  }) => {
+    const policy = resolvedClass('pooled', 1, { namespace: { mode: 'PerTenant', nameTemplate: 't-{id}' } });
+    return warmPool === undefined ? policy : { ...policy, warmPool };
+  };
+  const namespaceOf = (t: Tenant, namespaceId?: string): string | undefined => {
+    const wanted = wantedChildren(t, testConfig({ tenantClass: idClass(), namespaceId }));
+    return wanted.ok ? wanted.namespace : undefined;
+  };
+
+  it('a cold tenant: the id derived from its uid, the same every time, so its namespace is made once', () => {
+    expect(namespaceOf(tenant())).toBe(`t-${coldId('uid-acme')}`);
+    expect(namespaceOf(tenant())).toBe(namespaceOf(tenant()));
+  });
+
+  it('the id the reconciler found or claimed', () => {
+    expect(namespaceOf(tenant(), 'ab12cd34')).toBe('t-ab12cd34');
+  });
+
+  it('the namespace and its tenant-specific objects carry the tenant, not the pool', () => {
+    const wanted = wantedChildren(tenant(), testConfig({ tenantClass: idClass(), namespaceId: 'ab12cd34' }));
+    if (!wanted.ok) throw new Error(wanted.refusal.message);
+    const namespace = wanted.children.find((c) => c.ref.kind === 'Namespace')!;
+    expect(namespace.manifest.metadata?.labels?.['landlord.dev/tenant']).toBe(validTenant().metadata.name);
+    expect(namespace.manifest.metadata?.labels?.['landlord.dev/pool']).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import { withExposedPods } from './exposure/objects.js';
 import type { ChildRef } from './child-ref.js';
 import { NO_SOURCES, type SecretSources } from './secrets/sources.js';
 import { wantedSecrets, type SecretsWanted } from './secrets/wanted.js';
+import { coldId, usesId } from './namespaces/ids.js';
 import { egressProblem } from './tenancy/egress.js';
 import { tenancyObjects } from './tenancy/namespace-objects.js';
 import {
@@ -101,7 +102,7 @@ function placementOf(
   policy: PolicyConfig,
   holders: HostHolders,
 ): { ok: true; placement: Placement; exposure: Exposed | undefined } | { ok: false; refusal: Refusal } {
-  const placement = tenantNamespace(tenant.metadata.name ?? '', policy);
+  const placement = tenantNamespace(tenant.metadata.name ?? '', withNamespaceId(tenant, policy));
   if (!placement.ok) return placement;
   const { namespace } = placement;
   const fence = egressRefusal(policy, namespace) ?? secretsRefusal(policy, namespace);
@@ -178,6 +179,15 @@ function workloadOf(
 /** The pods carry the label the tenant's Service selects on (exposure/objects.ts). */
 function exposedPods(tenant: Tenant, children: DesiredChildren): DesiredChildren {
   return { ...children, deployment: withExposedPods(children.deployment, tenant.metadata.name ?? '') };
+}
+
+/**
+ * "{id}" templates: the id the caller found or claimed (reconciler.ts, pool/), else the cold one,
+ * derived from the Tenant's uid, so `landlord plan` and a first reconcile name the same namespace.
+ */
+function withNamespaceId(tenant: Tenant, policy: PolicyConfig): PolicyConfig {
+  if (policy.namespaceId !== undefined || !usesId(policy.tenantClass.namespace.nameTemplate)) return policy;
+  return { ...policy, namespaceId: coldId(tenant.metadata.uid ?? tenant.metadata.name ?? '') };
 }
 
 /** An Isolated namespace whose class lists an egress entry that cannot be fenced: nothing is applied. */

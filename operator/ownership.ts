@@ -1,7 +1,7 @@
 // May this Tenant own this child? Pure: decided from the Tenant and the child as it exists (or
 // does not), so the converger only acts on the answer.
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
-import { KIND, type Tenant } from '../api/tenant.js';
+import { KIND, LABEL, type Tenant } from '../api/tenant.js';
 import { describeRef, type ChildRef } from './child-ref.js';
 
 export type Ownership =
@@ -22,16 +22,30 @@ function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
 }
 
+/** Made by a warm pool for a member (pool/member-objects.ts): labelled with its class. */
+const fromPool = (obj: KubernetesObject): boolean => obj.metadata?.labels?.[LABEL.pool] !== undefined;
+
 /** This very Tenant (by uid, not name) is the child's controller: only then may it prune the child. */
 export function controlledBy(tenant: Tenant, live: KubernetesObject | undefined): boolean {
   const uid = tenant.metadata.uid;
   return uid !== undefined && live !== undefined && controllerOf(live)?.uid === uid;
 }
 
-export function ownership(tenant: Tenant, ref: ChildRef, live: KubernetesObject | undefined): Ownership {
+/**
+ * `inOwnNamespace`: the child's namespace is controlled by this Tenant. There, an object a warm
+ * pool member held before the Tenant claimed it (labelled with the pool, owned by nobody) is the
+ * Tenant's to take over; anywhere else it is someone else's.
+ */
+export function ownership(
+  tenant: Tenant,
+  ref: ChildRef,
+  live: KubernetesObject | undefined,
+  inOwnNamespace = false,
+): Ownership {
   if (live === undefined) return { verdict: 'ok' };
   const owner = controllerOf(live);
   if (owner?.uid === tenant.metadata.uid) return { verdict: 'ok' };
+  if (owner === undefined && inOwnNamespace && fromPool(live)) return { verdict: 'ok' };
   if (owner?.kind === KIND && owner.name === tenant.metadata.name) {
     return {
       verdict: 'earlierTenant',

@@ -77,6 +77,18 @@ export const OPERATOR_EVENT = {
   purgeRequested: 'PurgeRequested',
   paused: 'Paused',
   unpaused: 'Unpaused',
+  /** A new tenant of a pooled class claimed a Ready warm pool member (Normal). */
+  poolClaimed: 'PoolClaimed',
+  /** A new tenant of a pooled class found no Ready member and was made cold (Normal). */
+  poolEmpty: 'PoolEmpty',
+} as const;
+
+/** What the warm pool's Events on a Tenant say. */
+export const POOL_MESSAGE = {
+  claimed: (namespace: string, className: string): string =>
+    `claimed the warm namespace ${namespace} from the pool of class ${className}`,
+  empty: (namespace: string, className: string): string =>
+    `the warm pool of class ${className} had no Ready member: made namespace ${namespace} cold`,
 } as const;
 
 /**

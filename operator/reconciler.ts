@@ -10,15 +10,18 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildRef } from './child-ref.js';
-import { requestedState, retainedChildren, wantedChildren } from './lifecycle.js';
+import { requestedState, retainedChildren, wantedChildren, type ClusterView } from './lifecycle.js';
 import { keptSecretsCondition, newSecretsProblem, secretsCondition } from './secrets/condition.js';
 import { externalProblem } from './secrets/external.js';
 import type { ConditionInput } from '../api/conditions.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
-import { OPERATOR_EVENT, OPERATOR_REASON } from './reasons.js';
+import { idFor, usesId } from './namespaces/ids.js';
+import type { PoolClaims } from './pool/claim.js';
+import { OPERATOR_EVENT, OPERATOR_REASON, POOL_MESSAGE } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
+import { CONDITION } from '../api/tenant.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure } from './status-change.js';
 import { classTemplates as namespaceTemplates } from './namespaces/rules.js';
@@ -36,6 +39,8 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** How long rollouts take now, shared with the operator's gauge of the status hold. */
   rolloutTimes: RolloutTimes;
+  /** "{id}" classes: the namespace a Tenant holds, and warm pool claims (pool/claim.ts). */
+  pool: PoolClaims;
 }
 
 interface Attempt {
@@ -72,6 +77,7 @@ export class Reconciler {
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
       this.deps.converger.forget(name);
       this.hold.forget(name);
+      this.deps.pool.forget(tenant ?? name);
       return { kind: 'done' };
     }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
@@ -119,9 +125,76 @@ export class Reconciler {
       };
     }
     const classTemplates = namespaceTemplates(this.deps.observed.tenantClasses());
-    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
     const className = resolved.policy.name;
-    return { ...(await this.converge(tenant, policy)), className, classSource: resolved.source };
+    const reported = { className, classSource: resolved.source };
+    const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
+    let placed: PolicyConfig;
+    try {
+      placed = await this.place(tenant, policy);
+    } catch (err) {
+      const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
+      return {
+        state: requestedState(tenant),
+        paused: false,
+        children: this.running(tenant),
+        error,
+        ...reported,
+      };
+    }
+    const attempt = await this.converge(tenant, placed);
+    if (
+      attempt.error === undefined &&
+      attempt.namespace !== undefined &&
+      usesId(placed.tenantClass.namespace.nameTemplate)
+    )
+      await this.deps.pool.dropLeftovers(attempt.namespace, deploymentNames(attempt.children));
+    return { ...attempt, ...reported };
+  }
+
+  /**
+   * A "{id}" class: the namespace the Tenant holds (found by its label and owner uid), else, for a
+   * new tenant that will run and whose spec the policy accepts, a claimed warm pool member, else a
+   * cold one (lifecycle.ts derives its id from the uid). Any other class: the template decides.
+   */
+  private async place(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+    const { tenantClass } = policy;
+    const template = tenantClass.namespace.nameTemplate;
+    if (tenantClass.mode !== 'PerTenant' || !usesId(template)) return policy;
+    const held = this.deps.pool.held(tenant, template);
+    if (held !== undefined) return { ...policy, namespaceId: idFor(template, held) };
+    const pool = tenantClass.warmPool;
+    if (pool === undefined || pool.size === 0 || requestedState(tenant) !== 'active') return policy;
+    if (!wantedChildren(tenant, policy, this.clusterView()).ok) return policy;
+    return this.claimOrCold(tenant, policy);
+  }
+
+  /** What the operator knows beyond one Tenant, as its caches hold it now. */
+  private clusterView(): ClusterView {
+    const { neighbours, hostHolders, secretSources } = this.deps.observed;
+    return { neighbours, holders: hostHolders, sources: secretSources };
+  }
+
+  /** A new tenant that will run: a Ready member if one can be claimed, else cold; counted and told. */
+  private async claimOrCold(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+    const { tenantClass } = policy;
+    const claimed = await this.deps.pool.claim(tenant, tenantClass);
+    const template = tenantClass.namespace.nameTemplate;
+    const placed = claimed === undefined ? policy : { ...policy, namespaceId: idFor(template, claimed) };
+    const wanted = wantedChildren(tenant, placed, this.clusterView());
+    const namespace = wanted.ok ? (wanted.namespace ?? '') : '';
+    const how = claimed === undefined ? 'cold' : 'warm';
+    this.deps.pool.placed(tenant.metadata.name!, tenantClass.name, how);
+    const [reason, message] =
+      how === 'warm'
+        ? [OPERATOR_EVENT.poolClaimed, POOL_MESSAGE.claimed(namespace, tenantClass.name)]
+        : [OPERATOR_EVENT.poolEmpty, POOL_MESSAGE.empty(namespace, tenantClass.name)];
+    this.deps.events.record(tenant, 'Normal', reason, message);
+    this.deps.logger.info(how === 'warm' ? 'claimed warm pool member' : 'warm pool empty; made cold', {
+      tenant: tenant.metadata.name,
+      class: tenantClass.name,
+      namespace,
+    });
+    return placed;
   }
 
   private running(tenant: Tenant): ChildRef[] {
@@ -130,12 +203,7 @@ export class Reconciler {
 
   private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
     const { observed } = this.deps;
-    const { neighbours, hostHolders, secretSources } = observed;
-    const wanted = wantedChildren(tenant, policy, {
-      neighbours,
-      holders: hostHolders,
-      sources: secretSources,
-    });
+    const wanted = wantedChildren(tenant, policy, this.clusterView());
     const { state } = wanted;
     if (!wanted.ok) {
       const error = stall(wanted.refusal.reason, wanted.refusal.message);
@@ -198,9 +266,20 @@ export class Reconciler {
    * rolling out is held back (status-hold.ts): returns how long, else 0.
    */
   private async report(tenant: Tenant, attempt: Attempt): Promise<number> {
+    const status = this.statusOf(tenant, attempt);
+    const held = this.hold.delay(tenant, status, Date.now());
+    if (held > 0) return held;
+    this.announceStatus(tenant, status);
+    await this.deps.statusWriter.write(tenant, status);
+    if (status.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True'))
+      this.deps.pool.readyNow(tenant.metadata.name!);
+    return 0;
+  }
+
+  private statusOf(tenant: Tenant, attempt: Attempt): OperatorStatus {
     // Until a reconcile places the children elsewhere, they stay where the last one did.
     const settled = attempt.error === undefined && !attempt.paused;
-    const status = computeStatus({
+    return computeStatus({
       tenant,
       error: attempt.error,
       now: new Date(),
@@ -216,8 +295,10 @@ export class Reconciler {
         attempt.secrets ?? (attempt.converged === undefined ? keptSecretsCondition(tenant) : undefined),
       ...childNames(attempt.children),
     });
-    const held = this.hold.delay(tenant, status, Date.now());
-    if (held > 0) return held;
+  }
+
+  /** A new failure or secrets problem as a Warning, and every transition, as Events and log lines. */
+  private announceStatus(tenant: Tenant, status: OperatorStatus): void {
     const failure = newFailure(tenant, status);
     if (failure !== undefined) {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
@@ -229,8 +310,6 @@ export class Reconciler {
       this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
       this.deps.events.record(tenant, change.type, change.reason, change.message);
     }
-    await this.deps.statusWriter.write(tenant, status);
-    return 0;
   }
 
   /** The freshest copy: the one converging returned, else the cache's. */
@@ -239,6 +318,10 @@ export class Reconciler {
     const ref = attempt.children.find((r) => r.kind === 'Deployment');
     return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
+}
+
+function deploymentNames(children: readonly ChildRef[]): string[] {
+  return children.filter((ref) => ref.kind === 'Deployment').map((ref) => ref.name);
 }
 
 /** The class status already reports, kept while no other can be chosen (or the Tenant is paused). */

@@ -68,6 +68,13 @@ export const OPERATOR_SETTINGS = {
       pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(,[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$',
     },
   },
+  poolRefillPerSecond: {
+    env: 'LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND',
+    description:
+      "How many warm pool members the operator makes per second, over all classes: refills run beside tenants' reconciles, never before them.",
+    default: '5',
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
   ...queueSettings('OPERATOR', { resync: 'reconciled', failing: 'a failing Tenant', retryBaseMs: 500 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -80,6 +87,7 @@ export interface OperatorSettings extends CommonSettings {
   builtInClass: boolean;
   classRolloutPerSecond: number;
   secretSourceNamespaces: string;
+  poolRefillPerSecond: number;
   resyncSeconds: number;
   retryBaseMs: number;
   retryMaxSeconds: number;

@@ -4,9 +4,9 @@
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy and exposure kinds cluster-wide (a PerTenant
 // namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them), and the
-// Secrets classes copy from in their source namespaces. Handlers only update indexes and name
+// Secrets classes copy from in their source namespaces, and warm pool members. Handlers only update indexes and name
 // Tenants to the work queue.
-import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment, V1Secret } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -48,6 +48,8 @@ export interface WatchHandlers {
   route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void;
   /** A Secret in a source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES) appeared, changed or went. */
   secretSource(secret: V1Secret): void;
+  /** A warm pool member (its Namespace or its Deployment) changed: the pool controller looks again. */
+  pool(): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
   recovered(): void;
 }
@@ -62,6 +64,14 @@ export interface WatchedCaches {
   sourceSecret(namespace: string, name: string): V1Secret | undefined;
   /** Whether ExternalSecrets are watched (External Secrets Operator's API was served at start-up). */
   readonly externalSecrets: boolean;
+  readonly pool: PoolCaches;
+}
+
+/** Warm pool members (pool/): the Namespaces and Deployments labelled with a class, cluster-wide. */
+export interface PoolCaches {
+  readonly namespaces: { list(): readonly KubernetesObject[] };
+  /** Undefined when the operator watches listed namespaces only: then it keeps no warm pool. */
+  readonly deployments: { list(namespace?: string): readonly V1Deployment[] } | undefined;
 }
 
 /** One watch, started in turn: what its log line says of it. */
@@ -85,6 +95,7 @@ export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
   readonly externalSecrets: boolean;
+  readonly pool: PoolCaches;
   private readonly children = new Map<string, Informer<KubernetesObject>>();
   /** Source namespace → its Secrets (every one: a class may name any). */
   private readonly sources = new Map<string, Informer<V1Secret>>();
@@ -122,6 +133,13 @@ export class OperatorWatches implements WatchedCaches {
     if (gatewayApi) this.watchRoutes('HTTPRoute');
     if (secrets.externalSecrets) this.watchChild('ExternalSecret', undefined);
     for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
+    // Members' Deployments live in namespaces made on the fly: watched only where the operator may
+    // read Deployments cluster-wide. Confined to listed namespaces, it keeps no pool (docs/warm-pool.md).
+    const clusterWide = scopes.includes(undefined);
+    this.pool = {
+      namespaces: this.poolInformer('Namespace'),
+      deployments: clusterWide ? this.poolInformer<V1Deployment>('Deployment') : undefined,
+    };
   }
 
   private watchRoutes(kind: RouteKind): void {
@@ -140,6 +158,16 @@ export class OperatorWatches implements WatchedCaches {
     const informer = this.informer<V1Secret>({ apiVersion: 'v1', kind: 'Secret', namespace });
     onEvery(informer, (secret) => this.handlers?.secretSource(secret));
     this.sources.set(namespace, informer);
+  }
+
+  /** Pool members and their Deployments, cluster-wide: a member's name is random, made by the operator. */
+  private poolInformer<T extends KubernetesObject>(kind: 'Namespace' | 'Deployment'): Informer<T> {
+    const informer = this.informer<T>(
+      { apiVersion: CHILD_API_VERSION[kind], kind },
+      { labelSelector: LABEL.pool, ...unreadOf(kind) },
+    );
+    onEvery(informer, () => this.handlers?.pool());
+    return informer;
   }
 
   /** Every event from now on goes to these handlers. */

@@ -45,6 +45,12 @@ export interface Metrics {
   tenantStates: Gauge<'state'>;
   /** Tenants a person paused with the landlord.dev/paused annotation. */
   tenantsPaused: Gauge;
+  /** New tenants of a class with a warm pool, by whether they claimed a member (warm) or not (cold). */
+  poolClaimsTotal: Counter<'class' | 'result'>;
+  /** Unclaimed warm pool members whose Deployment is available, by class. */
+  poolMembersReady: Gauge<'class'>;
+  /** From the reconcile that placed a new tenant of a pooled class (claim or cold) to its first Ready. */
+  poolClaimToReadySeconds: Histogram<'result'>;
   /** Requests this component made to the Kubernetes API server, by verb, resource and HTTP code. */
   apiRequestsTotal: Counter<'verb' | 'resource' | 'code'>;
   syncRowsScannedTotal: Counter;
@@ -96,6 +102,7 @@ export function createMetrics(component: string): Metrics {
     registry,
     refreshOnScrape: scrape.set,
     ...reconcileMetrics(registers, scrape.collect),
+    ...poolMetrics(registers),
     ...syncMetrics(registers),
     ...purgeMetrics(registers),
     apiRequestsTotal: new Counter({
@@ -220,6 +227,33 @@ function reconcileMetrics(
       help: 'Tenants paused by hand with the landlord.dev/paused annotation.',
       registers,
       collect,
+    }),
+  };
+}
+
+/** The warm pools' (operator/pool/): claims by result, Ready members, claim-to-Ready time. */
+function poolMetrics(
+  registers: Registers,
+): Pick<Metrics, 'poolClaimsTotal' | 'poolMembersReady' | 'poolClaimToReadySeconds'> {
+  return {
+    poolClaimsTotal: new Counter({
+      name: 'landlord_pool_claims_total',
+      help: 'New tenants of a class with a warm pool: warm (claimed a Ready member) or cold (none was Ready).',
+      labelNames: ['class', 'result'] as const,
+      registers,
+    }),
+    poolMembersReady: new Gauge({
+      name: 'landlord_pool_members_ready',
+      help: 'Unclaimed warm pool members whose Deployment is available, by class.',
+      labelNames: ['class'] as const,
+      registers,
+    }),
+    poolClaimToReadySeconds: new Histogram({
+      name: 'landlord_pool_claim_to_ready_seconds',
+      help: 'Seconds from placing a new pooled tenant (warm claim or cold namespace) to its first Ready.',
+      labelNames: ['result'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+      registers,
     }),
   };
 }

@@ -262,3 +262,31 @@ describe('describeAllowed', () => {
     expect(describeAllowed({ ...OPEN, allowedNamespaces })).toContain('team-9 or 2 more listed namespaces');
   });
 });
+
+describe('tenantNamespaceName: "{id}" templates and warm pools', () => {
+  const pool = { size: 2, deployment: {}, maxUnavailable: 1 };
+
+  it('fills "{id}" with the id the caller gives', () => {
+    const named = tenantNamespaceName('acme', classWith('t-{id}'), { ...OPEN, namespaceId: 'ab12cd34' });
+    expect(named).toEqual({ ok: true, namespace: 't-ab12cd34' });
+  });
+
+  it.each([
+    { template: 't-{id}', problem: undefined },
+    { template: '{id}', problem: undefined },
+    { template: 't-{name}', problem: 'must use "{id}" and not "{name}"' },
+    { template: '{name}-{id}', problem: 'must use "{id}" and not "{name}"' },
+  ])('a pooled class with $template: $problem', ({ template, problem }) => {
+    const named = tenantNamespaceName('acme', classWith(template, { warmPool: pool }), {
+      ...OPEN,
+      namespaceId: 'ab12cd34',
+    });
+    if (problem === undefined) return expect(named.ok).toBe(true);
+    expect(named).toMatchObject({ ok: false, kind: 'poolTemplate' });
+    expect(named.ok ? '' : named.problem).toContain(problem);
+  });
+
+  it('a "{name}" template is fine without a pool', () => {
+    expect(tenantNamespaceName('acme', classWith('t-{name}'), OPEN).ok).toBe(true);
+  });
+});

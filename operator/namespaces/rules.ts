@@ -11,7 +11,14 @@
 //   would be let into every tenant), and none another class's template makes for another tenant.
 // policy/ and tenancy/ both read this module and it reads neither, so neither needs the other. Pure.
 import { LABEL, MANAGED_BY } from '../../api/tenant.js';
-import { fillName, resolvedClass, type ClassPolicy, type TenantClass } from '../../api/tenantclass.js';
+import {
+  fillId,
+  fillName,
+  ID_PLACEHOLDER,
+  resolvedClass,
+  type ClassPolicy,
+  type TenantClass,
+} from '../../api/tenantclass.js';
 import { matches, selects } from '../../util/label-selector.js';
 import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
 
@@ -81,6 +88,12 @@ export interface NamespaceScope {
    * the same name for another tenant. Absent: no other class is known (`landlord validate` alone).
    */
   classTemplates?: readonly ClassTemplate[];
+  /**
+   * What "{id}" in the tenant's name template stands for: the id of the namespace the tenant holds
+   * or has just claimed from its class's warm pool (the caller found it by label and owner uid),
+   * else the one derived from its uid (a cold namespace, pool/ids.ts). Unused by "{name}" templates.
+   */
+  namespaceId?: string;
 }
 
 /** A PerTenant TenantClass's `namespace.nameTemplate`, by class. */
@@ -146,7 +159,7 @@ function isAllowedByScope(namespace: string, scope: NamespaceScope): boolean {
  * landlord's namespace or no name at all, `reserved` a name the platform keeps, `trusted` one its
  * class's network rules let in or out, `overlap` one another class's template makes for another tenant.
  */
-export type NamespaceRefusal = 'notAllowed' | 'reserved' | 'trusted' | 'overlap';
+export type NamespaceRefusal = 'notAllowed' | 'reserved' | 'trusted' | 'overlap' | 'poolTemplate';
 
 export type NamedNamespace =
   | { ok: true; namespace: string }
@@ -154,24 +167,33 @@ export type NamedNamespace =
   | { ok: false; namespace: string; problem: string; kind: NamespaceRefusal };
 
 /**
- * A PerTenant tenant's namespace: the class's name template with "{name}" filled in, if it may be
- * its own. The checks run from the plainest to the one that needs the other classes.
+ * A PerTenant tenant's namespace: the class's name template with "{name}" (and "{id}") filled in,
+ * if it may be its own. The checks run from the plainest to the one that needs the other classes.
  */
 export function tenantNamespaceName(
   tenant: string,
   tenantClass: Pick<
     ClassPolicy,
-    'name' | 'namespace' | 'podSecurity' | 'networkIsolation' | 'allowIngressFrom' | 'allowEgressTo'
+    | 'name'
+    | 'namespace'
+    | 'podSecurity'
+    | 'networkIsolation'
+    | 'allowIngressFrom'
+    | 'allowEgressTo'
+    | 'warmPool'
   >,
   scope: NamespaceScope,
 ): NamedNamespace {
-  const namespace = fillName(tenantClass.namespace.nameTemplate, tenant);
+  const template = tenantClass.namespace.nameTemplate;
+  const namespace = fillId(fillName(template, tenant), scope.namespaceId ?? '');
   const refuse = (kind: NamespaceRefusal, problem: string): NamedNamespace => ({
     ok: false,
     namespace,
     problem,
     kind,
   });
+  const pooled = poolTemplateProblem(tenantClass);
+  if (pooled !== undefined) return refuse('poolTemplate', pooled);
   const notAllowed = namespaceProblem(namespace, 'tenant', scope);
   if (notAllowed !== undefined) return refuse('notAllowed', notAllowed);
   const glob = [KUBERNETES_RESERVED, ...scope.reservedNamespaces].find((g) => globMatches(g, namespace));
@@ -189,6 +211,19 @@ export function tenantNamespaceName(
   const other = overlappingClass(tenant, tenantClass, namespace, scope.classTemplates ?? []);
   if (other !== undefined) return refuse('overlap', other);
   return { ok: true, namespace };
+}
+
+/**
+ * A class with a warm pool names its members before any tenant exists, and a claimed member keeps
+ * its name: the template must be made of "{id}", never "{name}". Undefined when it may be.
+ */
+export function poolTemplateProblem(
+  tenantClass: Pick<ClassPolicy, 'namespace' | 'warmPool'>,
+): string | undefined {
+  if (tenantClass.warmPool === undefined) return undefined;
+  const template = tenantClass.namespace.nameTemplate;
+  if (template.includes(ID_PLACEHOLDER) && !template.includes('{name}')) return undefined;
+  return `is made by a class with a warm pool, whose namespace.nameTemplate ${JSON.stringify(template)} must use "{id}" and not "{name}" (a member is named before any tenant claims it), e.g. "t-{id}"`;
 }
 
 /** A glob of the setting: `*` is any run of characters, everything else stands for itself. */

@@ -29,6 +29,7 @@ export const REFUSAL_REASON = {
   hostNotAllowed: 'HostNotAllowed',
   gatewayApiMissing: 'GatewayApiMissing',
   hostConflict: 'HostConflict',
+  poolNeedsIdTemplate: 'PoolNeedsIdTemplate',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL_REASON)[keyof typeof REFUSAL_REASON];
@@ -202,7 +203,8 @@ export type TenantNamespaceReason =
   | typeof REFUSAL_REASON.namespaceNotAllowed
   | typeof REFUSAL_REASON.namespaceReserved
   | typeof REFUSAL_REASON.namespaceTrusted
-  | typeof REFUSAL_REASON.namespaceOverlap;
+  | typeof REFUSAL_REASON.namespaceOverlap
+  | typeof REFUSAL_REASON.poolNeedsIdTemplate;
 
 /** Why a host is not one a tenant may hold. */
 export type HostReason = typeof REFUSAL_REASON.invalidHost | typeof REFUSAL_REASON.hostNotAllowed;

@@ -17,6 +17,7 @@ const REASON_OF: Record<NamespaceRefusal, TenantNamespaceReason> = {
   reserved: REFUSAL_REASON.namespaceReserved,
   trusted: REFUSAL_REASON.namespaceTrusted,
   overlap: REFUSAL_REASON.namespaceOverlap,
+  poolTemplate: REFUSAL_REASON.poolNeedsIdTemplate,
 };
 
 export type TenantNamespace =

@@ -43,6 +43,8 @@ const awaitsSpec = (tenant: Tenant): boolean => tenant.spec?.deployment === unde
 
 export class EventRouter implements WatchHandlers {
   private queue: WorkQueue | undefined;
+  /** The warm pool controller's wake-up, on the Lease holder. */
+  private wakePool: (() => void) | undefined;
   private readonly generations = new Generations();
   private readonly labelConflicts = new LabelConflicts();
   private readonly hostConflicts = new HostConflicts();
@@ -53,8 +55,9 @@ export class EventRouter implements WatchHandlers {
   }
 
   /** This replica leads: events name Tenants to its queue from now on. */
-  lead(queue: WorkQueue): void {
+  lead(queue: WorkQueue, wakePool?: () => void): void {
     this.queue = queue;
+    this.wakePool = wakePool;
   }
 
   tenant(tenant: Tenant, change: Change, deleted: boolean): void {
@@ -77,6 +80,11 @@ export class EventRouter implements WatchHandlers {
   tenantClass(tenantClass: TenantClass, deleted: boolean): void {
     this.deps.observed.classesChanged();
     this.classRollout.changed(tenantClass, deleted, () => this.deps.observed.tenants(), this.queue);
+    this.wakePool?.();
+  }
+
+  pool(): void {
+    this.wakePool?.();
   }
 
   /**

@@ -46,10 +46,7 @@ export function tenancyObjects(
   const name = tenant.metadata.name!;
   const objects: [TenancyKind, KubernetesObject | undefined][] = [
     ['Namespace', namespaceObject(name, tenantClass, namespace, hosts)],
-    ['ServiceAccount', serviceAccount(tenantClass, namespace)],
-    ['ResourceQuota', resourceQuota(tenantClass, namespace)],
-    ['LimitRange', limitRange(tenantClass, namespace)],
-    ['NetworkPolicy', networkPolicy(tenantClass, namespace)],
+    ...classObjects(tenantClass, namespace),
     ...tenantClass.rbac.map((entry): [TenancyKind, V1RoleBinding] => [
       'RoleBinding',
       roleBinding(entry, name, namespace),
@@ -58,6 +55,20 @@ export function tenancyObjects(
   return objects.flatMap(([kind, manifest]) =>
     manifest === undefined ? [] : [withOwnership(manifest, tenant, kind)],
   );
+}
+
+/**
+ * What the class puts in every tenant's namespace whatever the tenant: a warm pool member holds
+ * these before it is claimed (pool/member-objects.ts), the same objects its tenant then applies.
+ */
+export function classObjects(tenantClass: ClassPolicy, namespace: string): [TenancyKind, KubernetesObject][] {
+  const objects: [TenancyKind, KubernetesObject | undefined][] = [
+    ['ServiceAccount', serviceAccount(tenantClass, namespace)],
+    ['ResourceQuota', resourceQuota(tenantClass, namespace)],
+    ['LimitRange', limitRange(tenantClass, namespace)],
+    ['NetworkPolicy', networkPolicy(tenantClass, namespace)],
+  ];
+  return objects.flatMap(([kind, manifest]) => (manifest === undefined ? [] : [[kind, manifest]]));
 }
 
 function fillAll(values: Readonly<Record<string, string>>, tenant: string): Record<string, string> {

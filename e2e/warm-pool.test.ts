@@ -1,0 +1,414 @@
+// Warm pools (issue 41) against the real control plane: a pooled class keeps `size` namespaces
+// running its Deployment; a new Tenant claims one and keeps its pods (same UIDs); the pool refills;
+// a burst larger than the pool goes cold for the rest, each member claimed once; class edits (size
+// down, a changed Deployment) and the class's deletion move only unclaimed members; a "{name}"
+// template on a pooled class is refused. One operator for the file; Tenants are made directly.
+import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
+import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
+import { waitUntil } from '../harness/wait.js';
+import { clients, uniqueName } from './support/env.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { eventsWritten } from './support/sync.js';
+import {
+  condition,
+  configMapManifest,
+  createTenant,
+  deleteTenant,
+  deploymentManifest,
+  readTenant,
+  waitForCondition,
+} from './support/tenants.js';
+
+const { core, apps, custom } = clients();
+const id = uniqueName('wp');
+const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
+let operator: LandlordProcess;
+const tenants: string[] = [];
+
+/** The Deployment the pool runs, and the one the rows ask for: same name and pod template. */
+const APP: V1Deployment = deploymentManifest('app', 'default');
+
+function pooledClass(size: number, template = `${id}-{id}`, deployment = APP): TenantClassSpec {
+  return {
+    namespace: { mode: 'PerTenant', nameTemplate: template, labels: { 'example.com/tenant': '{name}' } },
+    podSecurity: 'baseline',
+    networkIsolation: 'Isolated',
+    rbac: [{ group: '{name}-devs', clusterRole: 'view' }],
+    warmPool: { size, deployment: deployment as unknown as Record<string, unknown>, maxUnavailable: 1 },
+  };
+}
+
+async function createClass(name: string, spec: TenantClassSpec): Promise<void> {
+  await custom.createClusterCustomObject({
+    ...classes,
+    body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'TenantClass', metadata: { name }, spec },
+  });
+}
+
+/** Sets fields of the class's warmPool (a JSON patch, as the generated client sends). */
+async function patchPool(name: string, warmPool: Record<string, unknown>): Promise<void> {
+  const body = Object.entries(warmPool).map(([key, value]) => ({
+    op: 'replace',
+    path: `/spec/warmPool/${key}`,
+    value,
+  }));
+  await custom.patchClusterCustomObject({ ...classes, name, body });
+}
+
+function tenantOf(
+  name: string,
+  className: string,
+  deployment = deploymentManifest('app', 'default'),
+): Tenant {
+  tenants.push(name);
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'Tenant',
+    metadata: { name },
+    spec: {
+      class: className,
+      deployment,
+      configMaps: [configMapManifest(`${name}-config`, 'default')],
+    },
+  };
+}
+
+/** Unclaimed members of a class, with whether their Deployment is available. */
+async function members(className: string): Promise<{ ns: V1Namespace; ready: boolean }[]> {
+  const list = await core.listNamespace({ labelSelector: `${LABEL.pool}=${className}` });
+  const live = list.items.filter((ns) => ns.metadata?.deletionTimestamp === undefined);
+  return Promise.all(
+    live.map(async (ns) => {
+      const name = ns.metadata!.name!;
+      const deployments = await apps.listNamespacedDeployment({ namespace: name });
+      const d = deployments.items[0];
+      const ready = (d?.status?.availableReplicas ?? 0) >= (d?.spec?.replicas ?? 1);
+      return { ns, ready };
+    }),
+  );
+}
+
+function readyMembers(className: string, count: number, timeoutMs = 90_000): Promise<string[]> {
+  return waitUntil(
+    `${count} Ready members of ${className}`,
+    async () => {
+      const all = await members(className);
+      const ready = all.filter((m) => m.ready).map((m) => m.ns.metadata!.name!);
+      return all.length === count && ready.length === count ? ready : undefined;
+    },
+    { timeoutMs, intervalMs: 250, abortIf: operator.assertRunning },
+  );
+}
+
+async function podUids(namespace: string): Promise<string[]> {
+  const pods = (await core.listNamespacedPod({ namespace })).items;
+  return pods.map((p) => p.metadata!.uid!).sort();
+}
+
+/** The member is the Tenant's now: its label and owner, and the pool's Deployment taken over in place. */
+async function expectHeldBy(tenant: Tenant, namespace: string): Promise<void> {
+  const name = tenant.metadata.name!;
+  const { metadata } = await core.readNamespace({ name: namespace });
+  expect(metadata!.labels).toMatchObject({ [LABEL.tenant]: name, 'example.com/tenant': name });
+  expect(metadata!.labels![LABEL.pool]).toBeUndefined();
+  expect(metadata!.ownerReferences).toEqual([
+    expect.objectContaining({ kind: 'Tenant', name, uid: tenant.metadata.uid, controller: true }),
+  ]);
+  // The row's Deployment took over the pool's: its ReplicaSet is the pool's one, untouched.
+  const deployment = await apps.readNamespacedDeployment({ name: 'app', namespace });
+  expect(deployment.metadata?.ownerReferences?.[0]?.uid).toBe(tenant.metadata.uid);
+  expect(deployment.metadata?.labels?.[LABEL.pool]).toBeUndefined();
+  const sets = await apps.listNamespacedReplicaSet({ namespace });
+  expect(sets.items).toHaveLength(1);
+}
+
+const ready = (name: string, timeoutMs = 120_000): Promise<Tenant> =>
+  waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' }, timeoutMs);
+
+const pool3 = `${id}-three`;
+const pool5 = `${id}-five`;
+
+beforeAll(async () => {
+  await createClass(pool3, pooledClass(3));
+  operator = startLandlord(
+    'operator',
+    componentEnv({
+      LANDLORD_LOG_LEVEL: 'info',
+      LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND: '10',
+      LANDLORD_OPERATOR_RESYNC_SECONDS: '10',
+    }),
+  );
+  await operator.ready();
+});
+
+afterAll(async () => {
+  await Promise.all(tenants.map((name) => deleteTenant(custom, name).catch(() => undefined)));
+  for (const name of [pool3, pool5, `${id}-named`, `${id}-crash`, `${id}-slow`])
+    await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
+  expect(await operator.stop()).toBe(0);
+});
+
+describe('a warm pool of 3', () => {
+  let claimedFrom: string[] = [];
+
+  it('has 3 members, owned by the class, Ready, with the class objects and no tenant', async () => {
+    claimedFrom = await readyMembers(pool3, 3);
+    const [first] = (await members(pool3)).map((m) => m.ns);
+    expect(first!.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'TenantClass', name: pool3, controller: true }),
+    ]);
+    expect(first!.metadata?.labels?.[LABEL.tenant]).toBeUndefined();
+    expect(first!.metadata?.labels?.['pod-security.kubernetes.io/enforce']).toBe('baseline');
+    const name = first!.metadata!.name!;
+    expect(name).toMatch(new RegExp(`^${id}-[0-9a-z]{8}$`));
+    await core.readNamespacedServiceAccount({ name: 'landlord-tenant', namespace: name });
+  });
+
+  it('is claimed by a new Tenant: Ready at once, running the pool pods (same UIDs)', async () => {
+    const before = new Map(
+      await Promise.all(claimedFrom.map(async (ns) => [ns, await podUids(ns)] as const)),
+    );
+    const name = `${id}-first`;
+    const started = Date.now();
+    await createTenant(custom, tenantOf(name, pool3));
+    const tenant = await ready(name, 30_000);
+    const tookMs = Date.now() - started;
+    const namespace = tenant.status!.namespace!;
+    expect(claimedFrom).toContain(namespace);
+    expect(await podUids(namespace)).toEqual(before.get(namespace));
+    await expectHeldBy(tenant, namespace);
+    const events = await eventsWritten(name, 'PoolClaimed');
+    expect(events[0]?.message).toContain(namespace);
+    const metrics = await operator.metrics();
+    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: pool3, result: 'warm' })).toBe(1);
+    expect(metricValue(metrics, 'landlord_pool_claim_to_ready_seconds_count', { result: 'warm' })).toBe(1);
+    console.log(`warm claim: Ready ${tookMs} ms after the Tenant was created`);
+  });
+
+  it('refills to 3, the claimed namespace no longer among them', async () => {
+    const now = await readyMembers(pool3, 3);
+    const tenant = await readTenant(custom, `${id}-first`);
+    expect(now).not.toContain(tenant.status!.namespace);
+    // kubectl get tc's WARM column reads status.warm.
+    const warm = async (): Promise<number | undefined> => {
+      const tc = (await custom.getClusterCustomObject({ ...classes, name: pool3 })) as {
+        status?: { warm?: number };
+      };
+      return tc.status?.warm === 3 ? 3 : undefined;
+    };
+    expect(await waitUntil('status.warm 3', warm, { timeoutMs: 30_000 })).toBe(3);
+  });
+
+  it('costs no write once full and claimed: pool passes and resyncs apply, patch and delete nothing', async () => {
+    const writes = async (): Promise<number> => {
+      const text = await operator.metrics();
+      return ['apply', 'patch', 'create', 'delete', 'update']
+        .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb }))
+        .reduce((a, b) => a + b, 0);
+    };
+    const before = await writes();
+    const seen = operator.logs.length;
+    // Two resync passes (10 s each) and pool ticks (every 5 s) meanwhile.
+    const passes = (): number => operator.logs.slice(seen).filter((l) => l.msg === 'resync complete').length;
+    await waitUntil('two resync passes', () => Promise.resolve(passes() >= 2 || undefined), {
+      timeoutMs: 60_000,
+    });
+    expect(await writes()).toBe(before);
+  });
+
+  it('refuses a "{name}" template on a pooled class: PoolNeedsIdTemplate, and makes no member', async () => {
+    const named = `${id}-named`;
+    await createClass(named, pooledClass(2, 't-{name}'));
+    const name = `${id}-refused`;
+    await createTenant(custom, tenantOf(name, named));
+    const tenant = await waitForCondition(
+      custom,
+      name,
+      { type: CONDITION.applied, status: 'False', reason: 'PoolNeedsIdTemplate' },
+      60_000,
+    );
+    expect(condition(tenant, CONDITION.applied)?.message).toContain('must use "{id}"');
+    expect(await members(named)).toHaveLength(0);
+  });
+});
+
+describe('20 new Tenants at once against a pool of 5', () => {
+  const burst = Array.from({ length: 20 }, (_, i) => `${id}-b${i}`);
+
+  beforeAll(async () => {
+    await createClass(pool5, pooledClass(5));
+    await readyMembers(pool5, 5);
+  });
+
+  it('5 claim warm, 15 go cold (Event PoolEmpty), no member twice, every Tenant Ready, the pool back to 5', async () => {
+    const memberNames = (await members(pool5)).map((m) => m.ns.metadata!.name!);
+    await Promise.all(burst.map((name) => createTenant(custom, tenantOf(name, pool5))));
+    const done = await Promise.all(burst.map((name) => ready(name)));
+    const namespaces = done.map((t) => t.status!.namespace!);
+    expect(new Set(namespaces).size).toBe(20);
+    const warm = namespaces.filter((ns) => memberNames.includes(ns));
+    expect(warm).toHaveLength(5);
+    const metrics = await operator.metrics();
+    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: pool5, result: 'warm' })).toBe(5);
+    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: pool5, result: 'cold' })).toBe(15);
+    const cold = done.find((t) => !memberNames.includes(t.status!.namespace!))!;
+    const events = await eventsWritten(cold.metadata.name!, 'PoolEmpty');
+    expect(events[0]?.message).toContain(`pool of class ${pool5} had no Ready member`);
+    // Each namespace is held by exactly its Tenant.
+    for (const t of done) {
+      const ns = await core.readNamespace({ name: t.status!.namespace! });
+      expect(ns.metadata?.ownerReferences?.map((o) => o.uid)).toEqual([t.metadata.uid]);
+    }
+    const refilled = await readyMembers(pool5, 5);
+    expect(refilled.filter((ns) => namespaces.includes(ns))).toEqual([]);
+  });
+
+  it('size down to 2: unclaimed members go, claimed tenants stay Ready', async () => {
+    await patchPool(pool5, { size: 2 });
+    await readyMembers(pool5, 2);
+    for (const name of burst)
+      expect(condition(await readTenant(custom, name), CONDITION.ready)?.status).toBe('True');
+  });
+
+  it('a changed pool Deployment replaces the unclaimed members, claimed tenants untouched', async () => {
+    const before = (await members(pool5)).map((m) => m.ns.metadata!.name!);
+    const claimed = (await readTenant(custom, burst[0]!)).status!.namespace!;
+    const pods = await podUids(claimed);
+    await patchPool(pool5, { deployment: deploymentManifest('app', 'default', 'nginx:1.28') });
+    const after = await waitUntil(
+      'every member replaced',
+      async () => {
+        const now = await readyMembers(pool5, 2);
+        return now.every((ns) => !before.includes(ns)) ? now : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    const deployment = await apps.readNamespacedDeployment({ name: 'app', namespace: after[0]! });
+    expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.28');
+    expect(await podUids(claimed)).toEqual(pods);
+  });
+
+  it('the class deleted: its unclaimed members go with it, claimed namespaces stay', async () => {
+    const left = (await members(pool5)).map((m) => m.ns.metadata!.name!);
+    await custom.deleteClusterCustomObject({ ...classes, name: pool5 });
+    await waitUntil(
+      'members garbage-collected',
+      async () => ((await members(pool5)).length === 0 ? true : undefined),
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(left.length).toBeGreaterThan(0);
+    const claimed = (await readTenant(custom, burst[0]!)).status!.namespace!;
+    const ns = await core.readNamespace({ name: claimed });
+    expect(ns.metadata?.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('the operator SIGKILLed right after a claim, and again during a refill', () => {
+  const crash = `${id}-crash`;
+  const wave = Array.from({ length: 8 }, (_, i) => `${id}-k${i}`);
+
+  /** Every namespace the file made is a member of a pool or held by one Tenant: none is orphaned. */
+  async function orphans(): Promise<string[]> {
+    const all = (await core.listNamespace()).items.filter((ns) => ns.metadata!.name!.startsWith(`${id}-`));
+    return all
+      .filter((ns) => ns.metadata?.deletionTimestamp === undefined)
+      .filter((ns) => !ns.metadata?.labels?.[LABEL.pool] && !ns.metadata?.labels?.[LABEL.tenant])
+      .map((ns) => ns.metadata!.name!);
+  }
+
+  /** SIGKILL as soon as the operator logs `after` (a line past `from`), then a fresh one. */
+  async function restart(after: string, from: number): Promise<void> {
+    const logged = (): Promise<true | undefined> =>
+      Promise.resolve(operator.logs.slice(from).some((line) => line.msg === after) || undefined);
+    await waitUntil(`the operator to log "${after}"`, logged, { timeoutMs: 60_000, intervalMs: 5 });
+    operator.kill('SIGKILL');
+    expect(await operator.exited).toBe('SIGKILL');
+    operator = startLandlord('operator', componentEnv({ LANDLORD_LOG_LEVEL: 'info' }));
+    await operator.ready();
+  }
+
+  beforeAll(async () => {
+    await createClass(crash, pooledClass(4));
+    await readyMembers(crash, 4);
+  });
+
+  it('after a claim: every Tenant holds one namespace, no member is claimed twice or lost', async () => {
+    const memberNames = (await members(crash)).map((m) => m.ns.metadata!.name!);
+    const from = operator.logs.length;
+    const creating = Promise.all(wave.map((name) => createTenant(custom, tenantOf(name, crash))));
+    await restart('claimed warm pool member', from);
+    await creating;
+    const done = await Promise.all(wave.map((name) => ready(name)));
+    for (const t of done) {
+      const held = await core.listNamespace({ labelSelector: `${LABEL.tenant}=${t.metadata.name}` });
+      expect(held.items.map((ns) => ns.metadata!.name)).toEqual([t.status!.namespace]);
+    }
+    const namespaces = done.map((t) => t.status!.namespace!);
+    expect(new Set(namespaces).size).toBe(wave.length);
+    // A member claimed before the kill is held by its Tenant; the others are members still.
+    const stillMembers = (await members(crash)).map((m) => m.ns.metadata!.name!);
+    for (const member of memberNames)
+      expect(namespaces.includes(member) || stillMembers.includes(member)).toBe(true);
+    await readyMembers(crash, 4);
+    expect(await orphans()).toEqual([]);
+  });
+
+  it('during a refill: the pool completes what was half-made, nothing is orphaned', async () => {
+    const from = operator.logs.length;
+    await patchPool(crash, { size: 7 });
+    await restart('made warm pool member', from);
+    await readyMembers(crash, 7, 120_000);
+    expect(await orphans()).toEqual([]);
+    for (const name of wave)
+      expect(condition(await readTenant(custom, name), CONDITION.ready)?.status).toBe('True');
+  });
+});
+
+describe('an application slow to become available (20 s): warm against cold in one run', () => {
+  // kwok makes pods Ready at once; minReadySeconds holds the Deployment unavailable for 20 s after
+  // its pods are Ready, which is what the Tenant's Ready waits on: a slow start, as the operator sees it.
+  const SLOW_MS = 20_000;
+  const slowApp = (): V1Deployment => {
+    const d = deploymentManifest('app', 'default');
+    d.spec!.minReadySeconds = SLOW_MS / 1000;
+    return d;
+  };
+  const slow = `${id}-slow`;
+  const CLAIMS = 20;
+
+  /** Milliseconds from creating the Tenant to reading it Ready. */
+  async function timeToReady(name: string): Promise<number> {
+    const started = Date.now();
+    await createTenant(custom, tenantOf(name, slow, slowApp()));
+    await ready(name, 120_000);
+    return Date.now() - started;
+  }
+
+  const percentile = (values: number[], p: number): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  };
+
+  it(`${CLAIMS} warm claims are Ready with p99 < 2 s; a cold one takes the full 20 s`, async () => {
+    await createClass(slow, pooledClass(CLAIMS, `${id}-{id}`, slowApp()));
+    await readyMembers(slow, CLAIMS, 120_000);
+    // One after another, as signups come: the burst of e2e 2 covers claims at once.
+    const warm: number[] = [];
+    for (let i = 0; i < CLAIMS; i++) warm.push(await timeToReady(`${id}-w${i}`));
+    // The pool is refilling, its new members still starting: the next tenant goes cold.
+    const cold = await timeToReady(`${id}-cold`);
+    const p50 = percentile(warm, 50);
+    const p99 = percentile(warm, 99);
+    console.log(`slow start: warm p50 ${p50} ms, p99 ${p99} ms over ${CLAIMS}; cold ${cold} ms`);
+    expect(p99).toBeLessThan(2_000);
+    // The deployment controller counts minReadySeconds from a pod condition stamped in whole
+    // seconds, so the cold path can come a fraction of a second under 20 s (19.96 s measured).
+    expect(cold).toBeGreaterThanOrEqual(SLOW_MS - 1_000);
+    expect(cold).toBeGreaterThan(10 * p99);
+    const metrics = await operator.metrics();
+    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: slow, result: 'warm' })).toBe(CLAIMS);
+    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: slow, result: 'cold' })).toBe(1);
+  });
+});

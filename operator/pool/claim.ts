@@ -1,0 +1,193 @@
+// A tenant's side of the warm pool, in its reconcile: which namespace it holds, and the claim of a
+// member for a new one. The namespace object is the record of the claim: a Tenant holds the
+// namespace labelled with its name and controlled by its uid, so a restarted operator finds it in
+// its cache and never claims a second one. The claim is one write, a merge patch of the member
+// conditioned on the resourceVersion the cache showed, that swaps the pool label for the tenant's
+// and the TenantClass owner for the Tenant: the API server's compare-and-swap decides between two
+// claimers (two tenants, or two operator replicas across a leader change), so a member is never
+// claimed twice and never left half-claimed. A 409 means another won: the next member is tried.
+import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import { ANNOTATION, LABEL, MANAGED_BY, tenantOwnerReference, type Tenant } from '../../api/tenant.js';
+import { fillId, type ClassPolicy } from '../../api/tenantclass.js';
+import { CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
+import { apiPath } from '../../runtime/kube/paths.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { Metrics } from '../../runtime/metrics.js';
+import { childRef, errorText } from '../child-ref.js';
+import { coldId } from '../namespaces/ids.js';
+import type { ObservedState } from '../observed.js';
+import { controlledBy } from '../ownership.js';
+import { retryable } from '../reconcile-error.js';
+import { OPERATOR_REASON } from '../reasons.js';
+import type { PoolCaches } from '../watches.js';
+import type { PoolController } from './controller.js';
+import { claimOrder } from './members.js';
+
+/** How a new tenant of a pooled class was placed: a claimed member, or a namespace made cold. */
+export type Placement = 'warm' | 'cold';
+
+export interface PoolClaimsDeps {
+  api: KubeApi;
+  observed: ObservedState;
+  caches: PoolCaches;
+  controller: PoolController;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export class PoolClaims {
+  /**
+   * Tenant uid → the member it claimed, until the namespace watch shows the claim: a reconcile that
+   * follows at once must find it, not claim another. Bounded by the claims in flight.
+   */
+  private readonly claimed = new Map<string, string>();
+  /** Tenant name → when it was placed and how: its first Ready is the claim-to-Ready time. */
+  private readonly placedAt = new Map<string, { at: number; how: Placement }>();
+
+  constructor(private readonly deps: PoolClaimsDeps) {}
+
+  /** The namespace this Tenant holds (by label and owner uid), if any is known without asking the API. */
+  held(tenant: Tenant, template: string): string | undefined {
+    const { observed } = this.deps;
+    const uid = tenant.metadata.uid ?? '';
+    for (const ref of observed.childrenOf(tenant.metadata.name!)) {
+      if (ref.kind !== 'Namespace' || !controlledBy(tenant, observed.child(ref))) continue;
+      this.claimed.delete(uid);
+      return ref.name;
+    }
+    const claimed = this.claimed.get(uid);
+    if (claimed !== undefined) return claimed;
+    // Made cold by an earlier reconcile whose namespace the watch has not shown yet.
+    const cold = fillId(template, coldId(uid));
+    return controlledBy(tenant, observed.child(childRef('Namespace', '', cold))) ? cold : undefined;
+  }
+
+  /**
+   * Claims a Ready member for a new tenant, or says there was none (undefined: go cold). First asks
+   * the API server whether the Tenant holds a namespace already (one claimed just before a restart
+   * or a leader change, which this replica's watch may not show yet): the one read that makes "no
+   * second claim" hold whatever the caches say. Only a new tenant of a pooled class pays it.
+   */
+  async claim(tenant: Tenant, tenantClass: ClassPolicy): Promise<string | undefined> {
+    const existing = await this.holdingLive(tenant);
+    if (existing !== undefined) return existing;
+    const className = tenantClass.name;
+    const tc = this.deps.observed.tenantClasses().find((c) => c.metadata.name === className);
+    const members = this.deps.controller.membersOf(className, tc?.metadata.uid ?? '');
+    const order = claimOrder(tenant.metadata.name!, members, this.deps.controller.hashOf(className));
+    // Every Ready member, until one is won: each 409 is one cheap request and means another claimer
+    // took that member (a burst as large as the pool would otherwise go cold with members left).
+    for (const member of order) {
+      const won = await this.tryClaim(tenant, member.name, member.resourceVersion);
+      if (won) return member.name;
+    }
+    return undefined;
+  }
+
+  /** The one write of a claim; false when another claimer changed the member first. */
+  private async tryClaim(tenant: Tenant, name: string, resourceVersion: string): Promise<boolean> {
+    const ref = childRef('Namespace', '', name);
+    try {
+      const result = await this.deps.api.request<V1Namespace>({
+        method: 'PATCH',
+        path: apiPath(ref),
+        query: { fieldManager: FIELD_MANAGER_CLAIM },
+        contentType: CONTENT_TYPE.merge,
+        body: {
+          metadata: {
+            resourceVersion,
+            labels: {
+              [LABEL.pool]: null,
+              [LABEL.tenant]: tenant.metadata.name,
+              [LABEL.managedBy]: MANAGED_BY.operator,
+            },
+            annotations: { [ANNOTATION.poolHash]: null },
+            ownerReferences: [tenantOwnerReference(tenant)],
+          },
+        },
+      });
+      this.claimed.set(tenant.metadata.uid ?? '', name);
+      this.deps.observed.childApplied(ref, result);
+      this.deps.controller.wake();
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isNotFound(err)) return false;
+      throw retryable(OPERATOR_REASON.applyFailed, `claiming warm namespace ${name}: ${errorText(err)}`);
+    }
+  }
+
+  /** A namespace labelled with the Tenant and controlled by its uid, as the API server has it now. */
+  private async holdingLive(tenant: Tenant): Promise<string | undefined> {
+    try {
+      const list = await this.deps.api.request<{ items: V1Namespace[] }>({
+        method: 'GET',
+        path: apiPath({ apiVersion: 'v1', kind: 'Namespace' }),
+        query: { labelSelector: `${LABEL.tenant}=${tenant.metadata.name}` },
+        verb: 'list',
+      });
+      const held = list.items.find((ns) => controlledBy(tenant, ns));
+      const name = held?.metadata?.name;
+      if (name !== undefined) this.claimed.set(tenant.metadata.uid ?? '', name);
+      return name;
+    } catch (err) {
+      throw retryable(OPERATOR_REASON.applyFailed, `looking for the tenant's namespace: ${errorText(err)}`);
+    }
+  }
+
+  /** A new tenant was placed: counted, and timed until its first Ready. */
+  placed(tenant: string, className: string, how: Placement): void {
+    this.deps.metrics.poolClaimsTotal.inc({ class: className, result: how });
+    this.placedAt.set(tenant, { at: Date.now(), how });
+  }
+
+  /** The Tenant's status now says Ready: the first time since it was placed is observed. */
+  readyNow(tenant: string): void {
+    const placed = this.placedAt.get(tenant);
+    if (placed === undefined) return;
+    this.placedAt.delete(tenant);
+    this.deps.metrics.poolClaimToReadySeconds.observe(
+      { result: placed.how },
+      (Date.now() - placed.at) / 1000,
+    );
+  }
+
+  /**
+   * After the tenant's children were applied in a member it claimed: the pool's Deployment, when
+   * the row's has another name, is the member's leftover (the tenant took over a same-named one,
+   * which dropped the pool label). Found in the pool cache, so a converged tenant costs nothing.
+   */
+  async dropLeftovers(namespace: string, deployments: readonly string[]): Promise<void> {
+    const cached = this.deps.caches.deployments?.list(namespace) ?? [];
+    const leftovers = cached.filter(
+      (d) =>
+        !deployments.includes(d.metadata?.name ?? '') && (d.metadata?.ownerReferences ?? []).length === 0,
+    );
+    for (const leftover of leftovers) await this.deleteLeftover(namespace, leftover);
+  }
+
+  private async deleteLeftover(namespace: string, leftover: V1Deployment): Promise<void> {
+    const meta = leftover.metadata ?? {};
+    try {
+      await this.deps.api.request({
+        method: 'DELETE',
+        path: apiPath(childRef('Deployment', namespace, meta.name ?? '')),
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: meta.uid } },
+      });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+
+  /** The Tenant is gone. */
+  forget(tenant: Tenant | string): void {
+    if (typeof tenant === 'string') {
+      this.placedAt.delete(tenant);
+      return;
+    }
+    this.placedAt.delete(tenant.metadata.name!);
+    this.claimed.delete(tenant.metadata.uid ?? '');
+  }
+}
+
+/** The claim's merge patch is an update, not an apply: its own field manager says so in managedFields. */
+const FIELD_MANAGER_CLAIM = 'landlord-operator-claim';

@@ -1,0 +1,126 @@
+// What a warm pool member holds, pure: its Namespace (labelled with the class, controlled by the
+// TenantClass, so deleting the class has the garbage collector remove its unclaimed members), the
+// class's tenant-independent objects (tenancy/: ServiceAccount, quota, LimitRange, NetworkPolicy)
+// and the pool's Deployment, checked and shaped by the very policy a row's Deployment goes through.
+// So a row whose Deployment has the pool Deployment's name and pod template asks for exactly the
+// pod template already running: applying it changes the Deployment's metadata, not its pods.
+// Nothing here depends on a tenant: "{name}" labels and RoleBindings come with the claim.
+import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import { ANNOTATION, API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
+import { contentHash } from '../../util/canonical-json.js';
+import { childRef, type ChildRef } from '../child-ref.js';
+import { namespaceLabels } from '../namespaces/rules.js';
+import { evaluateTenant, type PolicyConfig, type Refusal } from '../policy/index.js';
+import { classObjects } from '../tenancy/namespace-objects.js';
+
+export interface MemberObject {
+  ref: ChildRef;
+  manifest: KubernetesObject;
+}
+
+export type PoolBlueprint =
+  /** What every member of the class holds (in namespace ''), and its hash. */
+  | { ok: true; hash: string; deployment: V1Deployment; objects: MemberObject[] }
+  /** The pool's Deployment is one the policy refuses: no member is made. */
+  | { ok: false; refusal: Refusal };
+
+/** The name a refusal gives the pool's Deployment, as if a tenant of this name had asked for it. */
+const poolTenantName = (className: string): string => `${className}-warm-pool`;
+
+/**
+ * The pool's Deployment as the policy makes a row's, and the class's objects, for one class; the
+ * hash covers all of it, so any change to what a member holds marks the existing ones stale.
+ */
+export function poolBlueprint(policy: PolicyConfig): PoolBlueprint {
+  const tenantClass = policy.tenantClass;
+  const pool = tenantClass.warmPool;
+  const stand: Tenant = {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name: poolTenantName(tenantClass.name) },
+    spec: { deployment: pool?.deployment as unknown as V1Deployment, configMaps: [] },
+  };
+  const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
+  if (!verdict.ok) return verdict;
+  const deployment = verdict.children.deployment;
+  const objects = classObjects(tenantClass, '').map(([kind, manifest]) => ({
+    ref: childRef(kind, '', manifest.metadata!.name!),
+    manifest,
+  }));
+  const labels = memberNamespaceLabels(tenantClass);
+  return { ok: true, hash: contentHash({ labels, deployment, objects }).slice(0, 16), deployment, objects };
+}
+
+/** The class's namespace labels that need no tenant name, and the Pod Security labels. */
+function memberNamespaceLabels(tenantClass: ClassPolicy): Record<string, string> {
+  const labels = Object.fromEntries(
+    Object.entries(tenantClass.namespace.labels).filter(([, value]) => !value.includes('{name}')),
+  );
+  return namespaceLabels('', { ...tenantClass, namespace: { ...tenantClass.namespace, labels } });
+}
+
+/** The member's Namespace: its class's while unclaimed; a claim moves it to the Tenant (claim.ts). */
+export function memberNamespace(
+  tenantClass: ClassPolicy,
+  classUid: string,
+  name: string,
+  hash: string,
+): V1Namespace {
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: {
+        ...memberNamespaceLabels(tenantClass),
+        [LABEL.pool]: tenantClass.name,
+        [LABEL.managedBy]: MANAGED_BY.operator,
+      },
+      annotations: { [ANNOTATION.poolHash]: hash },
+      // No blockOwnerDeletion: the class's deletion need not wait for its members, and setting it
+      // would need the right to update tenantclasses/finalizers.
+      ownerReferences: [
+        {
+          apiVersion: CLASS_API_VERSION,
+          kind: CLASS_KIND,
+          name: tenantClass.name,
+          uid: classUid,
+          controller: true,
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * The objects in the member's namespace, the Deployment last: labelled with the pool (its watch
+ * finds the Deployment by it), owned by nobody (the namespace's deletion takes them). The tenant
+ * that claims the member applies the same objects with its ownership, under the same field
+ * manager, which drops the pool label.
+ */
+export function memberContents(
+  blueprint: Extract<PoolBlueprint, { ok: true }>,
+  className: string,
+  namespace: string,
+): MemberObject[] {
+  const placed = [
+    ...blueprint.objects,
+    { ref: childRef('Deployment', '', blueprint.deployment.metadata!.name!), manifest: blueprint.deployment },
+  ];
+  return placed.map(({ ref, manifest }) => ({
+    ref: { ...ref, namespace },
+    manifest: {
+      ...manifest,
+      metadata: {
+        ...manifest.metadata,
+        namespace,
+        labels: {
+          ...manifest.metadata?.labels,
+          [LABEL.pool]: className,
+          [LABEL.managedBy]: MANAGED_BY.operator,
+        },
+      },
+    },
+  }));
+}
