@@ -20,3 +20,10 @@ describe('--no-pods', () => {
     expect(spec.spec.replicas).toBe(0);
   });
 });
+
+describe('--expose', () => {
+  it('is off by default, and on when asked', () => {
+    expect(parseArgs(['--quick']).expose).toBe(false);
+    expect(parseArgs(['--quick', '--expose']).expose).toBe(true);
+  });
+});

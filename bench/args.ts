@@ -29,6 +29,8 @@ export interface BenchOptions {
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
+  /** PerTenant runs: the class exposes every tenant (a Service and an Ingress each, issue 40). */
+  expose: boolean;
   /** Whether Deployments run a pod (false with --no-pods: replicas 0, in the rows and the baseline alike). */
   pods: boolean;
 }
@@ -82,6 +84,7 @@ interface Flags {
   scenarios?: Scenario[];
   multicluster?: true;
   pods: boolean;
+  expose?: true;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -102,6 +105,10 @@ export function benchCommand(): Command {
     .option(
       '--multicluster',
       'only the many-clusters scenario (same as --scenarios multicluster): three clusters fed from one table, edit latency by cluster (N: the first size, default 300)',
+    )
+    .option(
+      '--expose',
+      'PerTenant runs: the class exposes every tenant (a Service and an Ingress each), in landlord and the baseline alike',
     )
     .option(
       '--no-pods',
@@ -137,5 +144,6 @@ export function parseArgs(args: readonly string[]): BenchOptions {
       flags.nodeFlags === undefined ? imageNodeFlags() : flags.nodeFlags.split(/\s+/).filter(Boolean),
     scenarios: scenariosOf(flags, quick),
     pods: flags.pods,
+    expose: flags.expose === true,
   };
 }

@@ -54,7 +54,7 @@ function context(options: BenchOptions, runDir: string): RunContext {
 /** The landlord scenario at one size, Shared or under the PerTenant default class, each against its baseline. */
 async function runSize(n: number, ctx: RunContext, tenancy: Tenancy = 'shared'): Promise<SizeResult> {
   const result: SizeResult = { n };
-  const tag = `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}${ctx.options.pods ? '' : ' no pods'}]`;
+  const tag = `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}${ctx.options.pods ? '' : ' no pods'}${ctx.options.expose ? ' exposed' : ''}]`;
   try {
     if (ctx.options.baseline) {
       print(`${tag} baseline: fresh cluster, ${n} tenants' objects via client-node`);
@@ -110,12 +110,15 @@ async function main(args: readonly string[]): Promise<number> {
       nodeFlags: options.nodeFlags.join(' '),
       scenarios: options.scenarios.join(','),
       pods: options.pods,
+      expose: options.expose,
     },
     machine: describeMachine(),
     runDir,
     results: [],
   };
-  print(`landlord bench: ${planned(options)}${options.pods ? '' : ', no pods'}; logs in ${runDir}`);
+  print(
+    `landlord bench: ${planned(options)}${options.pods ? '' : ', no pods'}${options.expose ? ', exposed' : ''}; logs in ${runDir}`,
+  );
   await runScenarios(report, ctx, stamp);
   report.finishedAt = new Date().toISOString();
   await save(report, options.outDir, stamp);

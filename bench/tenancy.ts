@@ -16,6 +16,8 @@ import { withOwnership } from '../operator/desired.js';
 import { withClassFields } from '../operator/policy/class-fields.js';
 import { tenantNamespaceName } from '../operator/namespaces/rules.js';
 import { tenancyObjects } from '../operator/tenancy/namespace-objects.js';
+import { exposureObjects, exposureOf, type Exposed } from '../operator/exposure/exposure.js';
+import { withExposedPods } from '../operator/exposure/objects.js';
 import { policyOf } from '../operator/tenancy/resolve-class.js';
 import { FIRST_IMAGE, configMap, deployment } from './rows.js';
 
@@ -25,9 +27,20 @@ export type Tenancy = 'shared' | 'pertenant';
 const OPERATOR_NAMESPACE = 'landlord-system';
 
 /** config/classes/standard.yaml, the default class a deployment installs. */
-export function standardClass(): TenantClass {
+function standardClass(): TenantClass {
   const text = readFileSync(join(repoRoot, 'config', 'classes', 'standard.yaml'), 'utf8');
   return load(text) as TenantClass;
+}
+
+/**
+ * The class a PerTenant run installs: `standard`, or with --expose the same class exposing every
+ * tenant (a Service and an Ingress for {name}.apps.example.com), as issue 40's measurement asks.
+ */
+export function benchClass(options: { expose: boolean }): TenantClass {
+  const tc = standardClass();
+  if (!options.expose) return tc;
+  const expose = { port: 80, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
+  return { ...tc, spec: { ...tc.spec, expose, allowedDomains: ['apps.example.com'] } };
 }
 
 /** Installs the default class before landlord starts (not timed). */
@@ -53,23 +66,33 @@ export function namespaceOf(tenant: string, policy: ClassPolicy): string {
 
 /**
  * What the operator applies for one tenant under the class, in its waves: the Namespace; the
- * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings; the Deployment and ConfigMap.
+ * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings (and, exposed, the Service and
+ * Ingress); the Deployment and ConfigMap.
  */
 export function perTenantWaves(tenant: Tenant, policy: ClassPolicy, replicas = 1): KubernetesObject[][] {
   const name = tenant.metadata.name!;
   const namespace = namespaceOf(name, policy);
-  const [ns, ...fences] = tenancyObjects(tenant, policy, namespace).map((d) => d.manifest);
-  const app = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
+  const exposed = exposedOf(tenant, policy, namespace);
+  const [ns, ...fences] = tenancyObjects(tenant, policy, namespace, exposed?.hosts ?? []);
+  const routes = exposed === undefined ? [] : exposureObjects(tenant, exposed, namespace);
+  const placed = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
+  const app = exposed === undefined ? placed : withExposedPods(placed, name);
   const children = [
     withOwnership(app, tenant, 'Deployment'),
     withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),
   ];
-  return [[ns!], fences, children.map((d) => d.manifest)];
+  return [[ns!], [...fences, ...routes], children].map((wave) => wave.map((d) => d.manifest));
+}
+
+function exposedOf(tenant: Tenant, policy: ClassPolicy, namespace: string): Exposed | undefined {
+  const exposure = exposureOf(tenant, policy, { namespace });
+  if (!exposure.ok) throw new Error(`bench tenant ${tenant.metadata.name}: ${exposure.refusal.message}`);
+  return exposure.exposed;
 }
 
 function inNamespace<T extends V1Deployment | V1ConfigMap>(object: T, namespace: string): T {
   return { ...object, metadata: { ...object.metadata, namespace } };
 }
 
-/** The standard class as the operator resolves it. */
-export const standardPolicy = (): ClassPolicy => policyOf(standardClass());
+/** The run's class as the operator resolves it. */
+export const benchPolicy = (options: { expose: boolean }): ClassPolicy => policyOf(benchClass(options));

@@ -31,7 +31,7 @@ import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { perTenantWaves, standardPolicy, type Tenancy } from '../tenancy.js';
+import { benchPolicy, perTenantWaves, type Tenancy } from '../tenancy.js';
 import type { BenchCluster } from '../cluster.js';
 
 export interface BaselineResult {
@@ -83,8 +83,9 @@ function sharedChildren(bench: BenchCluster, replicas: number): CreateChildren {
  * LimitRange's `default` and a NetworkPolicy's `from` as `_default` and `_from`, and would silently
  * drop them from a manifest written as the API has it.
  */
-function perTenantChildren(bench: BenchCluster, replicas: number): CreateChildren {
-  const policy = standardPolicy();
+function perTenantChildren(bench: BenchCluster, ctx: RunContext): CreateChildren {
+  const policy = benchPolicy(ctx.options);
+  const replicas = benchReplicas(ctx.options);
   const create = (object: KubernetesObject): Promise<unknown> =>
     bench.api.request({
       method: 'POST',
@@ -108,8 +109,7 @@ export async function runBaseline(
   const bench = await freshCluster(ctx.log);
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const replicas = benchReplicas(ctx.options);
-  const children =
-    tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, replicas);
+  const children = tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx);
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   try {
     const before = await requestCounts(bench.access);

@@ -14,7 +14,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { installClass, standardClass, tenancyEnv, type Tenancy } from '../tenancy.js';
+import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
 
 export const TABLE = 'landlord-bench';
@@ -41,7 +41,7 @@ export class Session {
 
   /** The table and its N rows (and, PerTenant, the default class), before any landlord process starts; not timed. */
   async seed(): Promise<void> {
-    if (this.tenancy === 'pertenant') await installClass(this.bench.api, standardClass());
+    if (this.tenancy === 'pertenant') await installClass(this.bench.api, benchClass(this.ctx.options));
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
     this.tenants = await watchTenants(this.bench.api);
