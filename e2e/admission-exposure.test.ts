@@ -8,16 +8,16 @@
 // config/admission ships (the chart renders the same, e2e/helm.test.ts), in force before the
 // tenants exist, so the operator makes them through the rules; the Gateway API CRDs come from their
 // pinned release (harness/gateway-api.ts), installed after the policies. The hosts a tenant holds
-// are the operator's own landlord.dev/hosts annotation, from its class's `expose` and its row's `hosts`. The policies are removed
-// in afterAll, so the files that run later on this control plane meet none; the CRDs stay (an
-// apply of the same release by another file changes nothing).
+// are the operator's own landlord.dev/hosts annotation, from its class's `expose` and its row's
+// `hosts`. The policies and the CRDs are removed in afterAll, so the files that run later on this
+// control plane meet neither (e2e/expose.test.ts needs a cluster without the Gateway API).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTS_ANNOTATION } from '../api/exposure.js';
 import { LABEL, type Tenant } from '../api/tenant.js';
-import { installGatewayApiCrds } from '../harness/gateway-api.js';
+import { installGatewayApiCrds, removeGatewayApiCrds } from '../harness/gateway-api.js';
 import { waitUntil } from '../harness/wait.js';
 import { config } from './support/deploy.js';
 import { clients, envValue, uniqueName } from './support/env.js';
@@ -217,6 +217,7 @@ afterAll(async () => {
   await core.deleteNamespace({ name: plain }).catch(() => undefined);
   await kubectl('delete', 'clusterrole', `${id}-routes`, '--ignore-not-found');
   await kubectl('delete', '-k', config('admission'), '--ignore-not-found');
+  await removeGatewayApiCrds(envValue('KUBECONFIG'));
   await rm(manifests, { recursive: true, force: true });
 });
 

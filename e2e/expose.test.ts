@@ -6,13 +6,14 @@
 // (harness/gateway-api, v1.6.3) are installed and the operator restarted, the tenant gets an
 // HTTPRoute that the CRD's own schema and CEL rules admit. A Shared class with expose and a host
 // outside allowedDomains are refused with their reasons. A port edit of the class rewrites only the
-// Services; and once converged, a resync writes nothing. One operator at a time, its classes and
-// Tenants deleted in afterAll.
+// Services; and once converged, a resync writes nothing. One operator at a time, its classes,
+// Tenants and the CRDs deleted in afterAll. The control plane may come from a file that installed
+// the CRDs (harness/e2e-slots.ts hands slots on), so beforeAll removes them first.
 import type { V1Ingress, V1Namespace, V1Service } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, HOSTS_ANNOTATION, LABEL, type Tenant } from '../api/tenant.js';
 import type { ClassExpose, TenantClassSpec } from '../api/tenantclass.js';
-import { installGatewayApiCrds } from '../harness/gateway-api.js';
+import { installGatewayApiCrds, removeGatewayApiCrds } from '../harness/gateway-api.js';
 import { waitUntil } from '../harness/wait.js';
 import { EXPOSE_NAMES } from '../operator/exposure/objects.js';
 import { clients, envValue, uniqueName } from './support/env.js';
@@ -75,7 +76,8 @@ beforeAll(async () => {
     allowedDomains: [DOMAIN],
   });
   await createClass(custom, strayClass, perTenant({ ...INGRESS, host: '{name}.example.net' }));
-  // Started before the Gateway API CRDs exist: the gateway class must wait, and only it.
+  // Started where the Gateway API CRDs do not exist: the gateway class must wait, and only it.
+  await removeGatewayApiCrds(envValue('KUBECONFIG'));
   operator = await startOperator();
   for (const [name, className] of [
     [web, ingressClass],
@@ -93,6 +95,7 @@ afterAll(async () => {
   if ((operator as LandlordProcess | undefined) !== undefined) expect(await operator.stop()).toBe(0);
   await Promise.all([web, routed, shared, stray].map((n) => deleteTenant(custom, n).catch(() => undefined)));
   for (const name of [ingressClass, gatewayClass, sharedClass, strayClass]) await deleteClass(custom, name);
+  await removeGatewayApiCrds(envValue('KUBECONFIG'));
 });
 
 const service = (namespace: string): Promise<V1Service> =>

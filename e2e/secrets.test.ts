@@ -8,9 +8,10 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
+import { removeCrds } from '../harness/crd-removal.js';
 import { externalSecretCrdFile } from '../harness/external-secrets.js';
 import { waitForCount, waitUntil } from '../harness/wait.js';
-import { clients, uniqueName } from './support/env.js';
+import { clients, envValue, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
@@ -188,7 +189,7 @@ afterAll(async () => {
   for (const name of [MAIN, SMALL, OUTSIDE, SHARED_CLASS, EXTERNAL])
     await custom.deleteClusterCustomObject({ ...classes, name });
   await core.deleteNamespace({ name: SOURCES });
-  await kubectl('delete', 'crd', ESO_CRD, '--wait=false');
+  await removeCrds(envValue('KUBECONFIG'), [await externalSecretCrdFile()]);
 }, 600_000);
 
 describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {

@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gatewayApiModule } from './paths.js';
+import { removeCrds } from './crd-removal.js';
 
 const run = promisify(execFile);
 
@@ -43,8 +44,15 @@ export async function installGatewayApiCrds(kubeconfig: string): Promise<void> {
   await run(
     'kubectl',
     ['wait', '--for=condition=Established', '--timeout=60s', ...files.flatMap((f) => ['-f', f])],
-    {
-      env,
-    },
+    { env },
   );
+}
+
+/**
+ * Deletes the CRDs (and so every route) and waits until they are gone. A control plane outlives
+ * the test file that claimed it (harness/e2e-slots.ts): a file that installs them removes them, and
+ * a file that needs a cluster without them makes sure of it.
+ */
+export async function removeGatewayApiCrds(kubeconfig: string): Promise<void> {
+  await removeCrds(kubeconfig, await gatewayApiCrdFiles());
 }
