@@ -93,14 +93,19 @@ export async function schedulerArgs(runDir: string, kubeconfig: string): Promise
 
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 
-/** Stages of landlord's own, added to the pinned kwok module's (see the file for why). */
-export const KWOK_EXTRA_STAGES = join(controlPlaneModule, 'kwok', 'pod-ready-again.yaml');
+/** Stages of landlord's own, added to the pinned kwok module's (see each file for why). */
+export const KWOK_EXTRA_STAGES = ['pod-ready-again.yaml', 'pod-ready-slowly.yaml'].map((f) =>
+  join(controlPlaneModule, 'kwok', f),
+);
+
+/** The pod annotation (kwok's own) that pod-ready-slowly.yaml reads: how long a pod takes to be Ready, e.g. "20s". */
+export const KWOK_READY_DELAY_ANNOTATION = 'pod-ready.stage.kwok.x-k8s.io/delay';
 
 export function kwokArgs(kubeconfig: string, stagesFile: string): string[] {
   return [
     `--kubeconfig=${kubeconfig}`,
     `--config=${stagesFile}`,
-    `--config=${KWOK_EXTRA_STAGES}`,
+    ...KWOK_EXTRA_STAGES.map((f) => `--config=${f}`),
     `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
     // Room for a pod per tenant at the 5,000-tenant benchmark.
     '--cidr=10.64.0.0/14',
