@@ -1,8 +1,10 @@
 // Warm pools (issue 41) against the real control plane: a pooled class keeps `size` namespaces
 // running its Deployment; a new Tenant claims one and keeps its pods (same UIDs); the pool refills;
-// a burst larger than the pool goes cold for the rest, each member claimed once; class edits (size
-// down, a changed Deployment) and the class's deletion move only unclaimed members; a "{name}"
-// template on a pooled class is refused. One operator for the file; Tenants are made directly.
+// 50 rows written at once and synced against a pool of 10: the rest go cold, each member claimed
+// once; class edits (size down, a changed Deployment) and the class's deletion move only unclaimed
+// members; a "{name}" template on a pooled class is refused; an application slow to start (kwok's
+// delay stage) is Ready at once from the pool. One operator for the file; sync only for the burst's
+// rows, the other Tenants made directly.
 import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
@@ -11,7 +13,14 @@ import { KWOK_READY_DELAY_ANNOTATION } from '../harness/components.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { eventsWritten } from './support/sync.js';
+import {
+  batchWrite,
+  createTable,
+  deleteSyncedTenants,
+  eventsWritten,
+  lowLevel,
+  startSync,
+} from './support/sync.js';
 import {
   condition,
   configMapManifest,
@@ -129,7 +138,9 @@ const ready = (name: string, timeoutMs = 120_000): Promise<Tenant> =>
   waitForCondition(custom, name, { type: CONDITION.ready, status: 'True' }, timeoutMs);
 
 const pool3 = `${id}-three`;
-const pool5 = `${id}-five`;
+/** The burst's class: 50 rows through sync against a pool of 10. */
+const pool10 = `${id}-ten`;
+const burstTable = `${id}-rows`;
 
 beforeAll(async () => {
   await createClass(pool3, pooledClass(3));
@@ -146,7 +157,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(tenants.map((name) => deleteTenant(custom, name).catch(() => undefined)));
-  for (const name of [pool3, pool5, `${id}-named`, `${id}-crash`, `${id}-slow`])
+  for (const name of [pool3, pool10, `${id}-named`, `${id}-crash`, `${id}-slow`])
     await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
   expect(await operator.stop()).toBe(0);
 });
@@ -235,53 +246,99 @@ describe('a warm pool of 3', () => {
   });
 });
 
-describe('20 new Tenants at once against a pool of 5', () => {
-  const burst = Array.from({ length: 20 }, (_, i) => `${id}-b${i}`);
+/** The Tenants with a PoolClaimed Event and those with a PoolEmpty one, once each of them has one. */
+function claimEvents(names: readonly string[]): Promise<{ claimed: string[]; empty: string[] }> {
+  const tenantsWith = async (reason: string): Promise<string[]> => {
+    const list = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `reason=${reason}` });
+    const named = list.items.map((e) => e.involvedObject.name!).filter((n) => names.includes(n));
+    return [...new Set(named)].sort();
+  };
+  return waitUntil(
+    `a PoolClaimed or PoolEmpty Event on each of ${names.length} Tenants`,
+    async () => {
+      const [claimed, empty] = [await tenantsWith('PoolClaimed'), await tenantsWith('PoolEmpty')];
+      return claimed.length + empty.length >= names.length ? { claimed, empty } : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 1_000 },
+  );
+}
 
-  beforeAll(async () => {
-    await createClass(pool5, pooledClass(5));
-    await readyMembers(pool5, 5);
+describe('50 rows at once, through sync, against a pool of 10', () => {
+  const burst = Array.from({ length: 50 }, (_, i) => `${id}-b${i}`);
+  let sync: LandlordProcess | undefined;
+
+  /** A row of the pooled class in the seed format: the Deployment and ConfigMaps as JSON text. */
+  const pooledRow = (name: string): Record<string, unknown> => ({
+    name,
+    class: pool10,
+    spec: JSON.stringify(APP),
+    customizations: JSON.stringify([configMapManifest(`${name}-config`, 'default')]),
+    deleted: false,
   });
 
-  it('5 claim warm, 15 go cold (Event PoolEmpty), no member twice, every Tenant Ready, the pool back to 5', async () => {
-    const memberNames = (await members(pool5)).map((m) => m.ns.metadata!.name!);
-    await Promise.all(burst.map((name) => createTenant(custom, tenantOf(name, pool5))));
-    const done = await Promise.all(burst.map((name) => ready(name)));
+  beforeAll(async () => {
+    await createTable(burstTable);
+    await createClass(pool10, pooledClass(10));
+    await readyMembers(pool10, 10);
+  });
+
+  afterAll(async () => {
+    await sync?.stop();
+    await deleteSyncedTenants(burstTable).catch(() => undefined);
+  });
+
+  it('claims all 10 members once, the rest cold (Event PoolEmpty), every Tenant Ready, the pool back to 10', async () => {
+    const memberNames = (await members(pool10)).map((m) => m.ns.metadata!.name!);
+    // Written before sync starts: its first scan meets all 50 at once.
+    await batchWrite(
+      burstTable,
+      burst.map((name) => ({ PutRequest: { Item: lowLevel(pooledRow(name)) } })),
+    );
+    sync = startSync(burstTable, { LANDLORD_SYNC_RESYNC_SECONDS: '10' });
+    const done = await Promise.all(burst.map((name) => ready(name, 240_000)));
     const namespaces = done.map((t) => t.status!.namespace!);
-    expect(new Set(namespaces).size).toBe(20);
-    const warm = namespaces.filter((ns) => memberNames.includes(ns));
-    expect(warm).toHaveLength(5);
+    expect(new Set(namespaces).size).toBe(50);
+    // Every member of the full pool went to exactly one Tenant.
+    expect(namespaces.filter((ns) => memberNames.includes(ns)).sort()).toEqual([...memberNames].sort());
+    // The pool refills while the burst is under way, so a member made Ready meanwhile may be
+    // claimed too: at least 10 warm, and each Tenant's Event agrees with the metric.
+    const { claimed, empty } = await claimEvents(burst);
     const metrics = await operator.metrics();
-    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: pool5, result: 'warm' })).toBe(5);
-    expect(metricValue(metrics, 'landlord_pool_claims_total', { class: pool5, result: 'cold' })).toBe(15);
-    const cold = done.find((t) => !memberNames.includes(t.status!.namespace!))!;
-    const events = await eventsWritten(cold.metadata.name!, 'PoolEmpty');
-    expect(events[0]?.message).toContain(`pool of class ${pool5} had no Ready member`);
+    const warm = metricValue(metrics, 'landlord_pool_claims_total', { class: pool10, result: 'warm' });
+    const cold = metricValue(metrics, 'landlord_pool_claims_total', { class: pool10, result: 'cold' });
+    console.log(`burst of 50 against a pool of 10: ${warm} warm, ${cold} cold`);
+    expect(warm).toBeGreaterThanOrEqual(10);
+    expect([warm, cold]).toEqual([claimed.length, empty.length]);
+    for (const t of done.filter((d) => memberNames.includes(d.status!.namespace!)))
+      expect(claimed).toContain(t.metadata.name);
+    const coldOne = empty[0]!;
+    const events = await eventsWritten(coldOne, 'PoolEmpty');
+    expect(events[0]?.message).toContain(`pool of class ${pool10} had no Ready member`);
     // Each namespace is held by exactly its Tenant.
     for (const t of done) {
       const ns = await core.readNamespace({ name: t.status!.namespace! });
       expect(ns.metadata?.ownerReferences?.map((o) => o.uid)).toEqual([t.metadata.uid]);
     }
-    const refilled = await readyMembers(pool5, 5);
+    const refilled = await readyMembers(pool10, 10);
     expect(refilled.filter((ns) => namespaces.includes(ns))).toEqual([]);
   });
 
   it('size down to 2: unclaimed members go, claimed tenants stay Ready', async () => {
-    await patchPool(pool5, { size: 2 });
-    await readyMembers(pool5, 2);
+    await patchPool(pool10, { size: 2 });
+    await readyMembers(pool10, 2);
     for (const name of burst)
       expect(condition(await readTenant(custom, name), CONDITION.ready)?.status).toBe('True');
   });
 
   it('a changed pool Deployment replaces the unclaimed members, claimed tenants untouched', async () => {
-    const before = (await members(pool5)).map((m) => m.ns.metadata!.name!);
+    const before = (await members(pool10)).map((m) => m.ns.metadata!.name!);
     const claimed = (await readTenant(custom, burst[0]!)).status!.namespace!;
     const pods = await podUids(claimed);
-    await patchPool(pool5, { deployment: deploymentManifest('app', 'default', 'nginx:1.28') });
+    await patchPool(pool10, { deployment: deploymentManifest('app', 'default', 'nginx:1.28') });
     const after = await waitUntil(
       'every member replaced',
       async () => {
-        const now = await readyMembers(pool5, 2);
+        const now = await readyMembers(pool10, 2);
         return now.every((ns) => !before.includes(ns)) ? now : undefined;
       },
       { timeoutMs: 90_000, intervalMs: 500 },
@@ -292,11 +349,11 @@ describe('20 new Tenants at once against a pool of 5', () => {
   });
 
   it('the class deleted: its unclaimed members go with it, claimed namespaces stay', async () => {
-    const left = (await members(pool5)).map((m) => m.ns.metadata!.name!);
-    await custom.deleteClusterCustomObject({ ...classes, name: pool5 });
+    const left = (await members(pool10)).map((m) => m.ns.metadata!.name!);
+    await custom.deleteClusterCustomObject({ ...classes, name: pool10 });
     await waitUntil(
       'members garbage-collected',
-      async () => ((await members(pool5)).length === 0 ? true : undefined),
+      async () => ((await members(pool10)).length === 0 ? true : undefined),
       { timeoutMs: 90_000, intervalMs: 500 },
     );
     expect(left.length).toBeGreaterThan(0);
