@@ -198,6 +198,61 @@ describe('planChildren', () => {
   });
 });
 
+describe('planChildren, a class that names namespaces by "{id}"', () => {
+  const pooled: TenantClass = {
+    ...standard,
+    metadata: { name: 'quick' },
+    spec: { namespace: { mode: 'PerTenant', nameTemplate: 'quick-{id}' } },
+  };
+  const claimed = 'quick-k3x9m2';
+  const held: KubernetesObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: claimed,
+      ownerReferences: [
+        {
+          apiVersion: 'landlord.dev/v1alpha1',
+          kind: 'Tenant',
+          name: 'acme',
+          uid: 'uid-acme',
+          controller: true,
+        },
+      ],
+    },
+  };
+  const namespaces = (plan: unknown): string[] =>
+    [...new Set((plan as string[]).map((line) => line.split(' ')[2]!.split('/')[0]!))].sort();
+
+  it('plans in the namespace the Tenant holds (a claimed pool member), as a reconcile places it', async () => {
+    const t = tenant();
+    t.spec!.class = 'quick';
+    const ref = childRef('Namespace', '', claimed);
+    const children: ChildReader = {
+      get: (r) => Promise.resolve(childKey(r) === childKey(ref) ? held : undefined),
+      labelledFor: () => [ref],
+      classes: [pooled],
+    };
+    expect(namespaces(await summary(t, children))).toEqual([claimed]);
+  });
+
+  it('plans a Tenant that holds none in its cold namespace, and ignores one it does not control', async () => {
+    const t = tenant();
+    t.spec!.class = 'quick';
+    const ref = childRef('Namespace', '', claimed);
+    const foreign = { ...held, metadata: { ...held.metadata, ownerReferences: [] } };
+    const children: ChildReader = {
+      get: (r) => Promise.resolve(childKey(r) === childKey(ref) ? foreign : undefined),
+      labelledFor: () => [ref],
+      classes: [pooled],
+    };
+    const planned = namespaces(await summary(t, children));
+    expect(planned).toHaveLength(1);
+    expect(planned[0]).toMatch(/^quick-[a-z0-9]+$/);
+    expect(planned[0]).not.toBe(claimed);
+  });
+});
+
 describe('planChildren: the TenantClass', () => {
   const small: TenantClass = {
     apiVersion: CLASS_API_VERSION,

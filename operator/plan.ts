@@ -8,6 +8,7 @@ import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
 import { retainedChildren, wantedChildren, type Wanted } from './lifecycle.js';
 import type { SecretSources } from './secrets/sources.js';
+import { idFor, usesId } from './namespaces/ids.js';
 import { classTemplates } from './namespaces/rules.js';
 import { controlledBy, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -45,17 +46,39 @@ export type ChildrenPlan =
   /** A person paused the Tenant: the operator leaves its children as they are. */
   | { kind: 'paused'; message: string };
 
-/** The Tenant's class, then what it asks for under it: a reconcile's first two steps. */
-function askedChildren(
+/**
+ * The Tenant's class, then what it asks for under it: a reconcile's first two steps. A "{id}" class
+ * places the Tenant in the namespace it holds (a claimed pool member or its cold one), as a
+ * reconcile does; a tenant that holds none yet is shown in its cold namespace.
+ */
+async function askedChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   children: ChildReader,
-): Wanted | { ok: false; refusal: { reason: string; message: string } } {
+): Promise<Wanted | { ok: false; refusal: { reason: string; message: string } }> {
   const classes = children.classes ?? [];
   const resolved = resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return resolved;
   const config = { ...policy, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
-  return wantedChildren(tenant, config, { sources: children.secretSources });
+  const namespaceId = await heldNamespaceId(tenant, config, children);
+  return wantedChildren(tenant, namespaceId === undefined ? config : { ...config, namespaceId }, {
+    sources: children.secretSources,
+  });
+}
+
+/** The id of the namespace a Tenant of a "{id}" class holds: labelled for it and controlled by it. */
+async function heldNamespaceId(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  children: ChildReader,
+): Promise<string | undefined> {
+  const template = policy.tenantClass.namespace.nameTemplate;
+  if (policy.tenantClass.mode !== 'PerTenant' || !usesId(template)) return undefined;
+  for (const ref of children.labelledFor(tenant.metadata.name ?? '')) {
+    if (ref.kind === 'Namespace' && controlledBy(tenant, await children.get(ref)))
+      return idFor(template, ref.name);
+  }
+  return undefined;
 }
 
 export async function planChildren(
@@ -64,7 +87,7 @@ export async function planChildren(
   children: ChildReader,
 ): Promise<ChildrenPlan> {
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
-  const asked = askedChildren(tenant, policy, children);
+  const asked = await askedChildren(tenant, policy, children);
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
   const retained = retainedChildren(asked);
   const desired = asked.children;
