@@ -113,6 +113,52 @@ describe('npm start (the sandbox)', () => {
     expect(wide).toContain('http://shop.apps.example.com');
   });
 
+  it('lands a new row of the pooled class in a running member, and prints how long it took', async () => {
+    const kubeconfig = printedKubeconfig();
+    const printed =
+      /signup-1 \(class quick, a warm pool of 2\) was Ready \d+\.\ds after its row was written, in the running member (quick-[a-z0-9]+);/.exec(
+        output,
+      );
+    expect(printed, output).not.toBeNull();
+    const namespace = printed![1]!;
+    expect(await kubectl(kubeconfig, 'get', 'tenant', 'signup-1', '-o', 'jsonpath={.status.namespace}')).toBe(
+      namespace,
+    );
+    const claimed = await kubectl(
+      kubeconfig,
+      'get',
+      'events',
+      '-A',
+      '--field-selector',
+      'involvedObject.name=signup-1,reason=PoolClaimed',
+      '-o',
+      'name',
+    );
+    expect(claimed.trim()).not.toBe('');
+    // As printed: the WARM column, and the pool refilled to 2 without the claimed namespace.
+    expect(output).toContain('kubectl get ns -l landlord.dev/pool=quick');
+    const members = await waitUntil(
+      'the pool of quick to be back to 2',
+      async () => {
+        const names = (await kubectl(kubeconfig, 'get', 'ns', '-l', 'landlord.dev/pool=quick', '-o', 'name'))
+          .split('\n')
+          .filter((line) => line !== '');
+        const warm = await kubectl(
+          kubeconfig,
+          'get',
+          'tenantclass',
+          'quick',
+          '-o',
+          'jsonpath={.status.warm}',
+        );
+        return names.length === 2 && warm === '2' ? names : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(members).not.toContain(`namespace/${namespace}`);
+    expect((await kubectl(kubeconfig, 'get', 'tenantclass')).split('\n')[0]).toContain('WARM');
+  });
+
   it('takes row edits from npm run sandbox:row', async () => {
     const kubeconfig = printedKubeconfig();
     expect(await rowCli('list')).toContain('"name":"tenant-2"');

@@ -16,7 +16,8 @@ import { createTenantTable } from '../harness/tenant-table.js';
 import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
-import { EXAMPLE_ROWS, EXPOSED_CLASS, EXPOSED_TENANT } from './rows.js';
+import { EXAMPLE_ROWS, EXPOSED_CLASS, EXPOSED_TENANT, type Row } from './rows.js';
+import { installPoolClass, POOL_CLASS, signupLine, SIGNUP_TENANT, timeSignup } from './warm-pool.js';
 
 export const SANDBOX_TABLE = 'landlord-tenants';
 export const SANDBOX_ENV = join(e2eStateDir, 'sandbox.env');
@@ -43,13 +44,24 @@ function awsEnv(endpoint: string): Record<string, string> {
   };
 }
 
-async function seedTable(endpoint: string): Promise<void> {
+function dynamoClient(endpoint: string): DynamoDBClient {
   const env = awsEnv(endpoint);
-  const client = new DynamoDBClient({
+  return new DynamoDBClient({
     endpoint,
     region: env.AWS_REGION,
     credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
   });
+}
+
+/** Writes one row to the sandbox's table, as a user would. */
+async function putRow(endpoint: string, Item: Row): Promise<void> {
+  const client = dynamoClient(endpoint);
+  await client.send(new PutItemCommand({ TableName: SANDBOX_TABLE, Item }));
+  client.destroy();
+}
+
+async function seedTable(endpoint: string): Promise<void> {
+  const client = dynamoClient(endpoint);
   // dynalite has no streams: sync polls the sandbox's table.
   await createTenantTable(client, SANDBOX_TABLE, false);
   for (const Item of EXAMPLE_ROWS) await client.send(new PutItemCommand({ TableName: SANDBOX_TABLE, Item }));
@@ -198,6 +210,8 @@ landlord sandbox is running. In another terminal:
   kubectl get secrets -n tenant-tenant-1 -l landlord.dev/tenant   # its secrets: sendgrid (shared) and db (its own),
                                                                   # copied from platform-secrets (docs/secrets.md)
   kubectl get tenants -o wide               # the SECRETS column: SecretsReady
+  kubectl get tenantclass                   # WARM: ready, unclaimed members (class ${POOL_CLASS} keeps 2)
+  kubectl get ns -l landlord.dev/pool=${POOL_CLASS}   # the warm members, refilled after ${SIGNUP_TENANT} took one
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 
@@ -226,6 +240,7 @@ export async function runSandbox(): Promise<void> {
   say(`  control plane up (${elapsed(started)})`);
   await installDefaultClass(cluster.adminKubeconfig);
   await installExposedClass(cluster.adminKubeconfig);
+  installPoolClass(cluster.adminKubeconfig);
   await installSecrets(cluster.adminKubeconfig);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
@@ -286,5 +301,7 @@ export async function runSandbox(): Promise<void> {
   say(`  ready in ${elapsed(started)}`);
   say(`  ${EXPOSED_TENANT} (class ${EXPOSED_CLASS}) is exposed at ${exposed.url}; kubectl get ingress -A:`);
   say(`  ${exposed.ingress}`);
+  const signup = await timeSignup(cluster.adminKubeconfig, (row) => putRow(dynamo.endpoint, row));
+  say(signupLine(signup));
   say(instructions(cluster.adminKubeconfig, logDir, dynamo.endpoint));
 }
