@@ -2,9 +2,10 @@
 // running its Deployment; a new Tenant claims one and keeps its pods (same UIDs); the pool refills;
 // 50 rows written at once and synced against a pool of 10: the rest go cold, each member claimed
 // once; class edits (size down, a changed Deployment) and the class's deletion move only unclaimed
-// members; a "{name}" template on a pooled class is refused; an application slow to start (kwok's
-// delay stage) is Ready at once from the pool. One operator for the file; sync only for the burst's
-// rows, the other Tenants made directly.
+// members; a "{name}" template on a pooled class is refused; members hold the class's shared
+// secrets and a claim adds the tenant's own; an application slow to start (kwok's delay stage) is
+// Ready at once from the pool. One operator for the file; sync only for the burst's rows, the other
+// Tenants made directly.
 import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
@@ -40,8 +41,21 @@ const tenants: string[] = [];
 /** The Deployment the pool runs, and the one the rows ask for: same name and pod template. */
 const APP: V1Deployment = deploymentManifest('app', 'default');
 
-function pooledClass(size: number, template = `${id}-{id}`, deployment = APP): TenantClassSpec {
+/** Where the pool of 3's class copies its secrets from (the operator is installed to read it). */
+const SOURCES = `src-${id}`;
+const POOL3_SECRETS = [
+  { name: 'shared', from: { namespace: SOURCES, name: 'shared' } },
+  { name: 'db', from: { namespace: SOURCES, name: '{name}-db' } },
+];
+
+function pooledClass(
+  size: number,
+  template = `${id}-{id}`,
+  deployment = APP,
+  secrets: TenantClassSpec['secrets'] = [],
+): TenantClassSpec {
   return {
+    secrets,
     namespace: { mode: 'PerTenant', nameTemplate: template, labels: { 'example.com/tenant': '{name}' } },
     podSecurity: 'baseline',
     networkIsolation: 'Isolated',
@@ -142,11 +156,21 @@ const pool3 = `${id}-three`;
 const pool10 = `${id}-ten`;
 const burstTable = `${id}-rows`;
 
+/** A source Secret of one value, `value` in its `value` key. */
+async function putSource(name: string, value: string): Promise<void> {
+  const data = { value: Buffer.from(value).toString('base64') };
+  await core.createNamespacedSecret({ namespace: SOURCES, body: { metadata: { name }, data } });
+}
+
 beforeAll(async () => {
-  await createClass(pool3, pooledClass(3));
+  await core.createNamespace({ body: { metadata: { name: SOURCES } } });
+  await putSource('shared', 'for everyone');
+  await putSource(`${id}-first-db`, 'for the first tenant');
+  await createClass(pool3, pooledClass(3, `${id}-{id}`, APP, POOL3_SECRETS));
   operator = startLandlord(
     'operator',
     componentEnv({
+      LANDLORD_SECRET_SOURCE_NAMESPACES: SOURCES,
       LANDLORD_LOG_LEVEL: 'info',
       LANDLORD_OPERATOR_POOL_REFILL_PER_SECOND: '10',
       LANDLORD_OPERATOR_RESYNC_SECONDS: '10',
@@ -160,6 +184,7 @@ afterAll(async () => {
   for (const name of [pool3, pool10, `${id}-named`, `${id}-crash`, `${id}-slow`])
     await custom.deleteClusterCustomObject({ ...classes, name }).catch(() => undefined);
   expect(await operator.stop()).toBe(0);
+  await core.deleteNamespace({ name: SOURCES }).catch(() => undefined);
 });
 
 describe('a warm pool of 3', () => {
@@ -176,6 +201,13 @@ describe('a warm pool of 3', () => {
     const name = first!.metadata!.name!;
     expect(name).toMatch(new RegExp(`^${id}-[0-9a-z]{8}$`));
     await core.readNamespacedServiceAccount({ name: 'landlord-tenant', namespace: name });
+    // The shared secret is there already, labelled with the pool; the per-tenant one comes with a claim.
+    const shared = await core.readNamespacedSecret({ name: 'shared', namespace: name });
+    expect(Buffer.from(shared.data!.value!, 'base64').toString()).toBe('for everyone');
+    expect(shared.metadata?.labels?.[LABEL.pool]).toBe(pool3);
+    expect(
+      await core.readNamespacedSecret({ name: 'db', namespace: name }).catch(() => undefined),
+    ).toBeUndefined();
   });
 
   it('is claimed by a new Tenant: Ready at once, running the pool pods (same UIDs)', async () => {
@@ -191,6 +223,22 @@ describe('a warm pool of 3', () => {
     expect(claimedFrom).toContain(namespace);
     expect(await podUids(namespace)).toEqual(before.get(namespace));
     await expectHeldBy(tenant, namespace);
+    // Both secrets now the Tenant's: the shared copy taken over, its own made.
+    for (const [secret, value] of [
+      ['shared', 'for everyone'],
+      ['db', 'for the first tenant'],
+    ] as const) {
+      const copy = await waitUntil(
+        `Secret ${secret} owned by ${name}`,
+        async () => {
+          const found = await core.readNamespacedSecret({ name: secret, namespace });
+          return found.metadata?.ownerReferences?.[0]?.uid === tenant.metadata.uid ? found : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
+      expect(Buffer.from(copy.data!.value!, 'base64').toString()).toBe(value);
+      expect(copy.metadata?.labels?.[LABEL.pool]).toBeUndefined();
+    }
     const events = await eventsWritten(name, 'PoolClaimed');
     expect(events[0]?.message).toContain(namespace);
     const metrics = await operator.metrics();

@@ -75,6 +75,7 @@ class OperatorComponent implements Component {
       caches: this.watches!.pool,
       classes: () => this.observed!.tenantClasses(),
       policy: policyConfig(this.settings),
+      sources: this.observed!.secretSources,
       logger: ctx.logger,
       metrics: ctx.metrics,
       refillPerSecond: this.settings.poolRefillPerSecond,

@@ -21,6 +21,7 @@ import { childRef, errorText, type ChildRef } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { PolicyConfig } from '../policy/index.js';
+import type { SecretSources } from '../secrets/sources.js';
 import { policyOf } from '../tenancy/resolve-class.js';
 import type { PoolCaches } from '../watches.js';
 import { memberContents, memberNamespace, poolBlueprint, type PoolBlueprint } from './member-objects.js';
@@ -34,6 +35,8 @@ export interface PoolControllerDeps {
   classes: () => readonly TenantClass[];
   /** The operator's policy; each class's replaces its tenantClass. */
   policy: PolicyConfig;
+  /** The source Secrets as last seen: members hold copies of the shared ones. */
+  sources: SecretSources;
   logger: Logger;
   metrics: Metrics;
   refillPerSecond: number;
@@ -210,7 +213,7 @@ export class PoolController {
       this.refuse(tenantClass.name, `the namespace ${problem}`);
       return none;
     }
-    const blueprint = poolBlueprint({ ...this.deps.policy, tenantClass });
+    const blueprint = poolBlueprint({ ...this.deps.policy, tenantClass }, this.deps.sources);
     if (!blueprint.ok) {
       this.refuse(tenantClass.name, `${blueprint.refusal.reason}: ${blueprint.refusal.message}`);
       return none;

@@ -4,7 +4,7 @@
 // and the pool's Deployment, checked and shaped by the very policy a row's Deployment goes through.
 // So a row whose Deployment has the pool Deployment's name and pod template asks for exactly the
 // pod template already running: applying it changes the Deployment's metadata, not its pods.
-// Nothing here depends on a tenant: "{name}" labels and RoleBindings come with the claim.
+// Nothing here depends on a tenant: "{name}" labels, RoleBindings and secrets come with the claim.
 import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { ANNOTATION, API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
@@ -12,6 +12,8 @@ import { contentHash } from '../../util/canonical-json.js';
 import { childRef, type ChildRef } from '../child-ref.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import { evaluateTenant, type PolicyConfig, type Refusal } from '../policy/index.js';
+import { secretCopy } from '../secrets/copy.js';
+import { NO_SOURCES, type SecretSources } from '../secrets/sources.js';
 import { classObjects } from '../tenancy/namespace-objects.js';
 
 export interface MemberObject {
@@ -30,9 +32,10 @@ const poolTenantName = (className: string): string => `${className}-warm-pool`;
 
 /**
  * The pool's Deployment as the policy makes a row's, and the class's objects, for one class; the
- * hash covers all of it, so any change to what a member holds marks the existing ones stale.
+ * hash covers all of it (the shared copies' values too), so any change to what a member holds marks
+ * the existing ones stale, and they are replaced `maxUnavailable` at a time.
  */
-export function poolBlueprint(policy: PolicyConfig): PoolBlueprint {
+export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_SOURCES): PoolBlueprint {
   const tenantClass = policy.tenantClass;
   const pool = tenantClass.warmPool;
   const stand: Tenant = {
@@ -48,8 +51,30 @@ export function poolBlueprint(policy: PolicyConfig): PoolBlueprint {
     ref: childRef(kind, '', manifest.metadata!.name!),
     manifest,
   }));
+  objects.push(...sharedCopies(tenantClass, policy.secretSourceNamespaces ?? [], sources));
   const labels = memberNamespaceLabels(tenantClass);
   return { ok: true, hash: contentHash({ labels, deployment, objects }).slice(0, 16), deployment, objects };
+}
+
+/**
+ * Copies of the class's shared secrets: `from` sources named without "{name}", in a namespace the
+ * operator reads, that exist now. A missing or refused one is left out: the tenant that claims the
+ * member reports it, as a cold tenant would.
+ */
+function sharedCopies(
+  tenantClass: ClassPolicy,
+  sourceNamespaces: readonly string[],
+  sources: SecretSources,
+): MemberObject[] {
+  return tenantClass.secrets.flatMap((entry) => {
+    const from = entry.from;
+    if (from === undefined || from.name.includes('{name}') || !sourceNamespaces.includes(from.namespace))
+      return [];
+    const secret = sources.secret(from.namespace, from.name);
+    if (secret === undefined) return [];
+    const manifest = secretCopy({ name: entry.name, namespace: '' }, from, secret);
+    return [{ ref: childRef('Secret', '', entry.name), manifest }];
+  });
 }
 
 /** The class's namespace labels that need no tenant name, and the Pod Security labels. */

@@ -89,9 +89,11 @@ export class EventRouter implements WatchHandlers {
 
   /**
    * A source Secret changed: the Tenants whose class copies it look again, at the class-rollout
-   * rate. Those whose copy already holds it write nothing (its hash annotation says so).
+   * rate. Those whose copy already holds it write nothing (its hash annotation says so). The warm
+   * pools look again too: members hold copies of the shared sources.
    */
   secretSource(secret: V1Secret): void {
+    this.wakePool?.();
     const queue = this.queue;
     if (queue === undefined) return;
     const { observed } = this.deps;
