@@ -25,7 +25,7 @@ export interface BenchOptions {
   nodeOptions: string | undefined;
   /** Node.js flags before the script, as the image's ENTRYPOINT has them (V8 flags NODE_OPTIONS refuses). */
   nodeFlags: string[];
-  /** Which scenarios run: landlord (with its baseline, per size), the same PerTenant, the purge engine, many clusters, memory at rest. */
+  /** Which scenarios run: landlord (with its baseline, per size), the same PerTenant, signups with and without a warm pool (per size), the purge engine, many clusters, memory at rest. */
   scenarios: Scenario[];
   /** Rows of the many-clusters scenario, split among its three clusters. */
   multiclusterSize: number;
@@ -35,7 +35,7 @@ export interface BenchOptions {
   pods: boolean;
 }
 
-export const SCENARIOS = ['landlord', 'pertenant', 'purge', 'multicluster', 'rest'] as const;
+export const SCENARIOS = ['landlord', 'pertenant', 'warmpool', 'purge', 'multicluster', 'rest'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000, 10_000, 20_000];
@@ -99,7 +99,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(

@@ -12,7 +12,14 @@ import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
 import { cpuTable } from './cpu-table.js';
 import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { purgeTable, restTable, resultsTable, type BenchReport, type SizeResult } from './report.js';
+import {
+  purgeTable,
+  restTable,
+  resultsTable,
+  warmPoolTable,
+  type BenchReport,
+  type SizeResult,
+} from './report.js';
 import { requestsTable } from './requests-table.js';
 import type { RunContext } from './run-context.js';
 import { runBaseline } from './scenarios/baseline.js';
@@ -20,6 +27,7 @@ import { runLandlord } from './scenarios/landlord.js';
 import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
 import { runRest } from './scenarios/rest.js';
+import { runWarmPool } from './scenarios/warm-pool.js';
 import { perTenantTables } from './tenancy-table.js';
 import type { Tenancy } from './tenancy.js';
 
@@ -124,7 +132,7 @@ async function main(args: readonly string[]): Promise<number> {
   await save(report, options.outDir, stamp);
   printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  const failed = [report.purge, report.multicluster, report.rest].some(
+  const failed = [report.purge, report.multicluster, report.rest, ...(report.warmpool ?? [])].some(
     (r) => r !== undefined && 'error' in r,
   );
   const sizes = [...report.results, ...(report.pertenant ?? [])];
@@ -136,6 +144,8 @@ function planned(options: BenchOptions): string {
   const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
   if (options.scenarios.includes('pertenant'))
     parts.push(`PerTenant (default class standard) at N = ${options.sizes.join(', ')}`);
+  if (options.scenarios.includes('warmpool'))
+    parts.push(`signups with a warm pool and without at N = ${options.sizes.join(', ')}`);
   if (options.scenarios.includes('purge')) parts.push('purge');
   if (options.scenarios.includes('multicluster'))
     parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
@@ -157,6 +167,22 @@ async function runSizes(
   }
 }
 
+/** The warm-pool scenario at every size, each result (or failure) saved as it comes. */
+async function runWarmPools(
+  ctx: RunContext,
+  into: NonNullable<BenchReport['warmpool']>,
+  saved: () => Promise<void>,
+): Promise<void> {
+  for (const n of ctx.options.sizes) {
+    if (stopping) break;
+    const result = await recorded(`warmpool N=${n}`, 'signups with a warm pool and without', () =>
+      runWarmPool(n, ctx),
+    );
+    into.push('error' in result ? { n, error: result.error } : result);
+    await saved();
+  }
+}
+
 /** The chosen scenarios, saving the report after each step so that a late failure keeps the rest. */
 async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string): Promise<void> {
   const { options } = ctx;
@@ -164,6 +190,7 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
   if (options.scenarios.includes('landlord')) await runSizes(ctx, 'shared', report.results, saved);
   if (options.scenarios.includes('pertenant'))
     await runSizes(ctx, 'pertenant', (report.pertenant = []), saved);
+  if (options.scenarios.includes('warmpool')) await runWarmPools(ctx, (report.warmpool = []), saved);
   if (options.scenarios.includes('purge') && !stopping) {
     report.purge = await runPurge(ctx);
     await save(report, options.outDir, stamp);
@@ -180,15 +207,25 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
 
 function printTables(report: BenchReport): void {
   if (report.results.length > 0) printSizeTables(report);
-  const perTenant = perTenantTables(report);
-  if (perTenant !== '') console.log(`\n${perTenant}\n`);
   const perTenantHeap = heapTable(report, report.pertenant ?? []);
-  if (perTenantHeap !== '') console.log(`PerTenant: ${perTenantHeap}\n`);
-  if (report.purge !== undefined && !('error' in report.purge))
-    console.log(`\n${purgeTable(report.purge)}\n`);
-  if (report.multicluster !== undefined && !('error' in report.multicluster))
-    console.log(`\nthree clusters, one table:\n${JSON.stringify(report.multicluster, null, 2)}\n`);
-  if (report.rest !== undefined && !('error' in report.rest)) console.log(`\n${restTable(report.rest)}\n`);
+  const tables = [
+    perTenantTables(report),
+    perTenantHeap === '' ? '' : `PerTenant: ${perTenantHeap}`,
+    warmPoolTable(report.warmpool ?? []),
+    ...scenarioTables(report),
+  ];
+  for (const table of tables) if (table !== '') console.log(`\n${table}\n`);
+}
+
+/** The scenarios that run once (not per size), those that completed. */
+function scenarioTables({ purge, multicluster, rest }: BenchReport): string[] {
+  const ok = <T extends object>(r: T | { error: string } | undefined): r is T =>
+    r !== undefined && !('error' in r);
+  return [
+    ok(purge) ? purgeTable(purge) : '',
+    ok(multicluster) ? `three clusters, one table:\n${JSON.stringify(multicluster, null, 2)}` : '',
+    ok(rest) ? restTable(rest) : '',
+  ];
 }
 
 /** The Shared sizes: results, requests per tenant, CPU per process, heap per tenant. */

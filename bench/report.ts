@@ -7,6 +7,7 @@ import type { LandlordResult } from './scenarios/landlord.js';
 import type { PurgeBenchResult, PurgeNetworkResult } from './scenarios/purge.js';
 import type { MultiClusterResult } from './scenarios/multicluster.js';
 import type { RestComponentResult, RestResult } from './scenarios/rest.js';
+import type { WarmPoolResult } from './scenarios/warm-pool.js';
 
 export interface SizeResult {
   n: number;
@@ -29,6 +30,8 @@ export interface BenchReport {
   results: SizeResult[];
   /** The landlord scenario under the PerTenant default class, per size, when it ran. */
   pertenant?: SizeResult[];
+  /** Signups with and without a warm pool, per size, when it ran. */
+  warmpool?: (WarmPoolResult | { n: number; error: string })[];
   /** The purge scenario (not per size), when it ran. */
   purge?: PurgeBenchResult | { error: string };
   /** Three clusters fed from one table, when it ran. */
@@ -161,4 +164,20 @@ const REST_COLUMNS: Column<RestRow>[] = [
 export function restTable(rest: RestResult): string {
   const rows = Object.entries(rest.components).map(([name, r]) => ({ name, goalMiB: rest.goalMiB, ...r }));
   return renderTable(rows, REST_COLUMNS);
+}
+
+const WARM_POOL_COLUMNS: Column<WarmPoolResult>[] = [
+  { title: 'signups at N', value: (r) => String(r.tenants) },
+  { title: 'pool', value: (r) => String(r.poolSize) },
+  { title: 'app start s', value: (r) => String(r.appStartSeconds) },
+  { title: 'warm p50/p99 ms', value: (r) => `${fixed(r.warm.p50Ms, 0)}/${fixed(r.warm.p99Ms, 0)}` },
+  { title: 'claims', value: (r) => `${r.warmClaims}/${r.warm.count}` },
+  { title: 'cold p50/p99 ms', value: (r) => `${fixed(r.cold.p50Ms, 0)}/${fixed(r.cold.p99Ms, 0)}` },
+  { title: 'cold/warm p50', value: (r) => fixed(r.ratioP50) },
+];
+
+/** One row per size: a signup's row-to-Ready with a warm pool and without. */
+export function warmPoolTable(results: readonly (WarmPoolResult | { error: string })[]): string {
+  const done = results.filter((r): r is WarmPoolResult => !('error' in r));
+  return done.length === 0 ? '' : renderTable(done, WARM_POOL_COLUMNS);
 }
