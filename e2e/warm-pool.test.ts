@@ -6,10 +6,10 @@
 // secrets and a claim adds the tenant's own; an application slow to start (kwok's delay stage) is
 // Ready at once from the pool. One operator for the file; sync only for the burst's rows, the other
 // Tenants made directly.
-import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
-import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
+import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
+import type { TenantClassSpec } from '../api/tenantclass.js';
 import { KWOK_READY_DELAY_ANNOTATION } from '../harness/components.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
@@ -31,15 +31,24 @@ import {
   readTenant,
   waitForCondition,
 } from './support/tenants.js';
+import {
+  CLASSES,
+  createClass,
+  members,
+  orphanNamespaces,
+  POOL_APP,
+  pooledClass as poolClassOf,
+  pooledTenant,
+  readyMembers as readyMembersOf,
+} from './support/warm-pool.js';
 
 const { core, apps, custom } = clients();
 const id = uniqueName('wp');
-const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
+const classes = CLASSES;
 let operator: LandlordProcess;
 const tenants: string[] = [];
 
-/** The Deployment the pool runs, and the one the rows ask for: same name and pod template. */
-const APP: V1Deployment = deploymentManifest('app', 'default');
+const APP = POOL_APP;
 
 /** Where the pool of 3's class copies its secrets from (the operator is installed to read it). */
 const SOURCES = `src-${id}`;
@@ -48,28 +57,12 @@ const POOL3_SECRETS = [
   { name: 'db', from: { namespace: SOURCES, name: '{name}-db' } },
 ];
 
-function pooledClass(
+const pooledClass = (
   size: number,
   template = `${id}-{id}`,
   deployment = APP,
   secrets: TenantClassSpec['secrets'] = [],
-): TenantClassSpec {
-  return {
-    secrets,
-    namespace: { mode: 'PerTenant', nameTemplate: template, labels: { 'example.com/tenant': '{name}' } },
-    podSecurity: 'baseline',
-    networkIsolation: 'Isolated',
-    rbac: [{ group: '{name}-devs', clusterRole: 'view' }],
-    warmPool: { size, deployment: deployment as unknown as Record<string, unknown>, maxUnavailable: 1 },
-  };
-}
-
-async function createClass(name: string, spec: TenantClassSpec): Promise<void> {
-  await custom.createClusterCustomObject({
-    ...classes,
-    body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'TenantClass', metadata: { name }, spec },
-  });
-}
+): TenantClassSpec => poolClassOf(size, template, deployment, secrets);
 
 /** Sets fields of the class's warmPool (a JSON patch, as the generated client sends). */
 async function patchPool(name: string, warmPool: Record<string, unknown>): Promise<void> {
@@ -81,50 +74,18 @@ async function patchPool(name: string, warmPool: Record<string, unknown>): Promi
   await custom.patchClusterCustomObject({ ...classes, name, body });
 }
 
+/** A Tenant of the class, remembered for afterAll. */
 function tenantOf(
   name: string,
   className: string,
   deployment = deploymentManifest('app', 'default'),
 ): Tenant {
   tenants.push(name);
-  return {
-    apiVersion: `${GROUP}/${VERSION}`,
-    kind: 'Tenant',
-    metadata: { name },
-    spec: {
-      class: className,
-      deployment,
-      configMaps: [configMapManifest(`${name}-config`, 'default')],
-    },
-  };
+  return pooledTenant(name, className, deployment);
 }
 
-/** Unclaimed members of a class, with whether their Deployment is available. */
-async function members(className: string): Promise<{ ns: V1Namespace; ready: boolean }[]> {
-  const list = await core.listNamespace({ labelSelector: `${LABEL.pool}=${className}` });
-  const live = list.items.filter((ns) => ns.metadata?.deletionTimestamp === undefined);
-  return Promise.all(
-    live.map(async (ns) => {
-      const name = ns.metadata!.name!;
-      const deployments = await apps.listNamespacedDeployment({ namespace: name });
-      const d = deployments.items[0];
-      const ready = (d?.status?.availableReplicas ?? 0) >= (d?.spec?.replicas ?? 1);
-      return { ns, ready };
-    }),
-  );
-}
-
-function readyMembers(className: string, count: number, timeoutMs = 90_000): Promise<string[]> {
-  return waitUntil(
-    `${count} Ready members of ${className}`,
-    async () => {
-      const all = await members(className);
-      const ready = all.filter((m) => m.ready).map((m) => m.ns.metadata!.name!);
-      return all.length === count && ready.length === count ? ready : undefined;
-    },
-    { timeoutMs, intervalMs: 250, abortIf: operator.assertRunning },
-  );
-}
+const readyMembers = (className: string, count: number, timeoutMs = 90_000): Promise<string[]> =>
+  readyMembersOf(className, count, { timeoutMs, abortIf: operator.assertRunning });
 
 async function podUids(namespace: string): Promise<string[]> {
   const pods = (await core.listNamespacedPod({ namespace })).items;
@@ -416,13 +377,7 @@ describe('the operator SIGKILLed right after a claim, and again during a refill'
   const wave = Array.from({ length: 8 }, (_, i) => `${id}-k${i}`);
 
   /** Every namespace the file made is a member of a pool or held by one Tenant: none is orphaned. */
-  async function orphans(): Promise<string[]> {
-    const all = (await core.listNamespace()).items.filter((ns) => ns.metadata!.name!.startsWith(`${id}-`));
-    return all
-      .filter((ns) => ns.metadata?.deletionTimestamp === undefined)
-      .filter((ns) => !ns.metadata?.labels?.[LABEL.pool] && !ns.metadata?.labels?.[LABEL.tenant])
-      .map((ns) => ns.metadata!.name!);
-  }
+  const orphans = (): Promise<string[]> => orphanNamespaces(`${id}-`);
 
   /** SIGKILL as soon as the operator logs `after` (a line past `from`), then a fresh one. */
   async function restart(after: string, from: number): Promise<void> {
