@@ -8,7 +8,7 @@
 // Tenants made directly.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
+import { CONDITION, LABEL, PLURAL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
 import { KWOK_READY_DELAY_ANNOTATION } from '../harness/components.js';
 import { waitUntil } from '../harness/wait.js';
@@ -18,6 +18,7 @@ import {
   batchWrite,
   createTable,
   deleteSyncedTenants,
+  eventsFor,
   eventsWritten,
   lowLevel,
   startSync,
@@ -237,6 +238,57 @@ describe('a warm pool of 3', () => {
       timeoutMs: 60_000,
     });
     expect(await writes()).toBe(before);
+  });
+
+  it('a suspended or archived tenant keeps its namespace, which never goes back to the pool; one made archived claims none', async () => {
+    const name = `${id}-first`;
+    const namespace = (await readTenant(custom, name)).status!.namespace!;
+    const setState = (state: string): Promise<unknown> =>
+      custom.patchClusterCustomObject({
+        ...classes,
+        plural: PLURAL,
+        name,
+        body: [{ op: 'add', path: '/spec/state', value: state }],
+      });
+    const inState = (state: string): Promise<Tenant> =>
+      waitUntil(
+        `${name} ${state}`,
+        async () => {
+          const t = await readTenant(custom, name);
+          return t.status?.state === state ? t : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+    await setState('suspended');
+    await inState('suspended');
+    const scaled = await apps.readNamespacedDeployment({ name: 'app', namespace });
+    expect(scaled.spec?.replicas).toBe(0);
+    await setState('archived');
+    const archived = await inState('archived');
+    expect(archived.status?.namespace).toBe(namespace);
+    const ns = await core.readNamespace({ name: namespace });
+    expect(ns.metadata?.labels?.[LABEL.pool]).toBeUndefined();
+    expect(ns.metadata?.ownerReferences?.map((o) => o.uid)).toEqual([archived.metadata.uid]);
+    expect(
+      await apps.readNamespacedDeployment({ name: 'app', namespace }).catch(() => undefined),
+    ).toBeUndefined();
+    const pool = await readyMembers(pool3, 3);
+    expect(pool).not.toContain(namespace);
+    // A Tenant made archived runs nothing: it takes no member (and says nothing of the pool).
+    const born = `${id}-born-archived`;
+    const bornArchived = tenantOf(born, pool3);
+    bornArchived.spec = { ...bornArchived.spec, state: 'archived' };
+    await createTenant(custom, bornArchived);
+    await waitUntil(
+      `${born} archived`,
+      async () => ((await readTenant(custom, born)).status?.state === 'archived' ? true : undefined),
+      { timeoutMs: 60_000 },
+    );
+    expect((await readyMembers(pool3, 3)).sort()).toEqual([...pool].sort());
+    const poolEvents = (await eventsFor(born)).filter(
+      (e) => e.reason === 'PoolClaimed' || e.reason === 'PoolEmpty',
+    );
+    expect(poolEvents).toEqual([]);
   });
 
   it('refuses a "{name}" template on a pooled class: PoolNeedsIdTemplate, and makes no member', async () => {
