@@ -28,6 +28,11 @@ export const LABEL = {
   cluster: 'landlord.dev/cluster',
   /** On an unclaimed warm pool member (a Namespace) and what the pool put in it: its TenantClass. */
   pool: 'landlord.dev/pool',
+  /**
+   * On the pods of an exposed class's Deployment (value "app"): what its Service selects. Names no
+   * tenant, so a warm pool member's pods carry it before the claim and keep running after.
+   */
+  exposed: 'landlord.dev/exposed',
 } as const;
 
 export const ANNOTATION = {

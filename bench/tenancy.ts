@@ -76,7 +76,7 @@ export function perTenantWaves(tenant: Tenant, policy: ClassPolicy, replicas = 1
   const [ns, ...fences] = tenancyObjects(tenant, policy, namespace, exposed?.hosts ?? []);
   const routes = exposed === undefined ? [] : exposureObjects(tenant, exposed, namespace);
   const placed = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
-  const app = exposed === undefined ? placed : withExposedPods(placed, name);
+  const app = exposed === undefined ? placed : withExposedPods(placed);
   const children = [
     withOwnership(app, tenant, 'Deployment'),
     withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),

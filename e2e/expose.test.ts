@@ -142,7 +142,7 @@ describe('a tenant of an Ingress class', () => {
   it("gets a ClusterIP Service whose EndpointSlice lists exactly the tenant's pod IPs", async () => {
     const svc = await service(web);
     expect(svc.spec?.type).toBe('ClusterIP');
-    expect(svc.spec?.selector).toEqual({ [LABEL.tenant]: web });
+    expect(svc.spec?.selector).toEqual({ [LABEL.exposed]: 'app' });
     expect(svc.spec?.ports?.map((p) => [p.port, p.targetPort])).toEqual([[80, 8080]]);
     expect(svc.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Tenant', name: web, controller: true });
     const deployment = await json<{ spec: { replicas: number } }>(

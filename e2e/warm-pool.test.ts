@@ -6,7 +6,7 @@
 // secrets and a claim adds the tenant's own; an application slow to start (kwok's delay stage) is
 // Ready at once from the pool. One operator for the file; sync only for the burst's rows, the other
 // Tenants made directly.
-import type { V1Deployment } from '@kubernetes/client-node';
+import { NetworkingV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, LABEL, PLURAL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
@@ -43,7 +43,8 @@ import {
   readyMembers as readyMembersOf,
 } from './support/warm-pool.js';
 
-const { core, apps, custom } = clients();
+const { core, apps, custom, kc } = clients();
+const networking = kc.makeApiClient(NetworkingV1Api);
 const id = uniqueName('wp');
 const classes = CLASSES;
 let operator: LandlordProcess;
@@ -53,6 +54,8 @@ const APP = POOL_APP;
 
 /** Where the pool of 3's class copies its secrets from (the operator is installed to read it). */
 const SOURCES = `src-${id}`;
+/** The pool of 3's class exposes its tenants under this domain. */
+const DOMAIN = 'apps.example.com';
 const POOL3_SECRETS = [
   { name: 'shared', from: { namespace: SOURCES, name: 'shared' } },
   { name: 'db', from: { namespace: SOURCES, name: '{name}-db' } },
@@ -128,7 +131,12 @@ beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: SOURCES } } });
   await putSource('shared', 'for everyone');
   await putSource(`${id}-first-db`, 'for the first tenant');
-  await createClass(pool3, pooledClass(3, `${id}-{id}`, APP, POOL3_SECRETS));
+  // Exposed too: the members' pods carry the label the tenants' Services select, so a claim keeps them.
+  await createClass(pool3, {
+    ...pooledClass(3, `${id}-{id}`, APP, POOL3_SECRETS),
+    expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
+    allowedDomains: [DOMAIN],
+  });
   operator = startLandlord(
     'operator',
     componentEnv({
@@ -185,6 +193,16 @@ describe('a warm pool of 3', () => {
     expect(claimedFrom).toContain(namespace);
     expect(await podUids(namespace)).toEqual(before.get(namespace));
     await expectHeldBy(tenant, namespace);
+    // Reachable: its Service selects exactly the pods the member ran, its Ingress names its host.
+    const service = await core.readNamespacedService({ name: 'landlord-app', namespace });
+    const selector = Object.entries(service.spec!.selector!)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const selected = (await core.listNamespacedPod({ namespace, labelSelector: selector })).items;
+    expect(selected.map((p) => p.metadata!.uid!).sort()).toEqual(before.get(namespace));
+    const ingress = await networking.readNamespacedIngress({ name: 'landlord-app', namespace });
+    expect(ingress.spec?.rules?.map((r) => r.host)).toEqual([`${name}.${DOMAIN}`]);
+    expect(tenant.status?.url).toBe(`http://${name}.${DOMAIN}`);
     // Both secrets now the Tenant's: the shared copy taken over, its own made.
     for (const [secret, value] of [
       ['shared', 'for everyone'],

@@ -173,12 +173,12 @@ function workloadOf(
   exposed: Exposed | undefined,
 ): DesiredChildren {
   const scaled = state === 'suspended' ? scaledToZero(children) : children;
-  return exposed === undefined ? scaled : exposedPods(tenant, scaled);
+  return exposed === undefined ? scaled : exposedPods(scaled);
 }
 
 /** The pods carry the label the tenant's Service selects on (exposure/objects.ts). */
-function exposedPods(tenant: Tenant, children: DesiredChildren): DesiredChildren {
-  return { ...children, deployment: withExposedPods(children.deployment, tenant.metadata.name ?? '') };
+function exposedPods(children: DesiredChildren): DesiredChildren {
+  return { ...children, deployment: withExposedPods(children.deployment) };
 }
 
 /**

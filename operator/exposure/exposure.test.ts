@@ -79,11 +79,11 @@ describe('wantedChildren with expose', () => {
     expect(service.metadata?.namespace).toBe('acme');
     expect(service.spec).toEqual({
       type: 'ClusterIP',
-      selector: { [LABEL.tenant]: 'acme' },
+      selector: { [LABEL.exposed]: 'app' },
       ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }],
     });
     const deployment = find(list, 'Deployment') as V1Deployment;
-    expect(deployment.spec?.template.metadata?.labels?.[LABEL.tenant]).toBe('acme');
+    expect(deployment.spec?.template.metadata?.labels?.[LABEL.exposed]).toBe('app');
     expect(find(list, 'Ingress')).toMatchObject({
       spec: {
         ingressClassName: 'nginx',
@@ -149,7 +149,7 @@ describe('wantedChildren with expose', () => {
     const list = manifests(wanted(exposing(undefined)));
     expect(find(list, 'Service')).toBeUndefined();
     const deployment = find(list, 'Deployment') as V1Deployment;
-    expect(deployment.spec?.template.metadata?.labels?.[LABEL.tenant]).toBeUndefined();
+    expect(deployment.spec?.template.metadata?.labels?.[LABEL.exposed]).toBeUndefined();
   });
 
   it('refuses every state of a Tenant whose class cannot be carried out, archived too', () => {

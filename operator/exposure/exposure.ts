@@ -108,10 +108,9 @@ export function claimedHosts(tenant: Tenant, tenantClass: ClassPolicy): string[]
 
 /** The Service and the route, owned by the Tenant like the namespace's other objects. */
 export function exposureObjects(tenant: Tenant, exposed: Exposed, namespace: string): DesiredChild[] {
-  const name = tenant.metadata.name!;
   const routeKind: ExposeKind = exposed.expose.gateway === undefined ? 'Ingress' : 'HTTPRoute';
   return [
-    withOwnership(service(exposed.expose, name, namespace), tenant, 'Service'),
+    withOwnership(service(exposed.expose, namespace), tenant, 'Service'),
     withOwnership(route(exposed.expose, namespace, exposed.hosts), tenant, routeKind),
   ];
 }

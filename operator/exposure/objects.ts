@@ -18,26 +18,27 @@ const SERVICE_PORT = 80;
 /**
  * The label the Service selects on, forced onto the tenant's pod template: the row's own labels may
  * change with any edit (or select nothing the Service could spell, as matchExpressions), this one
- * never does. The namespace holds only this tenant's pods, so the tenant's name is enough.
+ * never does. The namespace holds only this tenant's pods, so one fixed value is enough, and it
+ * names no tenant: a warm pool member's pods carry it already, and a claim keeps them.
  */
-const POD_LABEL = LABEL.tenant;
+const POD_SELECTOR = { [LABEL.exposed]: 'app' } as const;
 
-/** The Deployment whose pods carry POD_LABEL; `deployment` is a copy the caller owns. */
-export function withExposedPods(deployment: V1Deployment, tenant: string): V1Deployment {
+/** The Deployment whose pods carry the Service's label; `deployment` is a copy the caller owns. */
+export function withExposedPods(deployment: V1Deployment): V1Deployment {
   const template = deployment.spec?.template;
   if (template === undefined) return deployment;
-  template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_LABEL]: tenant } };
+  template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, ...POD_SELECTOR } };
   return deployment;
 }
 
-export function service(expose: ClassExpose, tenant: string, namespace: string): V1Service {
+export function service(expose: ClassExpose, namespace: string): V1Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: EXPOSE_NAMES.service, namespace },
     spec: {
       type: 'ClusterIP',
-      selector: { [POD_LABEL]: tenant },
+      selector: { ...POD_SELECTOR },
       ports: [{ name: 'http', protocol: 'TCP', port: SERVICE_PORT, targetPort: expose.port }],
     },
   };

@@ -1,6 +1,7 @@
 // What a member holds of its class's secrets: copies of the shared sources only, and a hash that
 // moves with their values, so a rotated source replaces the unclaimed members.
 import { describe, expect, it } from 'vitest';
+import { LABEL } from '../../api/tenant.js';
 import type { ClassSecret } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validDeployment } from '../../testing/policy.js';
 import type { SecretSources, SourceSecret } from '../secrets/sources.js';
@@ -71,5 +72,27 @@ describe('poolBlueprint: secrets', () => {
     const policy = testConfig({ tenantClass: { ...perTenant('quick-{id}'), secrets: SECRETS } });
     const made = poolBlueprint(policy);
     expect(made.ok && made.objects.some((o) => o.ref.kind === 'Secret')).toBe(false);
+  });
+});
+
+describe('poolBlueprint: an exposed class', () => {
+  it("labels the members' pods as the tenants' Services select them, so a claim keeps them", () => {
+    const policy = testConfig({
+      tenantClass: {
+        ...perTenant('web-{id}'),
+        name: 'web',
+        expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+        allowedDomains: ['apps.example.com'],
+        warmPool: {
+          size: 2,
+          deployment: validDeployment() as unknown as Record<string, unknown>,
+          maxUnavailable: 1,
+        },
+      },
+    });
+    const made = poolBlueprint(policy);
+    expect(made.ok && made.deployment.spec?.template.metadata?.labels).toMatchObject({
+      [LABEL.exposed]: 'app',
+    });
   });
 });

@@ -12,6 +12,7 @@ import { contentHash } from '../../util/canonical-json.js';
 import { childRef, type ChildRef } from '../child-ref.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import { evaluateTenant, type PolicyConfig, type Refusal } from '../policy/index.js';
+import { withExposedPods } from '../exposure/objects.js';
 import { secretCopy } from '../secrets/copy.js';
 import { NO_SOURCES, type SecretSources } from '../secrets/sources.js';
 import { classObjects } from '../tenancy/namespace-objects.js';
@@ -46,7 +47,11 @@ export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_
   };
   const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
   if (!verdict.ok) return verdict;
-  const deployment = verdict.children.deployment;
+  // An exposed class's pods carry the label its Services select, before any tenant: a claim keeps them.
+  const deployment =
+    tenantClass.expose === undefined
+      ? verdict.children.deployment
+      : withExposedPods(structuredClone(verdict.children.deployment));
   const objects = classObjects(tenantClass, '').map(([kind, manifest]) => ({
     ref: childRef(kind, '', manifest.metadata!.name!),
     manifest,
