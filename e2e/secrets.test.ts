@@ -4,11 +4,17 @@
 // leaves the secrets equal writes none; a missing source, a deleted one, a removed entry, a
 // hand-made Secret of the same name, a kube-system source and a Shared class each get their own
 // reason; and a canary value appears nowhere the run printed.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { V1Secret } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
 import { removeCrds } from '../harness/crd-removal.js';
+import { repoRoot } from '../harness/paths.js';
 import { externalSecretCrdFile } from '../harness/external-secrets.js';
 import { waitForCount, waitUntil } from '../harness/wait.js';
 import { clients, envValue, uniqueName } from './support/env.js';
@@ -22,8 +28,12 @@ import {
   tenantManifest,
   waitForCondition,
 } from './support/tenants.js';
+import { createTable, putRow } from './support/sync.js';
 
 const { core, custom } = clients();
+const exec = promisify(execFile);
+/** What a failed run of the CLI rejects with: its output is still what it printed. */
+type ExecError = { stdout: string; stderr: string };
 const id = uniqueName('sec');
 const SOURCES = `${id}-src`;
 const MAIN = `${id}-main`;
@@ -427,8 +437,49 @@ describe('externalSecret entries, with the ExternalSecret CRD installed (no ESO 
   });
 });
 
+/**
+ * `landlord plan` and `landlord validate` on a row of the main class whose sources exist (its own
+ * `-db` holds the canary too): what a row writer's CI or an operator's terminal would print.
+ */
+async function cliOutput(): Promise<string> {
+  const row = `${id}-plan-row`;
+  const table = `${id}-plan`;
+  await putSource(`${row}-db`, { password: b64(`${CANARY}-plan`) });
+  const deployment = tenantOf(row, MAIN, { env: 'shared', volume: 'db' }).spec!.deployment;
+  const item = {
+    name: row,
+    class: MAIN,
+    spec: JSON.stringify(deployment),
+    customizations: '[]',
+    deleted: false,
+  };
+  await createTable(table);
+  await putRow(table, item);
+  const dir = await mkdtemp(join(tmpdir(), 'landlord-canary-'));
+  const rowFile = join(dir, 'row.json');
+  const classFile = join(dir, 'classes.json');
+  await writeFile(rowFile, JSON.stringify(item));
+  await writeFile(classFile, await kubectl('get', 'tenantclass', MAIN, '-o', 'json'));
+  const env = componentEnv({ DYNAMODB_TABLE: table, LANDLORD_SECRET_SOURCE_NAMESPACES: SOURCES });
+  const landlord = async (...args: string[]): Promise<string> => {
+    const bin = join(repoRoot, 'dist', 'cli', 'landlord.js');
+    const run = await exec(process.execPath, [bin, ...args], { env }).catch((err: ExecError) => err);
+    return `${run.stdout}\n${run.stderr}`;
+  };
+  const outputs = [
+    await landlord('plan'),
+    await landlord('plan', '-o', 'json'),
+    await landlord('validate', rowFile, '--classes', classFile),
+    await landlord('validate', rowFile, '--classes', classFile, '-o', 'json'),
+  ];
+  await rm(dir, { recursive: true, force: true });
+  // The plan saw the row and its copies: the output is about them, names only.
+  expect(outputs[0]).toContain(`Secret ${row}`);
+  return outputs.join('\n');
+}
+
 describe('never leaking a value', () => {
-  it('prints the canary nowhere: logs, Events, status, metrics, kubectl', async () => {
+  it('prints the canary nowhere: logs, Events, status, metrics, kubectl, plan and validate', async () => {
     const tenants = (await custom.listClusterCustomObject({
       ...classes,
       plural: 'tenants',
@@ -442,8 +493,10 @@ describe('never leaking a value', () => {
       await operator.metrics(),
       await kubectl('describe', 'tenant', names(1)[0]!, `${id}-late`, `${id}-ks`),
       await kubectl('get', 'tenants', '-o', 'wide'),
+      await cliOutput(),
     ].join('\n');
     expect(printed.length).toBeGreaterThan(10_000);
-    for (const value of [CANARY, b64(CANARY), b64(CANARY_2)]) expect(printed).not.toContain(value);
+    const values = [CANARY, b64(CANARY), b64(CANARY_2), b64(`${CANARY}-plan`)];
+    for (const value of values) expect(printed).not.toContain(value);
   });
 });
