@@ -3,14 +3,14 @@
 // nothing else (no Ingress, Namespace, Deployment or ConfigMap); a host template edit rewrites their
 // 200 Ingresses and the 200 namespaces' landlord.dev/hosts annotation, and no Service or Deployment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, HOSTS_ANNOTATION, VERSION, type Tenant } from '../api/tenant.js';
+import { GROUP, HOSTS_ANNOTATION, VERSION, type Tenant } from '../api/tenant.js';
 import type { ClassExpose, TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
 import { EXPOSE_NAMES } from '../operator/exposure/objects.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass, patchClass } from './support/escape.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { createTenant, deleteTenantsLabelled, tenantManifest } from './support/tenants.js';
+import { componentEnv, startLandlord, writesByResource, type LandlordProcess } from './support/landlord.js';
+import { createTenant, deleteTenantsLabelled, readyTenants, tenantManifest } from './support/tenants.js';
 
 const { core, custom } = clients();
 const id = uniqueName('exroll');
@@ -44,29 +44,10 @@ function tenantOf(name: string): Tenant {
 
 const names = Array.from({ length: TENANTS }, (_, i) => `${id}-${String(i).padStart(3, '0')}`);
 
-async function readyCount(): Promise<number> {
-  const list = (await custom.listClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'tenants',
-    labelSelector: `${FILE_LABEL}=${id}`,
-  })) as { items: Tenant[] };
-  return list.items.filter((t) =>
-    t.status?.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True'),
-  ).length;
-}
+const readyCount = async (): Promise<number> => (await readyTenants(custom, `${FILE_LABEL}=${id}`)).length;
 
 /** The operator's writes by resource, from its own request metrics. */
-async function writesByResource(): Promise<Record<string, number>> {
-  const text = await operator.metrics();
-  const writes: Record<string, number> = {};
-  for (const resource of OBJECT_RESOURCES) {
-    writes[resource] = ['apply', 'create', 'update', 'patch', 'delete']
-      .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb, resource }))
-      .reduce((a, b) => a + b, 0);
-  }
-  return writes;
-}
+const operatorWrites = (): Promise<Record<string, number>> => writesByResource(operator, OBJECT_RESOURCES);
 
 /** Once the operator's writes hold still: the delta since `before`, by resource. */
 async function settledDelta(before: Record<string, number>): Promise<Record<string, number>> {
@@ -74,7 +55,7 @@ async function settledDelta(before: Record<string, number>): Promise<Record<stri
   const after = await waitUntil(
     "the operator's writes to hold still",
     async () => {
-      const now = await writesByResource();
+      const now = await operatorWrites();
       const same = JSON.stringify(now) === last;
       last = JSON.stringify(now);
       return same ? now : undefined;
@@ -107,7 +88,7 @@ afterAll(async () => {
 
 describe(`an edit of an exposed class of ${TENANTS} Tenants`, () => {
   it('a port edit rewrites their Services, one write each, and nothing else', async () => {
-    const before = await writesByResource();
+    const before = await operatorWrites();
     const began = Date.now();
     await patchClass(custom, CLASS, 'expose', { ...EXPOSE, port: 9090 });
     await waitUntil(
@@ -130,7 +111,7 @@ describe(`an edit of an exposed class of ${TENANTS} Tenants`, () => {
   });
 
   it('a host template edit rewrites their Ingresses and hosts annotations, and no Service or Deployment', async () => {
-    const before = await writesByResource();
+    const before = await operatorWrites();
     const began = Date.now();
     await patchClass(custom, CLASS, 'expose', { ...EXPOSE, port: 9090, host: '{name}.shop.example.com' });
     await waitUntil(

@@ -19,12 +19,13 @@ import { externalSecretCrdFile } from '../harness/external-secrets.js';
 import { waitForCount, waitUntil } from '../harness/wait.js';
 import { clients, envValue, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, startLandlord, writeRequests, type LandlordProcess } from './support/landlord.js';
 import {
   condition,
   createTenant,
   deleteTenantsLabelled,
   readTenant,
+  readyTenants,
   tenantManifest,
   waitForCondition,
 } from './support/tenants.js';
@@ -113,22 +114,11 @@ async function copies(): Promise<Map<string, V1Secret>> {
 }
 
 async function readyCount(prefix: string): Promise<number> {
-  const list = (await custom.listClusterCustomObject({
-    ...classes,
-    plural: 'tenants',
-    labelSelector: `${FILE_LABEL}=${id}`,
-  })) as { items: Tenant[] };
-  return list.items.filter(
-    (t) => t.metadata.name!.startsWith(prefix) && condition(t, CONDITION.ready)?.status === 'True',
-  ).length;
+  const ready = await readyTenants(custom, `${FILE_LABEL}=${id}`);
+  return ready.filter((t) => t.metadata.name!.startsWith(prefix)).length;
 }
 
-async function secretWrites(): Promise<number> {
-  const text = await operator.metrics();
-  return ['apply', 'create', 'update', 'patch', 'delete']
-    .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb, resource: 'secrets' }))
-    .reduce((a, b) => a + b, 0);
-}
+const secretWrites = (): Promise<number> => writeRequests(operator, ['secrets']);
 
 /** Reads the counter until it holds still: the last reconciles may still be under way. */
 async function settledSecretWrites(): Promise<number> {

@@ -3,13 +3,13 @@
 // first class's quota rewrites 200 ResourceQuotas and nothing else: no Namespace, ServiceAccount,
 // NetworkPolicy, Deployment or ConfigMap, and nothing at all of the other class's 20.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
+import { GROUP, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { createTenant, deleteTenantsLabelled, tenantManifest } from './support/tenants.js';
+import { componentEnv, startLandlord, writesByResource, type LandlordProcess } from './support/landlord.js';
+import { createTenant, deleteTenantsLabelled, readyTenants, tenantManifest } from './support/tenants.js';
 
 const { core, custom } = clients();
 const id = uniqueName('rollout');
@@ -53,29 +53,11 @@ async function createAll(tenants: readonly Tenant[]): Promise<void> {
   }
 }
 
-async function readyCount(): Promise<number> {
-  const list = (await custom.listClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'tenants',
-    labelSelector: `${FILE_LABEL}=${id}`,
-  })) as { items: Tenant[] };
-  return list.items.filter((t) =>
-    t.status?.conditions?.some((c) => c.type === CONDITION.ready && c.status === 'True'),
-  ).length;
-}
+const readyCount = async (): Promise<number> => (await readyTenants(custom, `${FILE_LABEL}=${id}`)).length;
 
 /** The operator's writes by resource, from its own request metrics. */
-async function writesByResource(): Promise<Record<string, number>> {
-  const text = await operator.metrics();
-  const writes: Record<string, number> = {};
-  for (const resource of [...OBJECT_RESOURCES, 'tenants/status', 'events']) {
-    writes[resource] = ['apply', 'create', 'update', 'patch', 'delete']
-      .map((verb) => metricValue(text, 'landlord_api_requests_total', { verb, resource }))
-      .reduce((a, b) => a + b, 0);
-  }
-  return writes;
-}
+const operatorWrites = (): Promise<Record<string, number>> =>
+  writesByResource(operator, [...OBJECT_RESOURCES, 'tenants/status', 'events']);
 
 /** The pods limit of every quota in the edited class's namespaces. */
 async function quotaPods(): Promise<string[]> {
@@ -118,7 +100,7 @@ afterAll(async () => {
 
 describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () => {
   it('rewrites their quotas, one write each, and nothing else of theirs or of another class', async () => {
-    const before = await writesByResource();
+    const before = await operatorWrites();
     const began = Date.now();
     await kubectl(
       'patch',
@@ -142,7 +124,7 @@ describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () =>
     const after = await waitUntil(
       "the operator's writes to hold still",
       async () => {
-        const now = await writesByResource();
+        const now = await operatorWrites();
         const same = JSON.stringify(now) === last;
         last = JSON.stringify(now);
         return same ? now : undefined;

@@ -197,3 +197,17 @@ export async function writeRequests(
     resources.map((resource) => metricValue(text, 'landlord_api_requests_total', { verb, resource })),
   ).reduce((a, b) => a + b, 0);
 }
+
+/** Write requests a component made, by resource, from its own request metrics. */
+export async function writesByResource(
+  component: LandlordProcess,
+  resources: readonly string[],
+): Promise<Record<string, number>> {
+  const text = await component.metrics();
+  const count = (resource: string): number =>
+    WRITE_VERBS.map((verb) => metricValue(text, 'landlord_api_requests_total', { verb, resource })).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  return Object.fromEntries(resources.map((resource) => [resource, count(resource)]));
+}

@@ -1,7 +1,16 @@
 // Tenants in tests: manifests, and waiting for what the operator reports.
 import type { CustomObjectsApi, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { waitUntil } from '../../harness/wait.js';
-import { API_VERSION, GROUP, KIND, PLURAL, VERSION, type Condition, type Tenant } from '../../api/tenant.js';
+import {
+  API_VERSION,
+  CONDITION,
+  GROUP,
+  KIND,
+  PLURAL,
+  VERSION,
+  type Condition,
+  type Tenant,
+} from '../../api/tenant.js';
 
 export function deploymentManifest(name: string, namespace: string, image = 'nginx:1.27'): V1Deployment {
   return {
@@ -106,4 +115,15 @@ export async function deleteTenantsLabelled(custom: CustomObjectsApi, labelSelec
     },
     { timeoutMs: 600_000, intervalMs: 1_000 },
   );
+}
+
+/** The Tenants with these labels that are Ready now. */
+export async function readyTenants(custom: CustomObjectsApi, labelSelector: string): Promise<Tenant[]> {
+  const list = (await custom.listClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL,
+    labelSelector,
+  })) as { items: Tenant[] };
+  return list.items.filter((t) => condition(t, CONDITION.ready)?.status === 'True');
 }
