@@ -14,12 +14,12 @@ import type { WorkQueue } from '../../runtime/work-queue.js';
 import type { ChildKind } from '../child-ref.js';
 import type { RouteKind } from '../exposure/foreign-routes.js';
 import type { ObservedState } from '../observed.js';
+import { REFUSAL_REASON } from '../policy/index.js';
 import type { WatchHandlers } from '../watches.js';
 import { tenantsOfSource } from '../secrets/source-routing.js';
 import { ClassRollout } from './class-rollout.js';
 import { Generations } from './generations.js';
-import { HostConflicts } from './host-conflicts.js';
-import { LabelConflicts } from './label-conflicts.js';
+import { RefusedTenants } from './refused-tenants.js';
 
 export interface EventRouterDeps {
   observed: ObservedState;
@@ -46,8 +46,8 @@ export class EventRouter implements WatchHandlers {
   /** The warm pool controller's wake-up, on the Lease holder. */
   private wakePool: (() => void) | undefined;
   private readonly generations = new Generations();
-  private readonly labelConflicts = new LabelConflicts();
-  private readonly hostConflicts = new HostConflicts();
+  private readonly labelConflicts = new RefusedTenants(REFUSAL_REASON.labelConflict);
+  private readonly hostConflicts = new RefusedTenants(REFUSAL_REASON.hostConflict);
   private readonly classRollout: ClassRollout;
 
   constructor(private readonly deps: EventRouterDeps) {
@@ -164,7 +164,10 @@ export class EventRouter implements WatchHandlers {
     if (queue === undefined) return;
     const { neighbours } = this.deps.observed;
     const namespaces = new Set([before, neighbours.namespace(name)]);
-    for (const other of this.labelConflicts.in(namespaces, name, (t) => neighbours.namespace(t)))
-      queue.add(other);
+    const inThem = (tenant: string): boolean => {
+      const namespace = neighbours.namespace(tenant);
+      return namespace !== undefined && namespaces.has(namespace);
+    };
+    for (const other of this.labelConflicts.others(name, inThem)) queue.add(other);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_VERSION, CONDITION, KIND, type Tenant } from '../../api/tenant.js';
 import { REFUSAL_REASON } from '../policy/index.js';
 import { Generations } from './generations.js';
-import { LabelConflicts } from './label-conflicts.js';
+import { RefusedTenants } from './refused-tenants.js';
 
 describe('Generations', () => {
   it('calls a first sighting and a new spec fresh, and only a known one respecified', () => {
@@ -37,22 +37,23 @@ const refused = (name: string, reason: string): Tenant => ({
   },
 });
 
-describe('LabelConflicts', () => {
-  const namespaceOf = (tenant: string): string | undefined => ({ a: 'team', b: 'team', c: 'other' })[tenant];
+describe('RefusedTenants', () => {
+  const inTeam = (tenant: string): boolean => ({ a: 'team', b: 'team', c: 'other' })[tenant] === 'team';
 
-  it('names the Tenants refused over labels in the namespaces given, but the one that moved', () => {
-    const conflicts = new LabelConflicts();
+  it('names the Tenants refused for its reason, but the one that changed, that the filter keeps', () => {
+    const conflicts = new RefusedTenants(REFUSAL_REASON.labelConflict);
     for (const name of ['a', 'b', 'c']) conflicts.track(refused(name, REFUSAL_REASON.labelConflict), false);
-    expect(conflicts.in(new Set(['team']), 'a', namespaceOf)).toEqual(['b']);
-    expect(conflicts.in(new Set([undefined, 'other']), 'a', namespaceOf)).toEqual(['c']);
+    conflicts.track(refused('d', REFUSAL_REASON.hostConflict), false);
+    expect(conflicts.others('a', inTeam)).toEqual(['b']);
+    expect(conflicts.others('a')).toEqual(['b', 'c']);
   });
 
   it('drops a Tenant refused for another reason now, or deleted', () => {
-    const conflicts = new LabelConflicts();
-    conflicts.track(refused('a', REFUSAL_REASON.labelConflict), false);
-    conflicts.track(refused('b', REFUSAL_REASON.labelConflict), false);
+    const conflicts = new RefusedTenants(REFUSAL_REASON.hostConflict);
+    conflicts.track(refused('a', REFUSAL_REASON.hostConflict), false);
+    conflicts.track(refused('b', REFUSAL_REASON.hostConflict), false);
     conflicts.track(refused('a', 'PodSecurityViolation'), false);
-    conflicts.track(refused('b', REFUSAL_REASON.labelConflict), true);
-    expect(conflicts.in(new Set(['team']), 'x', namespaceOf)).toEqual([]);
+    conflicts.track(refused('b', REFUSAL_REASON.hostConflict), true);
+    expect(conflicts.others('x')).toEqual([]);
   });
 });
