@@ -10,6 +10,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { requestCounts, settledRequestCounts } from '../harness/apiserver-requests.js';
+import { waitUntil } from '../harness/wait.js';
 import { gone } from './support/deploy.js';
 import { clients, uniqueName } from './support/env.js';
 import {
@@ -39,6 +40,18 @@ let operator: LandlordProcess;
 
 const readConfigMap = (namespace: string, name: string): Promise<V1ConfigMap> =>
   core.readNamespacedConfigMap({ namespace, name });
+
+/**
+ * The root CA ConfigMap of the namespace, once the controller has published it. Its publisher
+ * writes it some time after the namespace appears, later still on a loaded machine: a tenant can
+ * be Ready before its namespace has one.
+ */
+const published = (namespace: string): Promise<V1ConfigMap> =>
+  waitUntil(
+    `${ROOT_CA} published in ${namespace}`,
+    () => readConfigMap(namespace, ROOT_CA).catch(() => undefined),
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
 
 /** The published ConfigMap as its controller keeps it: its data, no landlord label or owner. */
 function expectPublished(cm: V1ConfigMap, before: V1ConfigMap): void {
@@ -85,22 +98,22 @@ describe('names a controller writes in every namespace', () => {
   });
 
   it('a running tenant that adds one: ForbiddenName, its children and the published ConfigMap untouched', async () => {
-    const published = await readConfigMap(running, ROOT_CA);
+    const before = await published(running);
     const deployment = await apps.readNamespacedDeployment({ name: `${running}-app`, namespace: running });
     const tenant = await readTenant(custom, running);
     await setSpec(custom, running, withConfigMap(tenant, running, ROOT_CA).spec);
     await refusedWith(custom, running, 'ForbiddenName');
-    expectPublished(await readConfigMap(running, ROOT_CA), published);
+    expectPublished(await readConfigMap(running, ROOT_CA), before);
     const now = await apps.readNamespacedDeployment({ name: `${running}-app`, namespace: running });
     expect(now.metadata?.generation).toBe(deployment.metadata?.generation);
     await readConfigMap(running, `${running}-config-0`);
   });
 
   it('a Shared tenant naming the one in "default": ForbiddenName, that ConfigMap untouched', async () => {
-    const published = await readConfigMap('default', ROOT_CA);
+    const before = await published('default');
     await createTenant(custom, withConfigMap(tenantOf(sharer, shared), 'default', ROOT_CA));
     await refusedWith(custom, sharer, 'ForbiddenName');
-    expectPublished(await readConfigMap('default', ROOT_CA), published);
+    expectPublished(await readConfigMap('default', ROOT_CA), before);
     expect(await gone(apps.readNamespacedDeployment({ name: `${sharer}-app`, namespace: 'default' }))).toBe(
       true,
     );
