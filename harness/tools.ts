@@ -1,7 +1,8 @@
 // Builds the pinned command-line tools into the user cache, keyed by a hash of their pins, as
 // binaries.ts does for the control plane: helm (harness/tools, for charts/landlord), Helm 3
 // (harness/helm3, the same chart under the older major) and promtool
-// (harness/promtool, for the alert rules in config/monitoring). Each is a Go module of its own, so
+// (harness/promtool, for the alert rules in config/monitoring) and External Secrets Operator's
+// controller (harness/external-secrets, the engine behind a class's externalSecret entries). Each is a Go module of its own, so
 // that a pin change of one never rebuilds (or moves the dependencies of) another.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { goBuild, pinHash } from './binaries.js';
-import { cacheRoot, helm3Module, promtoolModule, toolsModule } from './paths.js';
+import { cacheRoot, externalSecretsModule, helm3Module, promtoolModule, toolsModule } from './paths.js';
 
 const run = promisify(execFile);
 
@@ -64,6 +65,15 @@ const PROMTOOL: Tool = {
   },
 };
 
+const EXTERNAL_SECRETS: Tool = {
+  name: 'external-secrets',
+  module: externalSecretsModule,
+  // The module's main package is its controller command (every provider compiled in).
+  package: 'github.com/external-secrets/external-secrets',
+  coldBuild: 'about 9 minutes',
+  linkerSettings: () => Promise.resolve([]),
+};
+
 /** The path of the pinned helm, building it first when the cache has none for these pins. */
 export function ensureHelm(log: (line: string) => void = console.error): Promise<string> {
   return ensureTool(HELM, log);
@@ -77,6 +87,11 @@ export function ensureHelm3(log: (line: string) => void = console.error): Promis
 /** The path of the pinned promtool, building it first when the cache has none for these pins. */
 export function ensurePromtool(log: (line: string) => void = console.error): Promise<string> {
   return ensureTool(PROMTOOL, log);
+}
+
+/** The path of the pinned ESO controller, building it first when the cache has none for these pins. */
+export function ensureExternalSecrets(log: (line: string) => void = console.error): Promise<string> {
+  return ensureTool(EXTERNAL_SECRETS, log);
 }
 
 async function ensureTool(tool: Tool, log: (line: string) => void): Promise<string> {
