@@ -1,7 +1,11 @@
-// The bench's command line and the rows it writes: pure, no cluster.
+// The bench's command line, the rows it writes and the PerTenant class: pure, no cluster.
 import { describe, expect, it } from 'vitest';
+import type { V1Secret } from '@kubernetes/client-node';
+import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { parseArgs } from './args.js';
 import { benchReplicas, deployment, row } from './rows.js';
+import { SECRET_SOURCE_NAMESPACE, knownSources, sourceSecrets } from './secrets.js';
+import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
 
 describe('--no-pods', () => {
   it('is off by default: every Deployment runs one pod', () => {
@@ -25,5 +29,66 @@ describe('--expose', () => {
   it('is off by default, and on when asked', () => {
     expect(parseArgs(['--quick']).expose).toBe(false);
     expect(parseArgs(['--quick', '--expose']).expose).toBe(true);
+  });
+});
+
+describe('--secrets', () => {
+  it('is off by default, and on when asked, alone or with --expose', () => {
+    expect(parseArgs(['--quick']).secrets).toBe(false);
+    expect(parseArgs(['--quick', '--secrets'])).toMatchObject({ secrets: true, expose: false });
+    expect(parseArgs(['--quick', '--secrets', '--expose'])).toMatchObject({ secrets: true, expose: true });
+  });
+
+  it('gives the class a shared secret and one of each tenant, from the source namespace', () => {
+    expect(benchClass({ expose: false, secrets: false }).spec?.secrets).toBeUndefined();
+    const spec = benchClass({ expose: true, secrets: true }).spec!;
+    expect(spec.expose).toBeDefined();
+    expect(spec.secrets).toEqual([
+      { name: 'shared', from: { namespace: SECRET_SOURCE_NAMESPACE, name: 'shared' } },
+      { name: 'db', from: { namespace: SECRET_SOURCE_NAMESPACE, name: '{name}-db' } },
+    ]);
+  });
+
+  it('makes a source per tenant and one shared, with a few small values', () => {
+    const secrets = sourceSecrets(['t-00000', 't-00001']);
+    expect(secrets.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`)).toEqual([
+      `${SECRET_SOURCE_NAMESPACE}/shared`,
+      `${SECRET_SOURCE_NAMESPACE}/t-00000-db`,
+      `${SECRET_SOURCE_NAMESPACE}/t-00001-db`,
+    ]);
+    for (const s of secrets) expect(Object.keys(s.data ?? {})).toHaveLength(3);
+    expect(Buffer.from(secrets[1]!.data!.user!, 'base64').toString()).toBe('t-00000');
+  });
+
+  it("puts the baseline's two copies, owned, in the wave of the namespace's objects", () => {
+    const options = { expose: false, secrets: true };
+    const tenant: Tenant = {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: { name: 't-00001', uid: 'u-1' },
+      spec: { deployment: deployment('t-00001') },
+    };
+    const sources = sourceSecrets(['t-00001']);
+    const [namespaceWave, fenceWave, workload] = perTenantWaves(
+      tenant,
+      benchPolicy(options),
+      0,
+      knownSources(sources),
+    );
+    const copies = fenceWave!.filter((o) => o.kind === 'Secret') as V1Secret[];
+    expect(copies.map((c) => c.metadata?.name)).toEqual(['shared', 'db']);
+    const namespace = namespaceWave![0]!.metadata!.name!;
+    for (const copy of copies) {
+      expect(copy.metadata?.namespace).toBe(namespace);
+      expect(copy.metadata?.ownerReferences?.[0]?.uid).toBe('u-1');
+    }
+    expect(copies[1]!.data).toEqual(sources[1]!.data);
+    expect(workload!.map((o) => o.kind)).toEqual(['Deployment', 'ConfigMap']);
+  });
+
+  it('leaves the waves without copies when the class has no secrets', () => {
+    const tenant: Tenant = { apiVersion: API_VERSION, kind: KIND, metadata: { name: 't-00002', uid: 'u-2' } };
+    const waves = perTenantWaves(tenant, benchPolicy({ expose: false, secrets: false }), 0);
+    expect(waves.flat().some((o) => o.kind === 'Secret')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
 import { imageNodeFlags } from './deployed.js';
+import { SECRET_SOURCE_NAMESPACE } from './secrets.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -31,6 +32,11 @@ export interface BenchOptions {
   multiclusterSize: number;
   /** PerTenant runs: the class exposes every tenant (a Service and an Ingress each, issue 40). */
   expose: boolean;
+  /**
+   * PerTenant runs: the class copies two Secrets into every tenant namespace, a shared one and one
+   * of the tenant's own, from sources made before the run (issue 39).
+   */
+  secrets: boolean;
   /** Whether Deployments run a pod (false with --no-pods: replicas 0, in the rows and the baseline alike). */
   pods: boolean;
 }
@@ -85,6 +91,7 @@ interface Flags {
   multicluster?: true;
   pods: boolean;
   expose?: true;
+  secrets?: true;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -109,6 +116,10 @@ export function benchCommand(): Command {
     .option(
       '--expose',
       'PerTenant runs: the class exposes every tenant (a Service and an Ingress each), in landlord and the baseline alike',
+    )
+    .option(
+      '--secrets',
+      `PerTenant runs: the class copies two Secrets into every tenant namespace (a shared one and the tenant's own <tenant>-db, sources in ${SECRET_SOURCE_NAMESPACE} made before the run), in landlord and the baseline alike`,
     )
     .option(
       '--no-pods',
@@ -145,5 +156,6 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     scenarios: scenariosOf(flags, quick),
     pods: flags.pods,
     expose: flags.expose === true,
+    secrets: flags.secrets === true,
   };
 }

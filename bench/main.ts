@@ -62,7 +62,8 @@ function context(options: BenchOptions, runDir: string): RunContext {
 /** The landlord scenario at one size, Shared or under the PerTenant default class, each against its baseline. */
 async function runSize(n: number, ctx: RunContext, tenancy: Tenancy = 'shared'): Promise<SizeResult> {
   const result: SizeResult = { n };
-  const tag = `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}${ctx.options.pods ? '' : ' no pods'}${ctx.options.expose ? ' exposed' : ''}]`;
+  const words = [`N=${n}`, ...(tenancy === 'shared' ? [] : ['PerTenant']), ...variant(ctx.options)];
+  const tag = `[${words.join(' ')}]`;
   try {
     if (ctx.options.baseline) {
       print(`${tag} baseline: fresh cluster, ${n} tenants' objects via client-node`);
@@ -119,14 +120,13 @@ async function main(args: readonly string[]): Promise<number> {
       scenarios: options.scenarios.join(','),
       pods: options.pods,
       expose: options.expose,
+      secrets: options.secrets,
     },
     machine: describeMachine(),
     runDir,
     results: [],
   };
-  print(
-    `landlord bench: ${planned(options)}${options.pods ? '' : ', no pods'}${options.expose ? ', exposed' : ''}; logs in ${runDir}`,
-  );
+  print(`landlord bench: ${[planned(options), ...variant(options)].join(', ')}; logs in ${runDir}`);
   await runScenarios(report, ctx, stamp);
   report.finishedAt = new Date().toISOString();
   await save(report, options.outDir, stamp);
@@ -137,6 +137,16 @@ async function main(args: readonly string[]): Promise<number> {
   );
   const sizes = [...report.results, ...(report.pertenant ?? [])];
   return sizes.some((r) => r.error !== undefined) || failed ? 1 : 0;
+}
+
+/** How this run's tenants differ from the default ones, in words: "no pods", "exposed", "secrets". */
+function variant(options: BenchOptions): string[] {
+  const words: [boolean, string][] = [
+    [!options.pods, 'no pods'],
+    [options.expose, 'exposed'],
+    [options.secrets, 'secrets'],
+  ];
+  return words.filter(([on]) => on).map(([, word]) => word);
 }
 
 /** What this run will do, in words: "N = 100, 1000, purge". */

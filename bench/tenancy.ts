@@ -12,14 +12,17 @@ import { GROUP, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
 import { repoRoot } from '../harness/paths.js';
 import type { KubeApi } from '../runtime/kube/api.js';
-import { withOwnership } from '../operator/desired.js';
+import { withOwnership, type DesiredChild } from '../operator/desired.js';
 import { withClassFields } from '../operator/policy/class-fields.js';
 import { tenantNamespaceName } from '../operator/namespaces/rules.js';
 import { tenancyObjects } from '../operator/tenancy/namespace-objects.js';
 import { exposureObjects, exposureOf, type Exposed } from '../operator/exposure/exposure.js';
 import { withExposedPods } from '../operator/exposure/objects.js';
 import { policyOf } from '../operator/tenancy/resolve-class.js';
+import { NO_SOURCES } from '../operator/secrets/sources.js';
+import { wantedSecrets, type SecretScope } from '../operator/secrets/wanted.js';
 import { FIRST_IMAGE, configMap, deployment } from './rows.js';
+import { BENCH_SECRETS } from './secrets.js';
 
 export type Tenancy = 'shared' | 'pertenant';
 
@@ -32,15 +35,23 @@ function standardClass(): TenantClass {
   return load(text) as TenantClass;
 }
 
+/** What the bench class adds to `standard`. */
+interface ClassOptions {
+  expose: boolean;
+  secrets: boolean;
+}
+
 /**
- * The class a PerTenant run installs: `standard`, or with --expose the same class exposing every
- * tenant (a Service and an Ingress for {name}.apps.example.com), as issue 40's measurement asks.
+ * The class a PerTenant run installs: `standard`; with --expose the same class exposing every
+ * tenant (a Service and an Ingress for {name}.apps.example.com), as issue 40's measurement asks;
+ * with --secrets copying a shared Secret and one of the tenant's own into each namespace (issue 39).
  */
-export function benchClass(options: { expose: boolean }): TenantClass {
+export function benchClass(options: ClassOptions): TenantClass {
   const tc = standardClass();
-  if (!options.expose) return tc;
   const expose = { port: 80, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
-  return { ...tc, spec: { ...tc.spec, expose, allowedDomains: ['apps.example.com'] } };
+  const exposed = options.expose ? { expose, allowedDomains: ['apps.example.com'] } : {};
+  const secrets = options.secrets ? { secrets: [...BENCH_SECRETS] } : {};
+  return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets } };
 }
 
 /** Installs the default class before landlord starts (not timed). */
@@ -66,14 +77,21 @@ export function namespaceOf(tenant: string, policy: ClassPolicy): string {
 
 /**
  * What the operator applies for one tenant under the class, in its waves: the Namespace; the
- * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings (and, exposed, the Service and
- * Ingress); the Deployment and ConfigMap.
+ * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings (and, with the class's
+ * secrets, their copies from `sources`; exposed, the Service and Ingress); the Deployment and
+ * ConfigMap.
  */
-export function perTenantWaves(tenant: Tenant, policy: ClassPolicy, replicas = 1): KubernetesObject[][] {
+export function perTenantWaves(
+  tenant: Tenant,
+  policy: ClassPolicy,
+  replicas = 1,
+  sources: SecretScope = NO_SECRETS,
+): KubernetesObject[][] {
   const name = tenant.metadata.name!;
   const namespace = namespaceOf(name, policy);
   const exposed = exposedOf(tenant, policy, namespace);
   const [ns, ...fences] = tenancyObjects(tenant, policy, namespace, exposed?.hosts ?? []);
+  const secrets = secretCopies(tenant, policy, namespace, sources);
   const routes = exposed === undefined ? [] : exposureObjects(tenant, exposed, namespace);
   const placed = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
   const app = exposed === undefined ? placed : withExposedPods(placed);
@@ -81,7 +99,23 @@ export function perTenantWaves(tenant: Tenant, policy: ClassPolicy, replicas = 1
     withOwnership(app, tenant, 'Deployment'),
     withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),
   ];
-  return [[ns!], [...fences, ...routes], children].map((wave) => wave.map((d) => d.manifest));
+  return [[ns!], [...fences, ...secrets, ...routes], children].map((wave) => wave.map((d) => d.manifest));
+}
+
+const NO_SECRETS: SecretScope = { sourceNamespaces: [], sources: NO_SOURCES };
+
+/** The class's secret copies, as the operator makes them; a source it would not find is a bench bug. */
+function secretCopies(
+  tenant: Tenant,
+  policy: ClassPolicy,
+  namespace: string,
+  sources: SecretScope,
+): DesiredChild[] {
+  if (policy.secrets.length === 0) return [];
+  const wanted = wantedSecrets(tenant, policy, namespace, sources);
+  const [problem] = wanted.problems;
+  if (problem !== undefined) throw new Error(`bench tenant ${tenant.metadata.name}: ${problem.message}`);
+  return wanted.children;
 }
 
 function exposedOf(tenant: Tenant, policy: ClassPolicy, namespace: string): Exposed | undefined {
@@ -95,4 +129,4 @@ function inNamespace<T extends V1Deployment | V1ConfigMap>(object: T, namespace:
 }
 
 /** The run's class as the operator resolves it. */
-export const benchPolicy = (options: { expose: boolean }): ClassPolicy => policyOf(benchClass(options));
+export const benchPolicy = (options: ClassOptions): ClassPolicy => policyOf(benchClass(options));

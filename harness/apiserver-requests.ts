@@ -22,7 +22,7 @@ const READ_VERBS = new Set(['GET', 'LIST', 'WATCH', 'WATCHLIST']);
 /**
  * The resources landlord reads and writes; everything else in a window is another client's. The
  * second line is what a PerTenant class adds (its namespace and the objects in it, the classes),
- * the third what its expose block adds.
+ * the third what its expose block adds, the fourth what its secrets add.
  */
 export const LANDLORD_RESOURCES = [
   ...['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'],
@@ -37,6 +37,8 @@ export const LANDLORD_RESOURCES = [
   ],
   // A class's exposure: each tenant's Service and its route.
   ...['services', 'ingresses', 'httproutes'],
+  // A class's secrets: the copies (and their sources, read), or ExternalSecrets.
+  ...['secrets', 'externalsecrets'],
 ];
 
 /** The API server's counters at one moment. */

@@ -2,8 +2,9 @@
 // @kubernetes/client-node, at the operator's concurrency, with no landlord at all. Per tenant:
 // create the Tenant, then its Deployment and ConfigMap (owned by it, as landlord makes them) at
 // once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
-// NetworkPolicy and RoleBinding at once, then the Deployment and ConfigMap in that namespace, in
-// the operator's waves. Timed from the first request until every Deployment is available on the
+// NetworkPolicy and RoleBinding (with --secrets, the two Secret copies, whose sources are made
+// before the clock starts) at once, then the Deployment and ConfigMap in that namespace, in the
+// operator's waves. Timed from the first request until every Deployment is available on the
 // kwok node.
 import {
   AppsV1Api,
@@ -31,7 +32,9 @@ import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
+import { createSources, knownSources, sourceSecrets } from '../secrets.js';
 import { benchPolicy, perTenantWaves, type Tenancy } from '../tenancy.js';
+import type { SecretScope } from '../../operator/secrets/wanted.js';
 import type { BenchCluster } from '../cluster.js';
 
 export interface BaselineResult {
@@ -83,7 +86,7 @@ function sharedChildren(bench: BenchCluster, replicas: number): CreateChildren {
  * LimitRange's `default` and a NetworkPolicy's `from` as `_default` and `_from`, and would silently
  * drop them from a manifest written as the API has it.
  */
-function perTenantChildren(bench: BenchCluster, ctx: RunContext): CreateChildren {
+function perTenantChildren(bench: BenchCluster, ctx: RunContext, sources?: SecretScope): CreateChildren {
   const policy = benchPolicy(ctx.options);
   const replicas = benchReplicas(ctx.options);
   const create = (object: KubernetesObject): Promise<unknown> =>
@@ -97,7 +100,7 @@ function perTenantChildren(bench: BenchCluster, ctx: RunContext): CreateChildren
       body: object,
     });
   return async (tenant) => {
-    for (const wave of perTenantWaves(tenant, policy, replicas)) await Promise.all(wave.map(create));
+    for (const wave of perTenantWaves(tenant, policy, replicas, sources)) await Promise.all(wave.map(create));
   };
 }
 
@@ -109,9 +112,12 @@ export async function runBaseline(
   const bench = await freshCluster(ctx.log);
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const replicas = benchReplicas(ctx.options);
-  const children = tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx);
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   try {
+    const sources =
+      tenancy === 'pertenant' && ctx.options.secrets ? await secretSources(bench, n, ctx) : undefined;
+    const children =
+      tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx, sources);
     const before = await requestCounts(bench.access);
     const cpuBefore = childCpuTimes();
     const started = performance.now();
@@ -158,6 +164,13 @@ export async function runBaseline(
     await deployments.stop();
     await stopCluster(bench.cluster);
   }
+}
+
+/** --secrets: the same sources landlord's run copies from, made before the clock starts. */
+async function secretSources(bench: BenchCluster, n: number, ctx: RunContext): Promise<SecretScope> {
+  const secrets = sourceSecrets(Array.from({ length: n }, (_, i) => tenantName(i)));
+  await createSources(bench.api, secrets, ctx.concurrency);
+  return knownSources(secrets);
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;

@@ -7,6 +7,7 @@ import { freshCluster, stopCluster } from '../cluster.js';
 import type { HeapReport } from '../component.js';
 import type { MemoryReport } from '../measure/rss.js';
 import type { RunContext } from '../run-context.js';
+import { checkCopies } from '../secrets.js';
 import { measureCold, type ColdResult } from './cold.js';
 import { measureEdits, switchToPolling, type EditResult } from './edits.js';
 import {
@@ -56,7 +57,12 @@ export async function runLandlord(
     await session.seed();
     out.cold = await measureCold(session);
     const afterCold = ctx.loadAverage();
-    ctx.print(`[N=${n}] landlord: ${n} Ready in ${out.cold.seconds} s; restarting the operator, then sync`);
+    ctx.print(`[N=${n}] landlord: ${n} Ready in ${out.cold.seconds} s`);
+    if (session.secrets) {
+      const copies = await checkCopies(bench.api, session.tenants!.list());
+      ctx.print(`[N=${n}] landlord: ${copies} Secret copies, both in every tenant namespace, SecretsReady`);
+    }
+    ctx.print(`[N=${n}] landlord: restarting the operator, then sync`);
     out.recovery = await measureRecovery(session);
     out.syncRestart = await measureSyncRestart(session);
     ctx.print(`[N=${n}] landlord: measuring the steady state`);

@@ -14,6 +14,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
+import { createSources, secretsEnv, sourceSecrets } from '../secrets.js';
 import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
 
@@ -39,8 +40,17 @@ export class Session {
     this.names = Array.from({ length: n }, (_, i) => tenantName(i));
   }
 
-  /** The table and its N rows (and, PerTenant, the default class), before any landlord process starts; not timed. */
+  /** Whether this run's class copies Secrets: PerTenant with --secrets. */
+  get secrets(): boolean {
+    return this.tenancy === 'pertenant' && this.ctx.options.secrets;
+  }
+
+  /**
+   * The table and its N rows (and, PerTenant, the default class; with --secrets, the Secrets it
+   * copies), before any landlord process starts; not timed.
+   */
   async seed(): Promise<void> {
+    if (this.secrets) await createSources(this.bench.api, sourceSecrets(this.names), this.ctx.concurrency);
     if (this.tenancy === 'pertenant') await installClass(this.bench.api, benchClass(this.ctx.options));
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
@@ -57,7 +67,11 @@ export class Session {
       name,
       // A PerTenant run shares the results directory with the Shared one: its logs are named apart.
       label: `${this.tenancy === 'pertenant' ? 'pertenant-' : ''}${label}-${this.n}`,
-      env: landlordEnv(this.bench, TABLE, this.ctx, { ...tenancyEnv(this.tenancy), ...extra }),
+      env: landlordEnv(this.bench, TABLE, this.ctx, {
+        ...tenancyEnv(this.tenancy),
+        ...(this.secrets ? secretsEnv(this.ctx.options) : {}),
+        ...extra,
+      }),
       logDir: this.ctx.runDir,
       tenants: this.n,
       tenancy: this.tenancy,
