@@ -46,7 +46,9 @@ export function apiServerArgs(runDir: string, ports: Ports, creds: Credentials):
     // The "kubernetes" Service would point at a loopback address, which the API refuses.
     '--endpoint-reconciler-type=none',
     '--enable-priority-and-fairness=true',
-    '--profiling=false',
+    // LANDLORD_APISERVER_PROFILING=1 serves /debug/pprof, to see where the API server's CPU goes
+    // in a bench run (docs/performance.md, "Where the API server's time goes").
+    `--profiling=${process.env.LANDLORD_APISERVER_PROFILING === '1'}`,
     '--v=1',
   ];
 }
