@@ -26,9 +26,9 @@ export const BENCH_SECRETS: readonly ClassSecret[] = [
   { name: 'db', from: { namespace: SECRET_SOURCE_NAMESPACE, name: tenantSource('{name}') } },
 ];
 
-/** The operator's environment in a --secrets run (nothing otherwise). */
-export const secretsEnv = (options: { secrets: boolean }): Record<string, string> =>
-  options.secrets ? { LANDLORD_SECRET_SOURCE_NAMESPACES: SECRET_SOURCE_NAMESPACE } : {};
+/** The operator's environment when the class copies Secrets (nothing otherwise). */
+export const secretsEnv = (copying: boolean): Record<string, string> =>
+  copying ? { LANDLORD_SECRET_SOURCE_NAMESPACES: SECRET_SOURCE_NAMESPACE } : {};
 
 const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 const random = (): string => randomBytes(18).toString('base64url');
@@ -75,12 +75,16 @@ export function knownSources(secrets: readonly V1Secret[]): SecretScope {
   };
 }
 
-/** Creates the source namespace and its Secrets, `concurrency` requests at a time; not timed. */
+/**
+ * Creates the source namespace and these tenants' source Secrets, `concurrency` requests at a time
+ * (not timed), and resolves to the Secrets made.
+ */
 export async function createSources(
   api: KubeApi,
-  secrets: readonly V1Secret[],
+  tenants: readonly string[],
   concurrency: number,
-): Promise<void> {
+): Promise<V1Secret[]> {
+  const secrets = sourceSecrets(tenants);
   await api.request({
     method: 'POST',
     path: '/api/v1/namespaces',
@@ -93,6 +97,7 @@ export async function createSources(
       body: secrets[index],
     });
   });
+  return secrets;
 }
 
 const secretsReady = (t: Tenant): boolean =>

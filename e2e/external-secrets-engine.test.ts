@@ -62,7 +62,9 @@ async function putStore(keys: Record<string, string>): Promise<void> {
   };
   try {
     await custom.createClusterCustomObject({ ...storePath, body });
-  } catch {
+  } catch (err) {
+    // It exists already (409): replace it; any other failure is the test's.
+    if ((err as { code?: number }).code !== 409) throw err;
     const live = (await custom.getClusterCustomObject({ ...storePath, name: STORE })) as {
       metadata: { resourceVersion: string };
     };

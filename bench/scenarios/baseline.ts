@@ -32,7 +32,7 @@ import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { createSources, knownSources, sourceSecrets } from '../secrets.js';
+import { createSources, knownSources } from '../secrets.js';
 import { benchPolicy, perTenantWaves, type Tenancy } from '../tenancy.js';
 import type { SecretScope } from '../../operator/secrets/wanted.js';
 import type { BenchCluster } from '../cluster.js';
@@ -168,9 +168,8 @@ export async function runBaseline(
 
 /** --secrets: the same sources landlord's run copies from, made before the clock starts. */
 async function secretSources(bench: BenchCluster, n: number, ctx: RunContext): Promise<SecretScope> {
-  const secrets = sourceSecrets(Array.from({ length: n }, (_, i) => tenantName(i)));
-  await createSources(bench.api, secrets, ctx.concurrency);
-  return knownSources(secrets);
+  const tenants = Array.from({ length: n }, (_, i) => tenantName(i));
+  return knownSources(await createSources(bench.api, tenants, ctx.concurrency));
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;

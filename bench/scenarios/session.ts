@@ -14,7 +14,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { createSources, secretsEnv, sourceSecrets } from '../secrets.js';
+import { createSources, secretsEnv } from '../secrets.js';
 import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
 
@@ -50,7 +50,7 @@ export class Session {
    * copies), before any landlord process starts; not timed.
    */
   async seed(): Promise<void> {
-    if (this.secrets) await createSources(this.bench.api, sourceSecrets(this.names), this.ctx.concurrency);
+    if (this.secrets) await createSources(this.bench.api, this.names, this.ctx.concurrency);
     if (this.tenancy === 'pertenant') await installClass(this.bench.api, benchClass(this.ctx.options));
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
@@ -69,7 +69,7 @@ export class Session {
       label: `${this.tenancy === 'pertenant' ? 'pertenant-' : ''}${label}-${this.n}`,
       env: landlordEnv(this.bench, TABLE, this.ctx, {
         ...tenancyEnv(this.tenancy),
-        ...(this.secrets ? secretsEnv(this.ctx.options) : {}),
+        ...secretsEnv(this.secrets),
         ...extra,
       }),
       logDir: this.ctx.runDir,
