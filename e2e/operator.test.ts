@@ -86,22 +86,27 @@ describe('a Tenant owns its children', () => {
     expect(condition(tenant, CONDITION.applied)?.reason).toBe('Applied');
     expect(condition(tenant, CONDITION.available)?.status).toBe('True');
     expect(condition(tenant, CONDITION.degraded)?.status).toBe('False');
-    // New children are created by their apply alone: none was read first (the cache answers).
+    // New children are created by one POST each: none was read first (the cache answers), none applied.
     const text = await operator.metrics();
-    const reads = ['deployments', 'configmaps'].map((resource) =>
-      metricValue(text, 'landlord_api_requests_total', { verb: 'get', resource }),
-    );
-    expect(reads).toEqual([0, 0]);
+    const count = (verb: string) =>
+      ['deployments', 'configmaps'].map((resource) =>
+        metricValue(text, 'landlord_api_requests_total', { verb, resource }),
+      );
+    expect(count('get')).toEqual([0, 0]);
+    expect(count('create')).toEqual([1, 2]);
+    expect(count('apply')).toEqual([0, 0]);
     // Its status was written once, when the rollout ended: not "applied, rolling out", then "ready".
     expect(
       metricValue(text, 'landlord_api_requests_total', { verb: 'apply', resource: 'tenants/status' }),
     ).toBe(1);
   });
 
-  it('applies a spec change and prunes a ConfigMap the spec no longer names', async () => {
+  it('applies a spec change, removing what the spec stopped naming, and prunes a ConfigMap the spec no longer names', async () => {
     const spec = tenantManifest(name, ns, 1).spec!;
     spec.deployment!.spec!.replicas = 3;
-    spec.configMaps![0]!.data = { key: 'changed' };
+    // The key `key` goes: the children were created by POST, so this shows the create's fields were
+    // handed to the operator's apply, which removes what it no longer names.
+    spec.configMaps![0]!.data = { changed: 'yes' };
     await setSpec(custom, name, spec);
     const tenant = await waitUntil(
       'the new spec to be rolled out',
@@ -114,7 +119,9 @@ describe('a Tenant owns its children', () => {
     );
     expect(tenant.status?.replicaSummary).toBe('3/3');
     const cm = await core.readNamespacedConfigMap({ name: `${name}-config-0`, namespace: ns });
-    expect(cm.data).toEqual({ key: 'changed' });
+    expect(cm.data).toEqual({ changed: 'yes' });
+    const operatorEntries = cm.metadata?.managedFields?.filter((e) => e.manager === 'landlord-operator');
+    expect(operatorEntries?.map((e) => e.operation)).toEqual(['Apply']);
     await waitUntil(
       'the removed ConfigMap to be pruned',
       notFound(() => core.readNamespacedConfigMap({ name: `${name}-config-1`, namespace: ns })),
@@ -143,7 +150,7 @@ describe('a Tenant owns its children', () => {
       () => core.readNamespacedConfigMap({ name: `${name}-config-0`, namespace: ns }),
       { timeoutMs: 30_000 },
     );
-    expect(cm.data).toEqual({ key: 'changed' });
+    expect(cm.data).toEqual({ changed: 'yes' });
   });
 
   it('leaves deletion to the garbage collector: the children go with the Tenant', async () => {

@@ -8,7 +8,14 @@ import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import { componentEnv, startLandlord, writesByResource, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  startLandlord,
+  verbDelta,
+  writesByResource,
+  writesByVerb,
+  type LandlordProcess,
+} from './support/landlord.js';
 import { createTenant, deleteTenantsLabelled, readyTenants, tenantManifest } from './support/tenants.js';
 
 const { core, custom } = clients();
@@ -101,6 +108,7 @@ afterAll(async () => {
 describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () => {
   it('rewrites their quotas, one write each, and nothing else of theirs or of another class', async () => {
     const before = await operatorWrites();
+    const quotasBefore = await writesByVerb(operator, 'resourcequotas');
     const began = Date.now();
     await kubectl(
       'patch',
@@ -135,7 +143,10 @@ describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () =>
     console.log(
       `tenantclass-rollout: ${EDITED_TENANTS} quotas rewritten in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
     );
-    expect(delta.resourcequotas).toBe(EDITED_TENANTS);
+    // One apply each. The quotas were created by POST and this is their first change, so each first
+    // hands the create's fields to the operator's Apply entry: one JSON patch each, never again.
+    const quotas = verbDelta(quotasBefore, await writesByVerb(operator, 'resourcequotas'));
+    expect(quotas).toEqual({ apply: EDITED_TENANTS, patch: EDITED_TENANTS });
     for (const resource of OBJECT_RESOURCES.filter((r) => r !== 'resourcequotas')) {
       expect(delta[resource], resource).toBe(0);
     }

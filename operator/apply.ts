@@ -1,14 +1,14 @@
-// Server-side apply of the children that drifted from their desired manifests (force, as
-// landlord-operator). Nothing is written for a child that already matches; what the server
-// normalises (a quantity "0.5" stored as "500m") is remembered so it is not mistaken for drift.
+// Writes the children that drifted from their desired manifests, as landlord-operator. Nothing is
+// written for a child that already matches; what the server normalises (a quantity "0.5" stored as
+// "500m") is remembered so it is not mistaken for drift.
 //
-// Every apply says which object it means to change. For a child the cache holds (as this Tenant's),
-// its uid: an object replaced meanwhile is refused (metadata.uid is immutable). For a child the
-// cache does not hold, a resourceVersion no object has ("1": etcd's first write is revision 2),
-// which a create ignores and an update of an existing object refuses with 409. So a new child is
-// created in one request, without reading it first, and an object the cache cannot show (one
-// without the tenant label: made by hand or by another tool) is never overwritten: the refused
-// apply says something is there, and only then is it read and its owner checked.
+// A child the cache does not hold is created by POST: the cheapest write for the API server, and
+// one request without reading first. An object the cache cannot show (one without the tenant label:
+// made by hand or by another tool) is never overwritten: the refused create (409) says something is
+// there, and only then is it read and its owner checked. A child the cache holds is changed by a
+// forced server-side apply naming its uid, so an object replaced meanwhile is refused (metadata.uid
+// is immutable); before the first such apply, what the create recorded is folded into the
+// operator's Apply entry, so the apply removes what a spec stops naming (field-ownership.ts).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
@@ -28,11 +28,9 @@ import {
 } from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
+import { foldedIntoApply, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
-
-/** The resourceVersion an apply names for a child the cache does not hold: no object has it. */
-const UNSEEN_RESOURCE_VERSION = '1';
 
 /** The apply was refused because an object other than the one it named holds the child's name. */
 class Occupied extends Error {
@@ -145,10 +143,46 @@ export class Applier {
     current: KubernetesObject | undefined,
     known: Map<string, Normalized>,
   ): Promise<Outcome> {
-    if (current !== undefined && !drifted(child, current, known.get(childKey(child.ref))?.manifest))
-      return { object: current };
-    const change: ChildChange = { action: current === undefined ? 'created' : 'updated', ref: child.ref };
-    return { object: await this.apply(child, known, expected(current)), change };
+    if (current === undefined) {
+      return {
+        object: await this.write(child, known, 'create'),
+        change: { action: 'created', ref: child.ref },
+      };
+    }
+    if (!drifted(child, current, known.get(childKey(child.ref))?.manifest)) return { object: current };
+    await this.foldCreateOwnership(child.ref, current);
+    const object = await this.write(child, known, { uid: current.metadata?.uid ?? '' });
+    return { object, change: { action: 'updated', ref: child.ref } };
+  }
+
+  /**
+   * A child the operator created still has that create's fields under an Update entry: fold them
+   * into its Apply entry first, or the apply would leave behind what the spec no longer names.
+   * Reads the child for its managedFields (the cache keeps only the managers' names).
+   */
+  private async foldCreateOwnership(ref: ChildRef, current: KubernetesObject): Promise<void> {
+    if (!ownsByUpdate(current, FIELD_MANAGER.operator)) return;
+    try {
+      const live = await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
+      const folded = foldedIntoApply(live.metadata?.managedFields ?? [], FIELD_MANAGER.operator);
+      if (folded === undefined || live.metadata?.uid !== current.metadata?.uid) return;
+      await this.api.request({
+        method: 'PATCH',
+        path: apiPath(ref),
+        query: { fieldManager: FIELD_MANAGER.operator },
+        contentType: CONTENT_TYPE.jsonPatch,
+        body: [
+          { op: 'test', path: '/metadata/resourceVersion', value: live.metadata?.resourceVersion },
+          { op: 'replace', path: '/metadata/managedFields', value: folded },
+        ],
+      });
+    } catch (err) {
+      // Gone, replaced or changed meanwhile: the next reconcile reads the caches afresh.
+      throw retryable(
+        OPERATOR_REASON.applyFailed,
+        `taking over the fields the operator created ${describeRef(ref)} with: ${errorText(err)}`,
+      );
+    }
   }
 
   /** The Tenant's entries still current: for children the spec names, at the hash it names them. */
@@ -175,26 +209,31 @@ export class Applier {
     return count;
   }
 
-  private async apply(
+  /** Creates the child, or applies it to the object with that uid. */
+  private async write(
     child: DesiredChild,
     known: Map<string, Normalized>,
-    precondition: Precondition,
+    target: 'create' | { uid: string },
   ): Promise<KubernetesObject> {
-    const manifest = {
-      apiVersion: child.ref.apiVersion,
-      kind: child.ref.kind,
-      ...child.manifest,
-      metadata: { ...child.manifest.metadata, ...precondition },
-    };
+    const manifest = { apiVersion: child.ref.apiVersion, kind: child.ref.kind, ...child.manifest };
     try {
-      const result = await this.api.request<KubernetesObject>({
-        method: 'PATCH',
-        path: apiPath(child.ref),
-        query: { fieldManager: FIELD_MANAGER.operator, force: true },
-        contentType: CONTENT_TYPE.apply,
-        body: manifest,
-        verb: 'apply',
-      });
+      const result = await this.api.request<KubernetesObject>(
+        target === 'create'
+          ? {
+              method: 'POST',
+              path: apiPath({ ...child.ref, name: undefined }),
+              query: { fieldManager: FIELD_MANAGER.operator },
+              body: manifest,
+            }
+          : {
+              method: 'PATCH',
+              path: apiPath(child.ref),
+              query: { fieldManager: FIELD_MANAGER.operator, force: true },
+              contentType: CONTENT_TYPE.apply,
+              body: { ...manifest, metadata: { ...manifest.metadata, uid: target.uid } },
+              verb: 'apply',
+            },
+      );
       // Most manifests come back as written; only a server normalisation is worth remembering (never
       // a Secret's: its values stay out of the heap, and its drift check reads only metadata).
       if (valuesAreRead(child.ref.kind) && !isSubset(child.manifest, result))
@@ -217,17 +256,9 @@ export function drifted(child: DesiredChild, live: KubernetesObject, normalized?
   return !isSubset(normalized ?? child.manifest, live);
 }
 
-type Precondition = { uid: string } | { resourceVersion: string };
-
-/** The object the apply may change: the cached one, or none (a create). */
-function expected(current: KubernetesObject | undefined): Precondition {
-  const uid = current?.metadata?.uid;
-  return uid === undefined ? { resourceVersion: UNSEEN_RESOURCE_VERSION } : { uid };
-}
-
 /**
- * The apply was refused because the object is not the one it named: something exists where none
- * was expected (409, resourceVersion), the cached object is gone (409, uid) or was replaced (422,
+ * The write was refused because the object is not the one it named: something exists where none
+ * was expected (409, the create), the cached object is gone (409, uid) or was replaced (422,
  * metadata.uid is immutable). A forced apply meets no other 409.
  */
 const isOtherObject = (err: unknown): boolean =>

@@ -187,6 +187,40 @@ const WRITE_VERBS = ['apply', 'create', 'update', 'patch', 'delete'] as const;
 /** The operator's own resources and Events: what a test of "no write" counts. */
 export const OPERATOR_WRITE_RESOURCES = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];
 
+/** Every write request a component made, to any resource (creates, applies, patches, deletes). */
+export async function allWrites(component: LandlordProcess): Promise<number> {
+  const text = await component.metrics();
+  return WRITE_VERBS.map((verb) => metricValue(text, 'landlord_api_requests_total', { verb })).reduce(
+    (a, b) => a + b,
+    0,
+  );
+}
+
+/**
+ * A component's write requests to one resource, by verb (only the verbs it used). The operator
+ * creates a child by POST (create), changes it by apply, and before its first change hands the
+ * create's fields to its Apply entry by one JSON patch (patch): runtime/kube/field-ownership.ts.
+ */
+export async function writesByVerb(
+  component: LandlordProcess,
+  resource: string,
+): Promise<Record<string, number>> {
+  const text = await component.metrics();
+  const counts = WRITE_VERBS.map(
+    (verb) => [verb, metricValue(text, 'landlord_api_requests_total', { verb, resource })] as const,
+  );
+  return Object.fromEntries(counts.filter(([, n]) => n > 0));
+}
+
+/** What each verb's count grew by between two readings of writesByVerb (only those that grew). */
+export function verbDelta(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  const grown = Object.entries(after).map(([verb, n]) => [verb, n - (before[verb] ?? 0)] as const);
+  return Object.fromEntries(grown.filter(([, n]) => n !== 0));
+}
+
 /** Write requests a component made to these resources, from its own request metrics. */
 export async function writeRequests(
   component: LandlordProcess,

@@ -79,6 +79,30 @@ describe('lighten', () => {
     expect(lighten(served(), { dropStatus: true })).toStrictEqual({ ...rest, metadata, spec });
   });
 
+  it('with keepUpdaters, names who wrote the object by update, without their fields; never a subresource writer or an applier', () => {
+    const child = {
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'c',
+        managedFields: [
+          { manager: 'landlord-operator', operation: 'Update', apiVersion: 'v1', fieldsV1: { 'f:data': {} } },
+          { manager: 'landlord-operator', operation: 'Apply', fieldsV1: { 'f:data': {} } },
+          { manager: 'kube-controller-manager', operation: 'Update', subresource: 'status', fieldsV1: {} },
+        ],
+      },
+    };
+    expect(lighten(child, { keepUpdaters: true }).metadata).toStrictEqual({
+      name: 'c',
+      managedFields: [{ manager: 'landlord-operator', operation: 'Update' }],
+    });
+    const applied = {
+      kind: 'ConfigMap',
+      metadata: { name: 'c', managedFields: child.metadata.managedFields.slice(1) },
+    };
+    expect(lighten(applied, { keepUpdaters: true }).metadata).toStrictEqual({ name: 'c' });
+    expect(lighten(child).metadata).toStrictEqual({ name: 'c' });
+  });
+
   it("drops a Secret's values, and only those, with dropValues", () => {
     const secret = {
       apiVersion: 'v1',

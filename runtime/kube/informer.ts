@@ -98,6 +98,12 @@ export interface InformerOptions {
    */
   keepOfStatus?: (status: unknown) => unknown;
   /**
+   * Keep the names of the managers that wrote each object by update, not by apply, without the
+   * fields they own (list.ts, withoutManagedFields). Writes to a subresource are not among them, so
+   * a status write changes nothing this keeps.
+   */
+  keepUpdaters?: boolean;
+  /**
    * Tell handlers whether an update changed only the status (Change.statusOnly), for a handler
    * that skips those. Off by default: the comparison serialises both copies, on every update.
    */
@@ -107,7 +113,7 @@ export interface InformerOptions {
 /** What a cache leaves out of each object, beyond managedFields. */
 export type Unread = Pick<
   InformerOptions,
-  'dropStatus' | 'dropSpec' | 'dropValues' | 'keepOfSpec' | 'keepOfStatus'
+  'dropStatus' | 'dropSpec' | 'dropValues' | 'keepOfSpec' | 'keepOfStatus' | 'keepUpdaters'
 >;
 
 const SECRET_VALUES = new Set(['data', 'stringData']);
@@ -156,7 +162,7 @@ function unreadKey(key: string, unread: Unread): boolean {
 }
 
 function kept(key: string, value: unknown, unread: Unread): unknown {
-  if (key === 'metadata') return withoutManagedFields(value);
+  if (key === 'metadata') return withoutManagedFields(value, unread.keepUpdaters);
   if (key === 'status' && unread.keepOfStatus !== undefined) return unread.keepOfStatus(value);
   if (key === 'spec' && unread.keepOfSpec !== undefined) return unread.keepOfSpec(value);
   return value;

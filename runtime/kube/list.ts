@@ -13,6 +13,8 @@ export interface ListOptions {
   pageSize?: number;
   /** List metadata only (PartialObjectMetadataList): each item is stamped with apiVersion and kind all the same. */
   metadataOnly?: boolean;
+  /** Keep the names of the managers that wrote each object by update (withoutManagedFields). */
+  keepUpdaters?: boolean;
 }
 
 /**
@@ -26,16 +28,33 @@ export interface ListOptions {
 const PAGE_SIZE = 100;
 
 /**
- * managedFields are a large share of an object and nothing here reads them. The metadata is
- * copied without them rather than deleted from: a deletion makes it a hash table, several times
- * larger (informer.ts, lighten).
+ * managedFields are a large share of an object and nothing here reads what they own. The metadata
+ * is copied without them rather than deleted from: a deletion makes it a hash table, several times
+ * larger (informer.ts, lighten). With `keepUpdaters`, the managers that wrote the object itself by
+ * update (create, PUT, a merge patch), not by apply, stay named, without their fields: the operator
+ * creates children by POST and must fold that entry into its apply entry before it first applies
+ * one (field-ownership.ts). Applied objects keep none, and equal lists are held once
+ * (util/shared-subtrees.ts).
  */
-export function withoutManagedFields(metadata: unknown): unknown {
+export function withoutManagedFields(metadata: unknown, keepUpdaters = false): unknown {
   if (typeof metadata !== 'object' || metadata === null || !('managedFields' in metadata)) return metadata;
   const source = metadata as Record<string, unknown>;
   const lean: Record<string, unknown> = {};
   for (const key in source) if (key !== 'managedFields') lean[key] = source[key];
+  const updaters = keepUpdaters ? updatersOf(source.managedFields) : [];
+  if (updaters.length > 0) lean.managedFields = updaters;
   return lean;
+}
+
+/** The managers that wrote the object itself (no subresource) by update: their names only. */
+function updatersOf(entries: unknown): { manager: string; operation: 'Update' }[] {
+  if (!Array.isArray(entries)) return [];
+  const updaters: { manager: string; operation: 'Update' }[] = [];
+  for (const entry of entries as { manager?: unknown; operation?: unknown; subresource?: unknown }[]) {
+    if (entry.operation !== 'Update' || entry.subresource !== undefined) continue;
+    if (typeof entry.manager === 'string') updaters.push({ manager: entry.manager, operation: 'Update' });
+  }
+  return updaters;
 }
 
 /**
@@ -65,7 +84,7 @@ export async function listAll<T extends KubernetesObject>(
     });
     // A metadata-only list leaves `items` out when it is empty.
     for (const item of page.items ?? []) {
-      item.metadata = withoutManagedFields(item.metadata) as T['metadata'];
+      item.metadata = withoutManagedFields(item.metadata, options.keepUpdaters) as T['metadata'];
       item.apiVersion = options.apiVersion;
       item.kind = options.kind;
       items.push(keep(item));

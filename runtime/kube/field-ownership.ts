@@ -1,0 +1,69 @@
+// The operator creates a child it does not have yet by POST, which costs the API server less than a
+// server-side apply that creates (no merge of the apply body with an empty object, no read of the
+// missing object first). A create records its fields under the operator's manager with operation
+// Update, though, and server-side apply only removes a field its own Apply entry owned: a field a
+// later spec drops would stay. So before the operator first applies to a child it created, the
+// create's entry is folded into its Apply entry (as kubectl does when moving objects from
+// client-side to server-side apply), in one JSON patch conditioned on the version read. The
+// create's entry also owns the fields the server defaulted; the next apply removes those it does
+// not name and the server defaults them again, to the same values.
+import type { KubernetesObject, V1ManagedFieldsEntry } from '@kubernetes/client-node';
+
+/** FieldsV1: a tree of field names ("f:spec", "k:{...}", ".") whose leaves are empty objects. */
+type FieldSet = Record<string, unknown>;
+
+const isCreateEntry = (entry: V1ManagedFieldsEntry, manager: string): boolean =>
+  entry.manager === manager && entry.operation === 'Update' && entry.subresource === undefined;
+
+const isApplyEntry = (entry: V1ManagedFieldsEntry, manager: string): boolean =>
+  entry.manager === manager && entry.operation === 'Apply' && entry.subresource === undefined;
+
+/** Whether the object still carries fields `manager` wrote by create or update (not apply). */
+export function ownsByUpdate(object: KubernetesObject, manager: string): boolean {
+  return object.metadata?.managedFields?.some((entry) => isCreateEntry(entry, manager)) ?? false;
+}
+
+/**
+ * The managedFields with `manager`'s Update entry merged into its Apply entry (made from it when
+ * there is none), or undefined when there is nothing to fold. An Update entry recorded at another
+ * API version than the Apply entry stays as it is: field sets of two versions do not merge.
+ */
+export function foldedIntoApply(
+  entries: readonly V1ManagedFieldsEntry[],
+  manager: string,
+): V1ManagedFieldsEntry[] | undefined {
+  const apply = entries.find((entry) => isApplyEntry(entry, manager));
+  const apiVersion = apply?.apiVersion ?? entries.find((entry) => isCreateEntry(entry, manager))?.apiVersion;
+  const folded = entries.filter((entry) => isCreateEntry(entry, manager) && entry.apiVersion === apiVersion);
+  if (folded.length === 0) return undefined;
+  const sources = apply === undefined ? folded : [apply, ...folded];
+  const merged: V1ManagedFieldsEntry = {
+    manager,
+    operation: 'Apply',
+    apiVersion,
+    fieldsType: 'FieldsV1',
+    fieldsV1: sources.reduce<FieldSet>((set, entry) => union(set, entry.fieldsV1 as FieldSet), {}),
+    time: newest(sources.map((entry) => entry.time)),
+  };
+  const kept = entries.filter((entry) => entry !== apply && !folded.includes(entry));
+  return [merged, ...kept];
+}
+
+/** Every field of either set. */
+function union(a: FieldSet, b: FieldSet | undefined): FieldSet {
+  const result: FieldSet = { ...a };
+  for (const [name, below] of Object.entries(b ?? {})) {
+    const mine = result[name];
+    result[name] = isFieldSet(mine) && isFieldSet(below) ? union(mine, below) : below;
+  }
+  return result;
+}
+
+const isFieldSet = (value: unknown): value is FieldSet =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The newest of the entries' times, as written (the API server's RFC 3339 text, parsed or not). */
+function newest(times: readonly (Date | undefined)[]): Date | undefined {
+  const at = (time: Date | undefined): number => (time === undefined ? -Infinity : new Date(time).getTime());
+  return times.reduce((a, b) => (at(b) > at(a) ? b : a), undefined);
+}
