@@ -1,5 +1,5 @@
 // An exposed class's edit reaches every Tenant of the class and writes only what it changes (issue
-// 40): 200 PerTenant Tenants of one class with `expose`. A port edit rewrites their 200 Services and
+// 40): 200 PerTenant Tenants of one class with `expose`. A port edit rewrites their 200 Services (one apply each, after a one-time hand-over of what their create wrote) and
 // nothing else (no Ingress, Namespace, Deployment or ConfigMap); a host template edit rewrites their
 // 200 Ingresses and the 200 namespaces' landlord.dev/hosts annotation, and no Service or Deployment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,14 @@ import { waitUntil } from '../harness/wait.js';
 import { EXPOSE_NAMES } from '../operator/exposure/objects.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass, patchClass } from './support/escape.js';
-import { componentEnv, startLandlord, writesByResource, type LandlordProcess } from './support/landlord.js';
+import {
+  componentEnv,
+  startLandlord,
+  verbDelta,
+  writesByResource,
+  writesByVerb,
+  type LandlordProcess,
+} from './support/landlord.js';
 import { createTenant, deleteTenantsLabelled, readyTenants, tenantManifest } from './support/tenants.js';
 
 const { core, custom } = clients();
@@ -87,8 +94,9 @@ afterAll(async () => {
 });
 
 describe(`an edit of an exposed class of ${TENANTS} Tenants`, () => {
-  it('a port edit rewrites their Services, one write each, and nothing else', async () => {
+  it('a port edit rewrites their Services, one apply each, and nothing else', async () => {
     const before = await operatorWrites();
+    const servicesBefore = await writesByVerb(operator, 'services');
     const began = Date.now();
     await patchClass(custom, CLASS, 'expose', { ...EXPOSE, port: 9090 });
     await waitUntil(
@@ -105,13 +113,19 @@ describe(`an edit of an exposed class of ${TENANTS} Tenants`, () => {
     console.log(
       `expose-rollout: port edit reached ${TENANTS} Services in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
     );
-    expect(delta.services).toBe(TENANTS);
+    // One apply each; the Services were created by POST and this is their first change, so each
+    // first hands the create's fields to the operator's Apply entry (one JSON patch, once).
+    const services = verbDelta(servicesBefore, await writesByVerb(operator, 'services'));
+    expect(services).toEqual({ apply: TENANTS, patch: TENANTS });
     for (const resource of OBJECT_RESOURCES.filter((r) => r !== 'services'))
       expect(delta[resource], resource).toBe(0);
   });
 
   it('a host template edit rewrites their Ingresses and hosts annotations, and no Service or Deployment', async () => {
     const before = await operatorWrites();
+    const changedBefore = await Promise.all(
+      ['ingresses', 'namespaces'].map((r) => writesByVerb(operator, r)),
+    );
     const began = Date.now();
     await patchClass(custom, CLASS, 'expose', { ...EXPOSE, port: 9090, host: '{name}.shop.example.com' });
     await waitUntil(
@@ -131,8 +145,12 @@ describe(`an edit of an exposed class of ${TENANTS} Tenants`, () => {
     console.log(
       `expose-rollout: host edit reached ${TENANTS} tenants in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
     );
-    expect(delta.ingresses).toBe(TENANTS);
-    expect(delta.namespaces).toBe(TENANTS);
+    // One apply each, after the one-time hand-over of what their create wrote (a JSON patch each).
+    const changed = await Promise.all(['ingresses', 'namespaces'].map((r) => writesByVerb(operator, r)));
+    expect(changed.map((after, i) => verbDelta(changedBefore[i]!, after))).toEqual([
+      { apply: TENANTS, patch: TENANTS },
+      { apply: TENANTS, patch: TENANTS },
+    ]);
     for (const resource of ['serviceaccounts', 'networkpolicies', 'deployments', 'configmaps', 'services'])
       expect(delta[resource], resource).toBe(0);
     const tenant = (await custom.getClusterCustomObject({
