@@ -1,6 +1,6 @@
 // A PerTenant class's secrets (issue 39), on the real control plane: a shared and a per-tenant
 // (templated) copy reach 200 tenants whose pods reference them; an edit of the shared source
-// reaches every copy with one write each and none for copies already equal; a class edit that
+// reaches every copy with one apply each (after a one-time hand-over of what the create wrote) and none for copies already equal; a class edit that
 // leaves the secrets equal writes none; a missing source, a deleted one, a removed entry, a
 // hand-made Secret of the same name, a kube-system source and a Shared class each get their own
 // reason; and a canary value appears nowhere the run printed.
@@ -217,7 +217,7 @@ describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {
     });
   });
 
-  it('updates every shared copy after a source edit, one write each, none for the per-tenant copies', async () => {
+  it('updates every shared copy after a source edit, one apply each (after the one-time hand-over), none for the per-tenant copies', async () => {
     const before = await settledSecretWrites();
     const edited = Date.now();
     await putSource('shared', { token: b64(CANARY_2) });

@@ -106,7 +106,7 @@ afterAll(async () => {
 });
 
 describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () => {
-  it('rewrites their quotas, one write each, and nothing else of theirs or of another class', async () => {
+  it('rewrites their quotas, one apply each (after the one-time hand-over), and nothing else of theirs or of another class', async () => {
     const before = await operatorWrites();
     const quotasBefore = await writesByVerb(operator, 'resourcequotas');
     const began = Date.now();
