@@ -27,13 +27,74 @@ const MAX_REMEMBERED_WEIGHT = 2048;
  */
 const INDEXED_ITEMS = 4;
 
+/**
+ * Metadata parts one object's children repeat across kinds: its owner reference and the labels
+ * landlord puts on each. A PerTenant tenant's eight children, each listed with its kind, held eight
+ * copies (~1 KB per tenant), since a place is per kind and remembers only the last few values.
+ */
+const ACROSS_KINDS = new Set(['labels', 'ownerReferences']);
+/** Parts shared across kinds are small: a JSON text per lookup is cheap, and the table holds no text. */
+const MAX_ACROSS_WEIGHT = 512;
+/** Dead entries are swept out of the table after this many insertions. */
+const SWEEP_EVERY = 4096;
+
 class Place {
   children: Map<string, Place> | undefined;
   readonly recent: object[] = [];
+  /** An object's metadata: the place of a kind's `metadata`. */
+  readonly metadata: boolean;
+  /** Its parts are shared across kinds too (ACROSS_KINDS). */
+  readonly acrossKinds: boolean;
+
+  constructor(
+    readonly depth = 0,
+    key = '',
+    parent?: Place,
+  ) {
+    this.metadata = depth === 2 && key === 'metadata';
+    this.acrossKinds = parent?.metadata === true && ACROSS_KINDS.has(key);
+  }
+}
+
+/**
+ * Parts equal across kinds, by a hash of their JSON: a table of weak references, so a part stays
+ * only while some cached object holds it, and its entry (a number and a reference, ~100 bytes) is
+ * swept once it has gone. A hash shared by two parts keeps the later.
+ */
+class AcrossKinds {
+  private readonly byHash = new Map<number, WeakRef<object>>();
+  private insertions = 0;
+
+  shared(node: object): object {
+    const json = JSON.stringify(node);
+    const hash = hashOf(json);
+    const seen = this.byHash.get(hash)?.deref();
+    if (seen !== undefined && JSON.stringify(seen) === json) return seen;
+    this.byHash.set(hash, new WeakRef(node));
+    if (++this.insertions % SWEEP_EVERY === 0) this.sweep();
+    return node;
+  }
+
+  /** Entries held (for tests). */
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  private sweep(): void {
+    for (const [hash, ref] of this.byHash) if (ref.deref() === undefined) this.byHash.delete(hash);
+  }
+}
+
+/** FNV-1a, kept to 30 bits: a small integer key, which a Map holds without an object of its own. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash & 0x3fffffff;
 }
 
 export class SubtreePool {
   private readonly root = new Place();
+  private readonly acrossKinds = new AcrossKinds();
   private places = 0;
   /** The size of the part just shared (roughly, in characters of JSON). */
   private weight = 0;
@@ -51,6 +112,11 @@ export class SubtreePool {
   /** Places created so far (for tests). */
   get size(): number {
     return this.places;
+  }
+
+  /** Parts held in the table of those shared across kinds (for tests). */
+  get sharedAcrossKinds(): number {
+    return this.acrossKinds.size;
   }
 
   /** Shares the parts of `node`, then `node` itself; leaves its size in `this.weight`. */
@@ -89,6 +155,7 @@ export class SubtreePool {
     if (place === undefined) return node;
     const recent = place.recent;
     for (const seen of recent) if (sameParts(node, seen)) return seen;
+    if (place.acrossKinds && weight <= MAX_ACROSS_WEIGHT) node = this.acrossKinds.shared(node);
     if (weight > MAX_REMEMBERED_WEIGHT) return node;
     if (recent.length >= RECENT_PER_PLACE) recent.pop();
     recent.unshift(node);
@@ -109,7 +176,7 @@ export class SubtreePool {
     if (place === undefined) return undefined;
     let child = place.children?.get(key);
     if (child === undefined && this.places < MAX_PLACES) {
-      child = new Place();
+      child = new Place(place.depth + 1, key, place);
       (place.children ??= new Map()).set(key, child);
       this.places++;
     }
