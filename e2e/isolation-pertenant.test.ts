@@ -204,6 +204,29 @@ describe("a PerTenant tenant's namespace", () => {
     ]);
   });
 
+  it('puts back a NetworkPolicy its team opened by hand, its spec-hash annotation left as it was', async () => {
+    const read = () =>
+      kc
+        .makeApiClient(NetworkingV1Api)
+        .readNamespacedNetworkPolicy({ name: 'landlord-isolation', namespace: tenantA });
+    const before = await read();
+    // Ingress from every namespace: what `edit` in the namespace allows a tenant's team to do.
+    const open = JSON.stringify([
+      { op: 'replace', path: '/spec/ingress', value: [{ from: [{ namespaceSelector: {} }] }] },
+    ]);
+    await kubectl('patch', 'networkpolicy', 'landlord-isolation', '-n', tenantA, '--type=json', '-p', open);
+    const restored = await waitUntil(
+      'the operator puts the ingress rules back',
+      async () => {
+        const now = await read();
+        const same = JSON.stringify(now.spec?.ingress) === JSON.stringify(before.spec?.ingress);
+        return same && now.metadata?.resourceVersion !== before.metadata?.resourceVersion ? now : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(restored.spec).toEqual(before.spec);
+  });
+
   it("binds the class's group to edit in the namespace and nowhere else", async () => {
     const asDev = (ns: string, group: string): Promise<boolean> =>
       canI('someone', [`--as-group=${group}`, 'create', 'deployments.apps', '-n', ns]);

@@ -1,7 +1,31 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { ChildIndex } from './child-index.js';
-import { childRef } from './child-ref.js';
+import { childRef, TENANCY_KINDS, type ChildKind } from './child-ref.js';
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** Heap in use after a full collection. */
+function heapUsed(): number {
+  collect();
+  collect();
+  return getHeapStatistics().used_heap_size;
+}
+
+/** A PerTenant tenant's children, each as its watch delivers it (strings fresh from a parse). */
+function perTenantChildren(tenant: string): [ChildKind, KubernetesObject][] {
+  const namespace = `tenant-${tenant}`;
+  const kinds: ChildKind[] = [...TENANCY_KINDS.filter((k) => k !== 'Secret'), 'Deployment', 'ConfigMap'];
+  return kinds.map((kind) => {
+    const metadata =
+      kind === 'Namespace' ? { name: namespace } : { name: `${kind.toLowerCase()}-x`, namespace };
+    const object = { metadata: { ...metadata, labels: { 'landlord.dev/tenant': tenant } } };
+    return [kind, JSON.parse(JSON.stringify(object)) as KubernetesObject];
+  });
+}
 
 function configMap(name: string, tenant?: string): KubernetesObject {
   const labels = tenant === undefined ? undefined : { 'landlord.dev/tenant': tenant };
@@ -9,6 +33,27 @@ function configMap(name: string, tenant?: string): KubernetesObject {
 }
 
 describe('ChildIndex', () => {
+  it("holds a PerTenant tenant's eight children in about 1 KB", () => {
+    const index = new ChildIndex();
+    const add = (from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const tenant = `t-${String(i).padStart(5, '0')}`;
+        for (const [kind, object] of perTenantChildren(tenant)) index.childChanged(kind, object, false);
+      }
+    };
+    // Read as the growth from 1,000 to 3,000 tenants: what the test's start-up leaves is settled by then.
+    add(0, 1000);
+    const before = heapUsed();
+    add(1000, 3000);
+    const perTenant = (heapUsed() - before) / 2000;
+    const children = index.childrenOf('t-00042');
+    expect(children).toHaveLength(8);
+    expect(children).toContainEqual(childRef('Namespace', '', 'tenant-t-00042'));
+    expect(children).toContainEqual(childRef('ConfigMap', 'tenant-t-00042', 'configmap-x'));
+    // With a ChildRef of its own per child besides its key: ~1.9 KB.
+    expect(perTenant).toBeLessThan(1400);
+  });
+
   it('names the Tenant a child is labelled for, and indexes the child under it', () => {
     const index = new ChildIndex();
     expect(index.childChanged('ConfigMap', configMap('a', 'acme'), false)).toEqual(['acme']);

@@ -4,14 +4,15 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LABEL } from '../api/tenant.js';
 import { intern } from '../util/intern.js';
-import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
+import { childKey, childRef, refOfKey, type ChildKind, type ChildRef } from './child-ref.js';
 
 export class ChildIndex {
   /**
-   * tenant name → its children. An array, not a Map by child key: a Tenant has a few children, and
-   * a Map each cost ~0.3 KB per Tenant.
+   * tenant name → its children's keys. An array, not a Map by child key: a Tenant has a few
+   * children, and a Map each cost ~0.3 KB per Tenant. Keys, not ChildRefs: the key is held anyway
+   * (tenantOf), and a ref of its own per child cost ~60 bytes more (0.5 KB per PerTenant tenant).
    */
-  private readonly byTenant = new Map<string, ChildRef[]>();
+  private readonly byTenant = new Map<string, string[]>();
   /** child key → the tenant it is indexed under, to move it when its label changes */
   private readonly tenantOf = new Map<string, string>();
   /** child key → Tenants refused because another owner holds that child */
@@ -26,7 +27,7 @@ export class ChildIndex {
 
   /** Every child labelled as belonging to the tenant. */
   childrenOf(tenant: string): ChildRef[] {
-    return [...(this.byTenant.get(tenant) ?? [])];
+    return (this.byTenant.get(tenant) ?? []).map(refOfKey);
   }
 
   /** The tenant was refused because another owner holds this child: its deletion wakes the tenant. */
@@ -55,23 +56,23 @@ export class ChildIndex {
     const ref = childRef(kind, meta.namespace ?? '', meta.name ?? '');
     // One flat copy: a key built by concatenation is a tree of pieces, ~3 times its size.
     const key = intern(childKey(ref));
-    const labelled = this.index(ref, key, deleted ? undefined : meta.labels?.[LABEL.tenant]);
+    const labelled = this.index(key, deleted ? undefined : meta.labels?.[LABEL.tenant]);
     const tenants = labelled === undefined ? [] : [labelled];
     if (deleted) tenants.push(...this.takeRefused(key));
     return tenants;
   }
 
   /** Moves the child under its current label; returns that tenant, or the one it was under. */
-  private index(ref: ChildRef, key: string, tenant: string | undefined): string | undefined {
+  private index(key: string, tenant: string | undefined): string | undefined {
     const previous = this.tenantOf.get(key);
     if (previous !== undefined && previous !== tenant) {
-      const children = (this.byTenant.get(previous) ?? []).filter((child) => childKey(child) !== key);
+      const children = (this.byTenant.get(previous) ?? []).filter((child) => child !== key);
       // A Tenant whose last child went leaves no empty entry behind: memory follows the Tenants there are.
       if (children.length === 0) this.byTenant.delete(previous);
       else this.byTenant.set(previous, children);
       this.tenantOf.delete(key);
     }
-    if (tenant !== undefined) this.add(tenant, key, ref);
+    if (tenant !== undefined) this.add(tenant, key);
     return tenant ?? previous;
   }
 
@@ -86,10 +87,10 @@ export class ChildIndex {
     return tenants;
   }
 
-  private add(tenant: string, key: string, ref: ChildRef): void {
+  private add(tenant: string, key: string): void {
     const children = this.byTenant.get(tenant) ?? [];
     // A new array of exactly the children: one grown by push keeps room for 17.
-    if (!children.some((child) => childKey(child) === key)) this.byTenant.set(tenant, [...children, ref]);
+    if (!children.includes(key)) this.byTenant.set(tenant, [...children, key]);
     this.tenantOf.set(key, tenant);
   }
 }

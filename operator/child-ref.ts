@@ -97,6 +97,14 @@ export const childRef = (kind: ChildKind, namespace: string, name: string): Chil
 
 export const childKey = (ref: ChildRef): string => `${ref.kind}/${ref.namespace}/${ref.name}`;
 
+/** The ref a childKey names: neither a kind, a namespace nor a name holds a '/'. */
+export function refOfKey(key: string): ChildRef {
+  const afterKind = key.indexOf('/');
+  const afterNamespace = key.indexOf('/', afterKind + 1);
+  const kind = key.slice(0, afterKind) as ChildKind;
+  return childRef(kind, key.slice(afterKind + 1, afterNamespace), key.slice(afterNamespace + 1));
+}
+
 /** "Deployment team-a/web" (or "Namespace team-a"), as Events, logs and condition messages name a child. */
 export const describeRef = (ref: ChildRef): string =>
   ref.namespace === '' ? `${ref.kind} ${ref.name}` : `${ref.kind} ${ref.namespace}/${ref.name}`;

@@ -1,7 +1,20 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { V1Deployment } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SubtreePool } from './shared-subtrees.js';
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** A child of the Tenant named, as its kind's watch delivers it (every part fresh from a parse). */
+function child(kind: string, tenant: string, uid = `uid-${tenant}`): { metadata: Record<string, unknown> } {
+  const ownerReferences = [{ apiVersion: 'landlord.dev/v1alpha1', kind: 'Tenant', name: tenant, uid }];
+  const labels = { 'landlord.dev/tenant': tenant, 'app.kubernetes.io/managed-by': 'landlord-operator' };
+  const metadata = { name: kind.toLowerCase(), namespace: `tenant-${tenant}`, labels, ownerReferences };
+  return JSON.parse(JSON.stringify({ kind, metadata })) as { metadata: Record<string, unknown> };
+}
 
 /** A Deployment as the API server serves one, for the tenant named. */
 function deployment(tenant: string): V1Deployment {
@@ -62,6 +75,47 @@ describe('SubtreePool', () => {
     const b = pool.share({ one: { v: 2 }, two: { v: 1 } }, 'X');
     expect(b.one).not.toBe(a.two);
     expect(b.one).toEqual({ v: 2 });
+  });
+
+  it("shares an array's items when it holds more different items than a place remembers", () => {
+    // A NetworkPolicy's egress rules: its own namespace, DNS, HTTPS; the same in every tenant's.
+    const policy = () => ({
+      kind: 'NetworkPolicy',
+      spec: {
+        egress: [{ to: [{ podSelector: {} }] }, { ports: [{ port: 53 }] }, { ports: [{ port: 443 }] }],
+      },
+    });
+    const pool = new SubtreePool();
+    const a = pool.share(policy(), 'NetworkPolicy');
+    const b = pool.share(policy(), 'NetworkPolicy');
+    expect(b.spec).toBe(a.spec);
+  });
+
+  it("holds once the labels and owner reference of one Tenant's children, whatever their kinds", () => {
+    const pool = new SubtreePool();
+    // Listed kind by kind, as the watches list them: each tenant's children far apart.
+    const kinds = ['ServiceAccount', 'ResourceQuota', 'NetworkPolicy'];
+    const shared = kinds.map((kind) => ['a', 'b', 'c'].map((t) => pool.share(child(kind, t), kind)));
+    const [sa, quota, policy] = shared.map((children) => children[1]!.metadata);
+    expect(quota!.ownerReferences).toBe(sa!.ownerReferences);
+    expect(policy!.labels).toBe(sa!.labels);
+    expect(shared[2]![0]!.metadata.labels).not.toBe(policy!.labels);
+    expect(JSON.stringify(shared[1]![1])).toBe(JSON.stringify(child('ResourceQuota', 'b')));
+  });
+
+  it('forgets parts shared across kinds once no object holds them', async () => {
+    const pool = new SubtreePool();
+    const shareMany = (from: number): void => {
+      for (let i = from; i < from + 4096; i++) pool.share(child('ConfigMap', `t-${i}`), 'ConfigMap');
+    };
+    shareMany(0);
+    // A weak reference holds its object until the current job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    shareMany(4096);
+    // Two entries per tenant (labels, owner reference): the second 4,096 tenants', and the few the
+    // places still remember; the first 4,096 tenants' were swept (16,384 kept otherwise).
+    expect(pool.sharedAcrossKinds).toBeLessThanOrEqual(2 * 4096 + 8);
   });
 
   it('does not remember large parts, which would outlive their objects', () => {

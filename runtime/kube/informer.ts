@@ -12,6 +12,7 @@ import { CONTENT_TYPE, type KubeApi } from './api.js';
 import { internStrings } from '../../util/intern.js';
 import { cachedSubtrees } from '../../util/shared-subtrees.js';
 import { listAll, withoutManagedFields } from './list.js';
+import { useObjectMap } from './object-map.js';
 
 /** How long the server keeps a watch open before the client reconnects from its last resourceVersion. */
 const WATCH_SECONDS = 300;
@@ -199,6 +200,8 @@ export class Informer<T extends KubernetesObject> {
       false,
       options.labelSelector,
     );
+    // A namespace's lone object without a Map of its own (object-map.ts).
+    useObjectMap<T>(this.listWatch);
     this.listWatch.on('error', (err: unknown) => this.onError(err));
     this.listWatch.on('connect', () => {
       if (this.failures > 0) options.onRecovered?.();
