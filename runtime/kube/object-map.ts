@@ -6,7 +6,7 @@
 //
 // ListWatch uses its store only through the Map methods below (cache.js: get, list,
 // addOrUpdateObject, deleteObject, deleteItems), so this one takes the place of its own Map; the
-// unit tests run those same functions on both and compare.
+// unit tests run those same functions on both and compare (docs/adr/0009: why, and how it is guarded).
 import type { KubernetesObject } from '@kubernetes/client-node';
 
 /** A namespace's objects: the lone one, or a Map by name. */
