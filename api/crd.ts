@@ -141,6 +141,14 @@ const statusSchema: Schema = {
         table: { type: 'string' },
         rowHash: { type: 'string' },
         lastChangedTime: { type: 'string', format: 'date-time' },
+        revision: {
+          type: 'integer',
+          format: 'int64',
+          minimum: 1,
+          description:
+            'The newest revision kept in landlord history (ControllerRevision <tenant>-<revision>).',
+        },
+        revisionHash: { type: 'string', description: 'The row hash that revision holds.' },
       },
     },
     state: {

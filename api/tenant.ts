@@ -105,6 +105,13 @@ export interface SyncStatus {
   rowHash: string;
   /** When sync last read a row whose content differed from what the Tenant held. */
   lastChangedTime: string;
+  /**
+   * The newest revision sync recorded in the tenant's history (ControllerRevision
+   * `<tenant>-<revision>`), and the row hash it holds: the next revision is found from here,
+   * without listing every tenant's revisions.
+   */
+  revision?: number;
+  revisionHash?: string;
 }
 
 /**

@@ -16,7 +16,7 @@ import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { dynamoClient } from './support/dynamo.js';
 import { clients, uniqueName } from './support/env.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
 import {
   createTable,
   deleteSyncedTenants,
@@ -92,6 +92,22 @@ async function revisions(): Promise<V1ControllerRevision[]> {
 
 const numbers = async (): Promise<number[]> => (await revisions()).map((r) => r.revision);
 
+/** Lists of revisions sync made: each one the API server answers by matching every tenant's revisions. */
+const revisionLists = async (): Promise<number> =>
+  metricValue(await sync.metrics(), 'landlord_api_requests_total', {
+    verb: 'list',
+    resource: 'controllerrevisions',
+  });
+
+/** Waits for the Tenant's status to name its newest revision. */
+function waitForNamed(revision: number): Promise<true> {
+  return waitUntil(
+    `status.sync.revision ${revision} on ${name}`,
+    async () => (await readTenant(name))?.status?.sync?.revision === revision,
+    { timeoutMs: 60_000, abortIf: () => sync.assertRunning() },
+  );
+}
+
 function waitForRevisions(expected: number[]): Promise<true> {
   return waitUntil(
     `revisions ${expected.join(', ')} of ${name}`,
@@ -150,8 +166,12 @@ describe('history and rollback', () => {
     await waitForRevisions([1, 2]);
     await updateRow(table, name, third);
     await waitForRevisions([1, 2, 3]);
+    // Each next revision was found from the status, by name: no list of revisions at all.
+    await waitForNamed(3);
+    expect(await revisionLists()).toBe(0);
 
     const tenant = await readTenant(name);
+    expect(tenant!.status?.sync?.revisionHash).toBe(tenant!.metadata.annotations?.['landlord.dev/row-hash']);
     const [revision] = await revisions();
     expect(revision!.metadata?.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'Tenant', name, uid: tenant!.metadata.uid }),
@@ -262,6 +282,30 @@ describe('history and rollback', () => {
     const gone = await landlord('rollback', name, '--to-revision', '1');
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('has no revision 1 (kept: 2, 3, 4)');
+  });
+
+  it('takes the next free number when the status is behind or a name is held by something else', async () => {
+    await waitForNamed(4);
+    const newest = (await revisions()).at(-1)!;
+    // Revision 5 as if sync wrote it and its status write was lost; `<name>-6`, no revision at all.
+    const { labels, ownerReferences } = newest.metadata!;
+    const data = { ...(newest.data as object), hash: 'content-of-no-row' };
+    await apps.createNamespacedControllerRevision({
+      namespace: NAMESPACE,
+      body: { metadata: { name: `${name}-5`, labels, ownerReferences }, data, revision: 5 },
+    });
+    await apps.createNamespacedControllerRevision({
+      namespace: NAMESPACE,
+      body: { metadata: { name: `${name}-6` }, data: {}, revision: 1 },
+    });
+    const listsBefore = await revisionLists();
+
+    await updateRow(table, name, { spec: String(row(name, 'nginx:1.30').spec) });
+    await waitForRevisions([4, 5, 7]);
+    await waitForNamed(7);
+    // One list per name found taken, then the history goes on from 7 by name.
+    expect((await revisionLists()) - listsBefore).toBe(2);
+    await apps.deleteNamespacedControllerRevision({ namespace: NAMESPACE, name: `${name}-6` });
   });
 
   it('loses the revisions with the Tenant, to the garbage collector', async () => {

@@ -14,10 +14,11 @@ import {
   type Ownership,
   type TableIdentity,
 } from './identity.js';
+import type { NewestRevision } from './history/revision.js';
 import type { TakedownCause } from './prune-guard.js';
 import { takedownOf } from './takedown.js';
 import type { Applied, RowState } from './row-book.js';
-import { desiredStatus, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
+import { desiredStatus, naming, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
 
 /** Everything decide() looks at, gathered for one tenant at one moment. */
 export interface Situation {
@@ -37,6 +38,8 @@ export interface Situation {
   parked?: { hash: string; until: number } | undefined;
   /** The spec sync itself applied last, so that its own write is not taken for an edit. */
   applied: Applied | undefined;
+  /** The revision sync recorded since the status last named one, for the status to name. */
+  recorded?: NewestRevision | undefined;
   identity: TableIdentity;
   now: Date;
 }
@@ -160,7 +163,7 @@ function decideApply(s: Situation, tenant: Tenant | undefined, hash: string): Sy
   if (takedown === undefined || s.approval !== undefined) return { kind: 'applySpec', hash };
   if (s.heldBack === undefined) return { kind: 'awaitApproval', cause: takedown };
   const verdict: Verdict = { kind: 'heldBack', message: s.heldBack };
-  const status = desiredStatus(verdict, tenant, s.identity.table, s.now);
+  const status = naming(desiredStatus(verdict, tenant, s.identity.table, s.now), s.recorded);
   return statusCurrent(tenant, status)
     ? { kind: 'awaitApproval', cause: takedown }
     : { kind: 'applyStatus', status, verdict };
@@ -176,6 +179,6 @@ export function decide(s: Situation): SyncAction {
   if (verdict.kind === 'synced' && !specCurrent(s.tenant, verdict.hash, s.identity, s.applied))
     return decideApply(s, s.tenant, verdict.hash);
   if (s.tenant === undefined) return { kind: 'createBare' };
-  const status = desiredStatus(verdict, s.tenant, s.identity.table, s.now);
+  const status = naming(desiredStatus(verdict, s.tenant, s.identity.table, s.now), s.recorded);
   return statusCurrent(s.tenant, status) ? NOTHING : { kind: 'applyStatus', status, verdict };
 }

@@ -75,4 +75,21 @@ describe('Ledger', () => {
     });
     expect(l.draftToWrite('a', 'h1')).toBeUndefined();
   });
+
+  it('asks for a status naming a revision just recorded, for that Tenant only, until one is written', () => {
+    const l = ledger(tenantAt('h1'));
+    l.record(valid('h1'));
+    l.revisionWritten('a', { uid: 'u1', revision: 2, hash: 'h1' });
+    const action = l.next('a');
+    expect(action).toMatchObject({
+      kind: 'applyStatus',
+      status: { sync: { revision: 2, revisionHash: 'h1' } },
+    });
+    l.statusWritten('a', 2);
+    expect(l.situation('a').recorded).toBeUndefined();
+
+    l.revisionWritten('a', { uid: 'another Tenant of this name', revision: 7, hash: 'h1' });
+    expect(l.situation('a').recorded).toBeUndefined();
+    expect(l.next('a')).toEqual({ kind: 'nothing' });
+  });
 });

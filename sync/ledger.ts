@@ -5,7 +5,7 @@
 import { decide, type Situation, type SyncAction } from './decide.js';
 import type { RevisionDraft, RowVia } from './history/revision.js';
 import { owns, type TableIdentity } from './identity.js';
-import { RowBook, type RowState } from './row-book.js';
+import { RowBook, type RecordedRevision, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection, type Verdict } from './status.js';
 import { DEFAULT_STATE, type Tenant, type TenantSpec } from '../api/tenant.js';
@@ -145,8 +145,14 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.owed(name);
   }
 
-  revisionWritten(name: string): void {
-    this.book.paid(name);
+  /** The revision is written (or was there already): `newest` is what the status is to name. */
+  revisionWritten(name: string, newest?: RecordedRevision): void {
+    this.book.paid(name, newest);
+  }
+
+  /** A status write named this revision (or none). */
+  statusWritten(name: string, revision: number | undefined): void {
+    this.book.revisionNamed(name, revision);
   }
 
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
@@ -190,6 +196,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       heldBack: book.heldBackFor(name),
       parked: book.parked(name),
       applied: book.appliedSpec(name),
+      recorded: book.recordedRevision(name, view.get(name)?.metadata.uid),
       identity,
       now,
     };

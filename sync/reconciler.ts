@@ -161,7 +161,7 @@ export class Reconciler {
       tenant: name,
       rowHash: hash,
     });
-    await this.recordRevision(tenant, draft);
+    await this.recordRevision(tenant, draft, before === undefined);
   }
 
   /**
@@ -169,13 +169,22 @@ export class Reconciler {
    * (the Tenant already holds the spec, so no later decide() would ask for it again, and the history
    * would skip it), logged, and tried again; history never stops a tenant from syncing.
    */
-  private async recordRevision(tenant: Tenant, draft: RevisionDraft): Promise<void> {
+  private async recordRevision(tenant: Tenant, draft: RevisionDraft, created = false): Promise<void> {
     const name = tenant.metadata.name!;
     try {
-      const recorded = await this.deps.history.record(tenant, draft);
-      this.deps.ledger.revisionWritten(name);
+      const recorded = await this.deps.history.record(tenant, draft, created);
+      if (recorded.kind === 'off') return this.deps.ledger.revisionWritten(name);
+      // The status names the newest revision, for the next record() to start from.
+      const named = tenant.status?.sync?.revision === recorded.newest.revision;
+      this.deps.ledger.revisionWritten(
+        name,
+        named ? undefined : { uid: tenant.metadata.uid!, ...recorded.newest },
+      );
       if (recorded.kind === 'written') {
-        this.deps.logger.debug(SYNC_LOG.revisionRecorded, { tenant: name, revision: recorded.revision });
+        this.deps.logger.debug(SYNC_LOG.revisionRecorded, {
+          tenant: name,
+          revision: recorded.newest.revision,
+        });
       }
     } catch (err) {
       this.deps.ledger.oweRevision(name, tenant.metadata.uid!, draft);
@@ -264,6 +273,7 @@ export class Reconciler {
     // decide() found the Tenant (a status is never its first write) saying something else.
     const updated = await this.deps.statusWriter.write(view.get(name)!, status);
     if (updated === undefined) return;
+    this.deps.ledger.statusWritten(name, status.sync.revision);
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
     // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
     if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;

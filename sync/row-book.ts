@@ -2,7 +2,7 @@
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
 import type { TenantSpec, TenantState } from '../api/tenant.js';
-import type { RevisionDraft } from './history/revision.js';
+import type { NewestRevision, RevisionDraft } from './history/revision.js';
 import type { Verdict } from './status.js';
 
 export type RowState =
@@ -16,6 +16,9 @@ export interface Applied {
   generation: number;
 }
 
+/** A revision recorded, and the Tenant whose history it is. */
+export type RecordedRevision = NewestRevision & { uid: string };
+
 interface Rejection {
   hash: string;
   message: string;
@@ -27,6 +30,8 @@ export class RowBook {
   private readonly specs = new Map<string, RevisionDraft>();
   /** A spec applied whose revision could not be written yet: at most one per tenant, retried. */
   private readonly owedRevisions = new Map<string, { uid: string; draft: RevisionDraft }>();
+  /** The newest revision recorded, until a status write names it (then the Tenant holds it). */
+  private readonly recordedRevisions = new Map<string, RecordedRevision>();
   private readonly rejections = new Map<string, Rejection>();
   /**
    * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
@@ -75,6 +80,7 @@ export class RowBook {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
       this.owedRevisions.delete(name);
+      this.recordedRevisions.delete(name);
     }
     if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
       this.rejections.delete(name);
@@ -91,6 +97,7 @@ export class RowBook {
     this.heldBack.delete(name);
     this.timeouts.delete(name);
     this.owedRevisions.delete(name);
+    this.recordedRevisions.delete(name);
   }
 
   /** Drops every row not in `names`: after a complete scan, those are gone. */
@@ -124,8 +131,21 @@ export class RowBook {
     return this.owedRevisions.get(name);
   }
 
-  paid(name: string): void {
+  paid(name: string, newest: RecordedRevision | undefined): void {
     this.owedRevisions.delete(name);
+    if (newest !== undefined) this.recordedRevisions.set(name, newest);
+  }
+
+  /** The newest revision recorded of the Tenant with this uid, if no status names it yet. */
+  recordedRevision(name: string, uid: string | undefined): NewestRevision | undefined {
+    const recorded = this.recordedRevisions.get(name);
+    if (recorded === undefined || recorded.uid !== uid) return undefined;
+    return { revision: recorded.revision, hash: recorded.hash };
+  }
+
+  /** A status naming this revision was written: the Tenant holds it now. */
+  revisionNamed(name: string, revision: number | undefined): void {
+    if (this.recordedRevisions.get(name)?.revision === revision) this.recordedRevisions.delete(name);
   }
 
   /** The spec is not to be written (any more): the Tenant holds it, or the row was refused. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, API_VERSION, KIND, type Tenant } from '../api/tenant.js';
-import { desiredStatus, recordedRejection, statusCurrent, type Verdict } from './status.js';
+import { desiredStatus, naming, recordedRejection, statusCurrent, type Verdict } from './status.js';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const T1 = new Date('2026-01-01T00:05:00Z');
@@ -54,6 +54,26 @@ describe('desiredStatus', () => {
     expect(next.sync).toEqual({ table: TABLE, rowHash: 'h2', lastChangedTime: '2026-01-01T00:05:00Z' });
     expect(next.conditions[0]?.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
     expect(statusCurrent(current, next)).toBe(false);
+  });
+
+  it('names the revision just recorded, then keeps naming it while nothing else is recorded', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    const recorded = { revision: 4, hash: 'h2' };
+    const next = naming(desiredStatus({ kind: 'synced', hash: 'h2' }, current, TABLE, T1), recorded);
+    expect(next.sync).toMatchObject({ rowHash: 'h2', revision: 4, revisionHash: 'h2' });
+    expect(statusCurrent(current, next)).toBe(false);
+
+    current.status = next;
+    const later = desiredStatus({ kind: 'invalid', message: 'spec: bad' }, current, TABLE, T1);
+    expect(later.sync).toMatchObject({ revision: 4, revisionHash: 'h2' });
+  });
+
+  it('is not current when only the revision it names differs (one written after the status)', () => {
+    const current = written({ kind: 'synced', hash: 'h1' });
+    const recorded = { revision: 2, hash: 'h1' };
+    const named = naming(desiredStatus({ kind: 'synced', hash: 'h1' }, current, TABLE, T1), recorded);
+    expect(named.sync.lastChangedTime).toBe(current.status!.sync!.lastChangedTime);
+    expect(statusCurrent(current, named)).toBe(false);
   });
 
   it('refuses an invalid row with its message, keeping the hash of the spec still applied', () => {

@@ -9,6 +9,7 @@ import {
   type ConditionInput,
 } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../api/tenant.js';
+import type { NewestRevision } from './history/revision.js';
 import { SYNC_MESSAGE, SYNC_REASON } from './reasons.js';
 
 /** What sync concluded about a row that names a Tenant. */
@@ -44,6 +45,19 @@ function conditionInput(verdict: Verdict, table: string): ConditionInput {
 const sameFacts = (a: Condition | undefined, b: Condition): boolean =>
   a !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
 
+/** The newest revision the status already names (history turned off keeps the last one named). */
+function namedRevision(tenant: Tenant | undefined): Pick<SyncStatus, 'revision' | 'revisionHash'> {
+  const previous = tenant?.status?.sync;
+  if (previous?.revision === undefined || previous.revisionHash === undefined) return {};
+  return { revision: previous.revision, revisionHash: previous.revisionHash };
+}
+
+/** The status naming a revision just recorded, for the next record() to start from. */
+export function naming(status: OwnedStatus, recorded: NewestRevision | undefined): OwnedStatus {
+  if (recorded === undefined) return status;
+  return { ...status, sync: { ...status.sync, revision: recorded.revision, revisionHash: recorded.hash } };
+}
+
 export function desiredStatus(
   verdict: Verdict,
   tenant: Tenant | undefined,
@@ -70,7 +84,10 @@ export function desiredStatus(
   // held. The time of the last read would move on every scan, and writing it would cost one status
   // write per Tenant per resync; the steady state must cost no writes at all.
   const lastChangedTime = unchanged ? previous.sync!.lastChangedTime : rfc3339(now);
-  return { conditions: [condition], sync: { table, rowHash, lastChangedTime } };
+  return {
+    conditions: [condition],
+    sync: { table, rowHash, lastChangedTime, ...namedRevision(tenant) },
+  };
 }
 
 /** True when the Tenant already holds exactly this status, so there is nothing to write. */
@@ -82,7 +99,9 @@ export function statusCurrent(tenant: Tenant | undefined, desired: OwnedStatus):
     sync !== undefined &&
     sync.table === desired.sync.table &&
     sync.rowHash === desired.sync.rowHash &&
-    sync.lastChangedTime === desired.sync.lastChangedTime
+    sync.lastChangedTime === desired.sync.lastChangedTime &&
+    sync.revision === desired.sync.revision &&
+    sync.revisionHash === desired.sync.revisionHash
   );
 }
 

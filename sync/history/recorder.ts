@@ -1,6 +1,10 @@
-// Writes a tenant's revisions: after sync applied a spec, one list of the tenant's revisions (a
-// label selector, in sync's namespace), a create when the spec differs from the newest one, and a
-// delete for each beyond the limit. Nothing is cached between writes, so a restart, a new leader or
+// Writes a tenant's revisions: after sync applied a spec, a create of the next revision when the spec
+// differs from the newest one, and a delete of the one that falls out of the limit. The Tenant's
+// status names its newest revision (status.sync.revision, written by sync right after), so the next
+// one is found by name: a list of revisions, which the API server answers by matching the label of
+// every revision of every tenant in sync's namespace, is made only when the status names none (a
+// Tenant of an earlier version) or the next name is taken (a revision the status does not name yet,
+// an earlier Tenant's of that name). Nothing is cached between writes, so a restart, a new leader or
 // a revision deleted by hand costs nothing to catch up with, and sync holds no history in memory.
 import { isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { listAll } from '../../runtime/kube/list.js';
@@ -16,6 +20,7 @@ import {
   revisionName,
   revisionObject,
   revisionSelector,
+  type NewestRevision,
   type RevisionDraft,
   type RevisionObject,
 } from './revision.js';
@@ -29,24 +34,100 @@ export interface RecorderOptions {
   limit: number;
 }
 
-/** What a record() did: the revision written, or why none was. */
-export type Recorded = { kind: 'written'; revision: number } | { kind: 'unchanged' } | { kind: 'off' };
+/** What a record() did: the revision written, or why none was; `newest` is what the status names. */
+export type Recorded =
+  | { kind: 'written'; newest: NewestRevision }
+  | { kind: 'unchanged'; newest: NewestRevision }
+  | { kind: 'off' };
+
+/** What record() knows of a tenant's history before it writes. */
+interface Known {
+  newest?: NewestRevision;
+  /** The number the next revision takes. */
+  next: number;
+  /** This Tenant's revision numbers, when they were listed (pruning uses them). */
+  own?: number[];
+}
+
+/** Names found taken one after another before record() gives up, to be retried with backoff. */
+const MAX_TAKEN = 5;
 
 const kind = { apiVersion: REVISION_API_VERSION, kind: REVISION_KIND } as const;
+
+/**
+ * The history the Tenant's status names. A Tenant that sync's own write just created (generation 1)
+ * has none: revisions are owned by one Tenant, and this one is new.
+ */
+function knownFromStatus(tenant: Tenant, created: boolean): Known | undefined {
+  if (created && tenant.metadata.generation === 1) return { next: 1 };
+  const sync = tenant.status?.sync;
+  if (sync?.revision === undefined || sync.revisionHash === undefined) return undefined;
+  return { newest: { revision: sync.revision, hash: sync.revisionHash }, next: sync.revision + 1 };
+}
 
 export class RevisionRecorder {
   constructor(private readonly options: RecorderOptions) {}
 
   /**
    * Records the draft as the Tenant's newest revision, unless the newest already holds that
-   * content (sync applying the same spec again, after someone edited the Tenant by hand). A name
-   * taken meanwhile (409) throws: the caller retries, and the next list sees it.
+   * content (sync applying the same spec again, after someone edited the Tenant by hand).
+   * `created`: sync's apply just made this Tenant.
    */
-  async record(tenant: Tenant, draft: RevisionDraft, now = new Date()): Promise<Recorded> {
-    const { api, metrics, namespace, limit } = this.options;
-    if (limit === 0) return { kind: 'off' };
-    const name = tenant.metadata.name!;
-    const listed = await this.list(name);
+  async record(tenant: Tenant, draft: RevisionDraft, created = false, now = new Date()): Promise<Recorded> {
+    if (this.options.limit === 0) return { kind: 'off' };
+    let known = knownFromStatus(tenant, created) ?? (await this.listed(tenant));
+    for (let taken = 0; ; taken++) {
+      if (known.newest?.hash === draft.hash) return { kind: 'unchanged', newest: known.newest };
+      const revision = known.next;
+      if (await this.create(tenant, revision, draft, now)) {
+        await this.prune(tenant, known, revision);
+        return { kind: 'written', newest: { revision, hash: draft.hash } };
+      }
+      if (taken + 1 === MAX_TAKEN) {
+        throw new Error(`revision names up to ${revisionName(tenant.metadata.name!, revision)} are taken`);
+      }
+      // Taken: by a revision the status does not name yet (its write was lost, or is still to
+      // come), an earlier Tenant's, or an object that is no revision. The list says which; a name
+      // taken by something it does not show is skipped too.
+      const listed = await this.listed(tenant);
+      known = { ...listed, next: Math.max(listed.next, revision + 1) };
+    }
+  }
+
+  /** Creates revision `revision`; false when its name is taken. */
+  private async create(tenant: Tenant, revision: number, draft: RevisionDraft, now: Date): Promise<boolean> {
+    const { api, metrics, namespace } = this.options;
+    const body = revisionObject(tenant, namespace, revision, revisionData(draft, tenant.metadata.name!, now));
+    try {
+      await api.request({ method: 'POST', path: apiPath({ ...kind, namespace }), body });
+    } catch (err) {
+      if (isConflict(err)) return false;
+      throw err;
+    }
+    metrics.syncWritesTotal.inc({ kind: 'revision' });
+    return true;
+  }
+
+  /**
+   * Deletes what falls out of the limit: from the list when there was one, else the one revision
+   * `limit` below the new one (each write makes room for itself, so the rest went before).
+   */
+  private async prune(tenant: Tenant, known: Known, written: number): Promise<void> {
+    const { limit } = this.options;
+    const doomed =
+      known.own !== undefined
+        ? revisionsToPrune([...known.own, written], limit)
+        : written > limit
+          ? [written - limit]
+          : [];
+    for (const old of doomed) {
+      await this.delete(revisionName(tenant.metadata.name!, old));
+    }
+  }
+
+  /** The Tenant's history as listed: revisions of an earlier Tenant of this name only take numbers. */
+  private async listed(tenant: Tenant): Promise<Known> {
+    const listed = await this.list(tenant.metadata.name!);
     // Revisions of an earlier Tenant of this name wait for the garbage collector: their numbers
     // are skipped, their content is not this Tenant's history.
     const own = listed.filter((r) => r.owner === tenant.metadata.uid);
@@ -54,15 +135,11 @@ export class RevisionRecorder {
       (found, r) => (found === undefined || r.revision > found.revision ? r : found),
       undefined,
     );
-    if (newest?.hash === draft.hash) return { kind: 'unchanged' };
-    const revision = nextRevision(listed.map((r) => r.revision));
-    const body = revisionObject(tenant, namespace, revision, revisionData(draft, name, now));
-    await api.request({ method: 'POST', path: apiPath({ ...kind, namespace }), body });
-    metrics.syncWritesTotal.inc({ kind: 'revision' });
-    for (const old of revisionsToPrune([...own.map((r) => r.revision), revision], limit)) {
-      await this.delete(revisionName(name, old));
-    }
-    return { kind: 'written', revision };
+    return {
+      ...(newest === undefined ? {} : { newest: { revision: newest.revision, hash: newest.hash } }),
+      next: nextRevision(listed.map((r) => r.revision)),
+      own: own.map((r) => r.revision),
+    };
   }
 
   private async list(tenant: string): Promise<{ revision: number; hash: string; owner?: string }[]> {

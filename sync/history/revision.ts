@@ -35,6 +35,13 @@ export interface Revision extends RevisionData {
   revision: number;
 }
 
+/** A tenant's newest revision, as its status names it: the next one is `revision + 1`. */
+export interface NewestRevision {
+  revision: number;
+  /** The row hash of its content. */
+  hash: string;
+}
+
 /** What sync knows of a row it is about to apply, kept until its revision is written. */
 export interface RevisionDraft {
   hash: string;
