@@ -1,19 +1,8 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { heapUsed } from '../testing/heap.js';
 import { ChildIndex } from './child-index.js';
 import { childRef, TENANCY_KINDS, type ChildKind } from './child-ref.js';
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-/** Heap in use after a full collection. */
-function heapUsed(): number {
-  collect();
-  collect();
-  return getHeapStatistics().used_heap_size;
-}
 
 /** A PerTenant tenant's children, each as its watch delivers it (strings fresh from a parse). */
 function perTenantChildren(tenant: string): [ChildKind, KubernetesObject][] {

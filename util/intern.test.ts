@@ -1,18 +1,7 @@
-import { setFlagsFromString, getHeapStatistics } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { heapUsed } from '../testing/heap.js';
 import { intern, internStrings } from './intern.js';
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-/** Heap in use after a full collection. */
-function heapUsed(): number {
-  collect();
-  collect();
-  return getHeapStatistics().used_heap_size;
-}
 
 /** A fresh copy of the text, as a JSON parse of another response would make it. */
 function copyOf(text: string): string {

@@ -1,12 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { V1Deployment } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { collect } from '../testing/heap.js';
 import { SubtreePool } from './shared-subtrees.js';
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
 
 /** A child of the Tenant named, as its kind's watch delivers it (every part fresh from a parse). */
 function child(kind: string, tenant: string, uid = `uid-${tenant}`): { metadata: Record<string, unknown> } {
