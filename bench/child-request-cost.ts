@@ -8,27 +8,17 @@
 //
 //   npm run build && scripts/node24 dist/bench/child-request-cost.js [N]
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { Command, InvalidArgumentError } from 'commander';
 import { API_VERSION, FIELD_MANAGER, KIND, type Tenant } from '../api/tenant.js';
 import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { foldedIntoApply } from '../runtime/kube/field-ownership.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { freshCluster, stopCluster, type BenchCluster } from './cluster.js';
-import { childCpuTimes, cpuDelta } from './measure/cpu.js';
-import { fixed, renderTable, type Column } from './measure/table.js';
-import { runPool, secondsSince } from './pool.js';
+import type { BenchCluster } from './cluster.js';
+import { measurePhase, runRequestCostTool, type PhaseCost } from './measure/request-cost.js';
+import { runPool } from './pool.js';
 import { configMap, deployment } from './rows.js';
 import { benchPolicy, perTenantWaves } from './tenancy.js';
 
-const CONCURRENCY = 16;
 const WAVES = ['the Namespace', 'its fences (5 objects)', 'the Deployment and ConfigMap'];
-
-interface PhaseCost {
-  phase: string;
-  requests: number;
-  apiServerCpuS: number;
-  wallS: number;
-}
 
 type Way = 'apply' | 'post';
 
@@ -89,26 +79,11 @@ async function firstChange(api: KubeApi, way: Way, cm: KubernetesObject, uid: st
   });
 }
 
-async function phase(name: string, n: number, request: (i: number) => Promise<unknown>): Promise<PhaseCost> {
-  const before = childCpuTimes();
-  const started = performance.now();
-  await runPool(n, CONCURRENCY, async (i) => {
-    await request(i);
-  });
-  const cpu = cpuDelta(before, childCpuTimes());
-  return {
-    phase: name,
-    requests: n,
-    apiServerCpuS: cpu['kube-apiserver'] ?? 0,
-    wallS: secondsSince(started),
-  };
-}
-
 /** Each way's tenants, made by POST before anything is measured: their children need an owner. */
 async function tenants(api: KubeApi, way: Way, n: number): Promise<KubernetesObject[][][]> {
   const policy = benchPolicy({ expose: false, secrets: false });
   const waves: KubernetesObject[][][] = [];
-  await runPool(n, CONCURRENCY, async (i) => {
+  await runPool(n, 16, async (i) => {
     const name = `${way === 'post' ? 'p' : 'a'}-${String(i).padStart(5, '0')}`;
     const body: Tenant = {
       apiVersion: API_VERSION,
@@ -140,7 +115,7 @@ async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
     for (const way of order) {
       const objects = (i: number): KubernetesObject[] => byWay[way][i]![w]!;
       costs.push(
-        await phase(`${way === 'post' ? 'POST' : 'apply-create'}: ${WAVES[w]}`, n, (i) =>
+        await measurePhase(`${way === 'post' ? 'POST' : 'apply-create'}: ${WAVES[w]}`, n, (i) =>
           Promise.all(objects(i).map((o) => made(way, o))),
         ),
       );
@@ -150,7 +125,7 @@ async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
     const cm = (i: number): KubernetesObject => byWay[way][i]![2]!.find((o) => o.kind === 'ConfigMap')!;
     const label = way === 'post' ? 'GET, hand-over patch, apply' : 'apply';
     costs.push(
-      await phase(`first change of the ConfigMap: ${label}`, n, (i) =>
+      await measurePhase(`first change of the ConfigMap: ${label}`, n, (i) =>
         firstChange(bench.api, way, cm(i), uids.get(pathOf(cm(i), true)) ?? ''),
       ),
     );
@@ -158,30 +133,4 @@ async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
   return costs;
 }
 
-const COLUMNS: Column<PhaseCost>[] = [
-  { title: 'phase (each N tenants)', value: (c) => c.phase },
-  { title: 'API server CPU s', value: (c) => fixed(c.apiServerCpuS) },
-  { title: 'ms per tenant', value: (c) => fixed((c.apiServerCpuS * 1000) / c.requests, 2) },
-  { title: 'wall s', value: (c) => fixed(c.wallS) },
-];
-
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number of tenants');
-  return n;
-}
-
-async function main(): Promise<void> {
-  const command = new Command('child-request-cost').argument('[n]', 'tenants per way', parseCount, 2000);
-  command.parse();
-  const n = command.processedArgs[0] as number;
-  const bench = await freshCluster((line) => console.error(line));
-  try {
-    const costs = await measure(bench, n);
-    console.log(`${renderTable(costs, COLUMNS)}\n${JSON.stringify({ n, costs })}`);
-  } finally {
-    await stopCluster(bench.cluster);
-  }
-}
-
-await main();
+await runRequestCostTool({ name: 'child-request-cost', unit: 'tenant', defaultN: 2000, measure });

@@ -7,7 +7,6 @@
 // kube-apiserver's CPU from /proc before and after.
 //
 //   npm run build && scripts/node24 dist/bench/tenant-request-cost.js [N]
-import { Command, InvalidArgumentError } from 'commander';
 import type { V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
 import { computeStatus, type OperatorStatus } from '../operator/status.js';
@@ -18,22 +17,11 @@ import { createMetrics } from '../runtime/metrics.js';
 import { tableIdentity } from '../sync/identity.js';
 import { desiredStatus, statusCurrent, type OwnedStatus } from '../sync/status.js';
 import { TenantWriter } from '../sync/tenant-writer.js';
-import { freshCluster, stopCluster, type BenchCluster } from './cluster.js';
-import { childCpuTimes, cpuDelta } from './measure/cpu.js';
-import { fixed, renderTable, type Column } from './measure/table.js';
-import { runPool, secondsSince } from './pool.js';
+import type { BenchCluster } from './cluster.js';
+import { measurePhase, runRequestCostTool, type PhaseCost } from './measure/request-cost.js';
 import { BENCH_NAMESPACE, configMap, deployment, deploymentName, tenantName } from './rows.js';
 
-const CONCURRENCY = 16;
 const TABLE = 'landlord-bench';
-
-interface PhaseCost {
-  phase: string;
-  requests: number;
-  apiServerCpuS: number;
-  etcdCpuS: number;
-  wallS: number;
-}
 
 const spec = (name: string, image?: string): TenantSpec => ({
   deployment: deployment(name, image),
@@ -133,48 +121,9 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
 async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
   const costs: PhaseCost[] = [];
   for (const [phase, request] of phases(bench)) {
-    const before = childCpuTimes();
-    const started = performance.now();
-    await runPool(n, CONCURRENCY, async (i) => {
-      await request(tenantName(i));
-    });
-    const cpu = cpuDelta(before, childCpuTimes());
-    costs.push({
-      phase,
-      requests: n,
-      apiServerCpuS: cpu['kube-apiserver'] ?? 0,
-      etcdCpuS: cpu.etcd ?? 0,
-      wallS: secondsSince(started),
-    });
+    costs.push(await measurePhase(phase, n, (i) => request(tenantName(i))));
   }
   return costs;
 }
 
-const COLUMNS: Column<PhaseCost>[] = [
-  { title: 'phase (each N requests)', value: (c) => c.phase },
-  { title: 'API server CPU s', value: (c) => fixed(c.apiServerCpuS) },
-  { title: 'ms per Tenant', value: (c) => fixed((c.apiServerCpuS * 1000) / c.requests, 2) },
-  { title: 'etcd CPU s', value: (c) => fixed(c.etcdCpuS) },
-  { title: 'wall s', value: (c) => fixed(c.wallS) },
-];
-
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number of Tenants');
-  return n;
-}
-
-async function main(): Promise<void> {
-  const command = new Command('tenant-request-cost').argument('[n]', 'Tenants per phase', parseCount, 3000);
-  command.parse();
-  const n = command.processedArgs[0] as number;
-  const bench = await freshCluster((line) => console.error(line));
-  try {
-    const costs = await measure(bench, n);
-    console.log(`${renderTable(costs, COLUMNS)}\n${JSON.stringify({ n, costs })}`);
-  } finally {
-    await stopCluster(bench.cluster);
-  }
-}
-
-await main();
+await runRequestCostTool({ name: 'tenant-request-cost', unit: 'Tenant', defaultN: 3000, measure });
