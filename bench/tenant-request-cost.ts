@@ -92,7 +92,7 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
     });
   return [
     ['the baseline: POST a Tenant', post],
-    ['sync: apply a new Tenant', (name) => kept(name, writer.create(name, spec(name), 'hash-1'))],
+    ['sync: create a new Tenant (POST)', (name) => kept(name, writer.create(name, spec(name), 'hash-1'))],
     [
       'sync: apply its Synced status',
       (name) => kept(name, syncStatus.apply(name, synced('hash-1', cached(name)))),
@@ -102,9 +102,8 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
       (name) => kept(name, status.write(cached(name), operatorStatus(cached(name)))),
     ],
     [
-      'sync: apply an edited row',
-      (name) =>
-        kept(name, writer.apply(name, spec(name, 'nginx:1.28'), 'hash-2', cached(name).metadata.uid ?? '')),
+      'sync: an edited row (first: read, hand-over patch, apply)',
+      (name) => kept(name, writer.apply(name, spec(name, 'nginx:1.28'), 'hash-2', cached(name))),
     ],
     [
       'sync: apply its Synced status again',

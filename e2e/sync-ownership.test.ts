@@ -200,13 +200,13 @@ describe("sync's writes, against a Tenant replaced behind its back by one made w
   });
 
   it('an apply naming the uid sync made is refused, and changes nothing', async () => {
-    const err = await writer.apply(replaced, rowSpec, 'h2', own.metadata.uid!).catch((e: unknown) => e);
+    const err = await writer.apply(replaced, rowSpec, 'h2', own).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(String(err)).toContain('was replaced');
     expect(written(await readTenant(replaced))).toEqual(written(other));
   });
 
-  it('a create (an apply without force) is refused with 409 where the values differ, and changes nothing', async () => {
+  it('a create (a POST) is refused with 409, and changes nothing', async () => {
     const err = await writer.create(replaced, rowSpec, 'h2').catch((e: unknown) => e);
     expect(status(err)).toBe(409);
     expect(written(await readTenant(replaced))).toEqual(written(other));

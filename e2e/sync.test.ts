@@ -8,7 +8,7 @@ import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';
 import { uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
-import type { LandlordProcess } from './support/landlord.js';
+import { verbDelta, writesByVerb, type LandlordProcess } from './support/landlord.js';
 import {
   createTable,
   deleteRow,
@@ -50,6 +50,10 @@ function tenantWhere(
 
 const synced = (name: string): Promise<Tenant> =>
   tenantWhere(name, (t) => syncedCondition(t)?.status === 'True', 'Synced=True');
+
+/** The Tenant's field managers as manager/operation/subresource. */
+const managers = (t: Tenant): string[] =>
+  (t.metadata.managedFields ?? []).map((m) => `${m.manager}/${m.operation}/${m.subresource ?? ''}`).sort();
 
 const gone = (name: string, timeoutMs = 30_000): Promise<boolean> =>
   waitUntil(`Tenant ${name} to be gone`, async () => (await readTenant(name)) === undefined, {
@@ -145,6 +149,27 @@ describe('a row becomes a Tenant', () => {
     await sync.waitForLog((l) => l.msg === SYNC_LOG.updated && l.tenant === name);
     const normal = (await eventsFor(name)).filter((e) => e.type === 'Normal');
     expect(normal.map((e) => `${e.source?.component} ${e.reason}`)).toEqual([]);
+  });
+
+  it("removes what an edited row drops: a Tenant made by POST hands its fields to sync's apply first", async () => {
+    const dropper = `${table}-drops`;
+    const withDelay = JSON.parse(String(row(dropper).spec)) as { spec: Record<string, unknown> };
+    withDelay.spec.minReadySeconds = 5;
+    await putRow(table, { ...row(dropper), spec: JSON.stringify(withDelay) });
+    const created = await synced(dropper);
+    expect(managers(created)).toContain('landlord-sync/Update/');
+    const writes = await writesByVerb(sync, 'tenants');
+
+    await updateRow(table, dropper, { spec: String(row(dropper, 'nginx:1.28').spec) });
+    const edited = await tenantWhere(dropper, (t) => image(t) === 'nginx:1.28', 'the new image');
+    // Without the hand-over, the create's Update entry would keep minReadySeconds on the Tenant.
+    expect(edited.spec?.deployment?.spec?.minReadySeconds).toBeUndefined();
+    expect(managers(edited).filter((m) => m.startsWith('landlord-sync/'))).toEqual([
+      'landlord-sync/Apply/',
+      'landlord-sync/Apply/status',
+    ]);
+    // The first apply costs one read and one patch more; the next costs the apply alone.
+    expect(verbDelta(writes, await writesByVerb(sync, 'tenants'))).toEqual({ apply: 1, patch: 1 });
   });
 
   it('refuses invalid JSON in spec: Synced=False naming the attribute, the last valid spec kept, one Event', async () => {

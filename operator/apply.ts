@@ -28,7 +28,7 @@ import {
 } from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
-import { foldedIntoApply, ownsByUpdate } from '../runtime/kube/field-ownership.js';
+import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
 
@@ -163,19 +163,7 @@ export class Applier {
   private async foldCreateOwnership(ref: ChildRef, current: KubernetesObject): Promise<void> {
     if (!ownsByUpdate(current, FIELD_MANAGER.operator)) return;
     try {
-      const live = await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
-      const folded = foldedIntoApply(live.metadata?.managedFields ?? [], FIELD_MANAGER.operator);
-      if (folded === undefined || live.metadata?.uid !== current.metadata?.uid) return;
-      await this.api.request({
-        method: 'PATCH',
-        path: apiPath(ref),
-        query: { fieldManager: FIELD_MANAGER.operator },
-        contentType: CONTENT_TYPE.jsonPatch,
-        body: [
-          { op: 'test', path: '/metadata/resourceVersion', value: live.metadata?.resourceVersion },
-          { op: 'replace', path: '/metadata/managedFields', value: folded },
-        ],
-      });
+      await handOverCreatedFields(this.api, apiPath(ref), FIELD_MANAGER.operator, current.metadata?.uid);
     } catch (err) {
       // Gone, replaced or changed meanwhile: the next reconcile reads the caches afresh.
       throw retryable(

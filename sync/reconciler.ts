@@ -134,7 +134,7 @@ export class Reconciler {
       tenant =
         before === undefined
           ? await this.deps.writer.create(name, spec, hash)
-          : await this.deps.writer.apply(name, spec, hash, before.metadata.uid!);
+          : await this.deps.writer.apply(name, spec, hash, before);
     } catch (err) {
       if (isTimeout(err)) this.timedOut(name, hash);
       if (!isRejection(err)) return this.notApplied(name, before, err);

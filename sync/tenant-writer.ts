@@ -1,12 +1,14 @@
 // The writes sync makes to Tenant objects (its status writes go through the runtime's one Tenant
-// status writer). The spec goes by server-side apply under sync's field manager, claiming only
+// status writer). A Tenant sync does not know of is made by POST, so one someone else made meanwhile
+// is refused (409) instead of taken over, and the API server spends less on it than on an apply that
+// creates. After that the spec goes by server-side apply under sync's field manager, claiming only
 // sync's own fields: the operator's conditions and observedGeneration live in other managers'
-// entries and are never touched. A Tenant sync does not
-// know of is made by an apply that does not force, so one someone else made meanwhile with other
-// values is refused (409) instead of taken over; an apply to a Tenant sync made names its uid, and a
-// delete carries uid and resourceVersion preconditions, so a Tenant replaced meanwhile (by anyone)
-// is neither written nor deleted.
+// entries and are never touched. The create's fields are handed to sync's Apply entry before its
+// first apply (runtime/kube/field-ownership.ts), so that a field the row drops is removed. An apply
+// to a Tenant sync made names its uid, and a delete carries uid and resourceVersion preconditions,
+// so a Tenant replaced meanwhile (by anyone) is neither written nor deleted.
 import { ApiError, BUILT_BODY, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import type { Metrics } from '../runtime/metrics.js';
 import {
@@ -59,25 +61,28 @@ export class TenantWriter {
 
   /**
    * Makes the Tenant of a row with this hash: labels, annotations and spec in one request, so it is
-   * recognisably sync's from its first moment. An apply, so that sync's later applies own every
-   * field it set (a create would leave them co-owned, and a field the row drops would stay); without
-   * force, so that a Tenant someone else made meanwhile answers 409 where its values differ.
+   * recognisably sync's from its first moment. A create, so that a Tenant someone else made
+   * meanwhile answers 409 (read it, and decide again) instead of being written to.
    */
   async create(name: string, spec: TenantSpec, hash: string): Promise<Tenant> {
-    return this.applySpec(this.tenantBody(name, spec, hash), false);
+    return this.post(this.tenantBody(name, spec, hash));
   }
 
   /**
-   * Applies labels, annotations and the spec of the row with this hash to the Tenant with this uid,
-   * one sync made. Server-side apply makes sync the owner of just the keys it sends, so labels and
-   * annotations set by others (a person's `landlord.dev/paused`) stay as they are. The uid makes
+   * Applies labels, annotations and the spec of the row with this hash to this Tenant, one sync
+   * made (as cached). Server-side apply makes sync the owner of just the keys it sends, so labels
+   * and annotations set by others (a person's `landlord.dev/paused`) stay as they are. The uid makes
    * the apply fail on any other object of that name, and never create one.
    */
-  async apply(name: string, spec: TenantSpec, hash: string, uid: string): Promise<Tenant> {
+  async apply(name: string, spec: TenantSpec, hash: string, cached: Tenant): Promise<Tenant> {
+    const uid = cached.metadata.uid;
+    if (ownsByUpdate(cached, FIELD_MANAGER.sync)) {
+      await handOverCreatedFields(this.api, tenantObjectPath(name), FIELD_MANAGER.sync, uid);
+    }
     const body = this.tenantBody(name, spec, hash);
     body.metadata.uid = uid;
     try {
-      return await this.applySpec(body, true);
+      return await this.applySpec(body);
     } catch (err) {
       // Another object of that name: the API server refuses to change its uid. Not the row's fault.
       if (err instanceof ApiError && err.status === 422 && err.message.includes('metadata.uid'))
@@ -86,11 +91,11 @@ export class TenantWriter {
     }
   }
 
-  private async applySpec(body: Tenant, force: boolean): Promise<Tenant> {
+  private async applySpec(body: Tenant): Promise<Tenant> {
     const tenant = await this.api.request<Tenant>({
       method: 'PATCH',
       path: tenantObjectPath(body.metadata.name ?? ''),
-      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.sync, force },
+      query: { ...BUILT_BODY, fieldManager: FIELD_MANAGER.sync, force: true },
       contentType: CONTENT_TYPE.apply,
       body,
       verb: 'apply',

@@ -8,7 +8,9 @@ import type { Unread } from '../runtime/kube/informer.js';
 import type { TenantCacheOptions } from '../runtime/kube/tenant-cache.js';
 import { CONDITION, type TenantSpec, type TenantStatus } from '../api/tenant.js';
 
-export const UNREAD: Unread = { keepOfSpec: syncsPartOfSpec, keepOfStatus: syncsPart };
+// keepUpdaters: a Tenant sync created by POST names sync among its updaters until its first apply
+// hands those fields over (tenant-writer.ts).
+export const UNREAD: Unread = { keepOfSpec: syncsPartOfSpec, keepOfStatus: syncsPart, keepUpdaters: true };
 
 /**
  * sync creates Tenants: one it made (or read) is seen before the watch lists it, or a row read again

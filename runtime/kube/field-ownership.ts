@@ -1,13 +1,14 @@
-// The operator creates a child it does not have yet by POST, which costs the API server less than a
-// server-side apply that creates (no merge of the apply body with an empty object, no read of the
-// missing object first). A create records its fields under the operator's manager with operation
-// Update, though, and server-side apply only removes a field its own Apply entry owned: a field a
-// later spec drops would stay. So before the operator first applies to a child it created, the
-// create's entry is folded into its Apply entry (as kubectl does when moving objects from
+// The operator creates a child it does not have yet by POST, and sync a Tenant, which costs the API
+// server less than a server-side apply that creates (no merge of the apply body with an empty object,
+// no read of the missing object first). A create records its fields under the writer's manager with
+// operation Update, though, and server-side apply only removes a field its own Apply entry owned: a
+// field a later spec drops would stay. So before the writer first applies to an object it created,
+// the create's entry is folded into its Apply entry (as kubectl does when moving objects from
 // client-side to server-side apply), in one JSON patch conditioned on the version read. The
 // create's entry also owns the fields the server defaulted; the next apply removes those it does
 // not name and the server defaults them again, to the same values.
 import type { KubernetesObject, V1ManagedFieldsEntry } from '@kubernetes/client-node';
+import { CONTENT_TYPE, type KubeApi } from './api.js';
 
 /** FieldsV1: a tree of field names ("f:spec", "k:{...}", ".") whose leaves are empty objects. */
 type FieldSet = Record<string, unknown>;
@@ -47,6 +48,32 @@ export function foldedIntoApply(
   };
   const kept = entries.filter((entry) => entry !== apply && !folded.includes(entry));
   return [merged, ...kept];
+}
+
+/**
+ * Reads the object at `path` and, when it is still the one with this uid and `manager` still owns
+ * fields by update, hands them to its Apply entry: one JSON patch that fails (422) if the object
+ * changed since the read. The patch sets managedFields only, so it adds no entry of its own.
+ */
+export async function handOverCreatedFields(
+  api: KubeApi,
+  path: string,
+  manager: string,
+  uid: string | undefined,
+): Promise<void> {
+  const live = await api.request<KubernetesObject>({ method: 'GET', path });
+  const folded = foldedIntoApply(live.metadata?.managedFields ?? [], manager);
+  if (folded === undefined || live.metadata?.uid !== uid) return;
+  await api.request({
+    method: 'PATCH',
+    path,
+    query: { fieldManager: manager },
+    contentType: CONTENT_TYPE.jsonPatch,
+    body: [
+      { op: 'test', path: '/metadata/resourceVersion', value: live.metadata?.resourceVersion },
+      { op: 'replace', path: '/metadata/managedFields', value: folded },
+    ],
+  });
 }
 
 /** Every field of either set. */
