@@ -43,9 +43,15 @@ export default {
     ),
     forbid(
       'util-is-a-leaf',
-      'util/ holds small pure helpers that import nothing of ours.',
-      { path: '^util/' },
+      'util/ holds small pure helpers that import nothing of ours (its tests may use testing/).',
+      { path: '^util/', pathNot: TEST_FILE },
       { path: '^(api|runtime|operator|sync|purger|cli|e2e|bench|harness|sandbox|testing)/' },
+    ),
+    forbid(
+      'util-tests-use-only-testing',
+      'A test of util/ may use the shared test helpers, nothing else of ours.',
+      { path: '^util/.*\\.test\\.ts$' },
+      { path: '^(api|runtime|operator|sync|purger|cli|e2e|bench|harness|sandbox)/' },
     ),
     forbid(
       'runtime-knows-no-component',

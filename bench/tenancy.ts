@@ -26,8 +26,8 @@ import { BENCH_SECRETS } from './secrets.js';
 
 export type Tenancy = 'shared' | 'pertenant';
 
-/** The namespace the operator runs in (landlordEnv's POD_NAMESPACE), never a tenant's. */
-const OPERATOR_NAMESPACE = 'landlord-system';
+/** The namespace landlord runs in (landlordEnv's POD_NAMESPACE; sync keeps revisions there), never a tenant's. */
+export const OPERATOR_NAMESPACE = 'landlord-system';
 
 /** config/classes/standard.yaml, the default class a deployment installs. */
 function standardClass(): TenantClass {

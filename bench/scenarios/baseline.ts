@@ -4,7 +4,8 @@
 // once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
 // NetworkPolicy and RoleBinding (with --secrets, the two Secret copies, whose sources are made
 // before the clock starts) at once, then the Deployment and ConfigMap in that namespace, in the
-// operator's waves. Timed from the first request until every Deployment is available on the
+// operator's waves. Then, in both modes, the tenant's first revision (the ControllerRevision
+// sync keeps for landlord history, made by sync's own function), as landlord makes one per tenant. Timed from the first request until every Deployment is available on the
 // kwok node.
 import {
   AppsV1Api,
@@ -33,7 +34,13 @@ import { runPool } from '../pool.js';
 import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { createSources, knownSources } from '../secrets.js';
-import { benchPolicy, perTenantWaves, type Tenancy } from '../tenancy.js';
+import { benchPolicy, OPERATOR_NAMESPACE, perTenantWaves, type Tenancy } from '../tenancy.js';
+import {
+  REVISION_API_VERSION,
+  REVISION_KIND,
+  revisionData,
+  revisionObject,
+} from '../../sync/history/revision.js';
 import type { SecretScope } from '../../operator/secrets/wanted.js';
 import type { BenchCluster } from '../cluster.js';
 
@@ -61,6 +68,19 @@ function owned<
     ownerReferences: [tenantOwnerReference(tenant)],
   };
   return object;
+}
+
+/** Creates the revision sync records once it applied a new Tenant's spec. */
+function firstRevision(bench: BenchCluster): (tenant: Tenant) => Promise<unknown> {
+  return (tenant) => {
+    const draft = { hash: tenant.metadata.name!, spec: tenant.spec!, via: 'scan' as const };
+    const data = revisionData(draft, tenant.metadata.name!, new Date());
+    return bench.api.request({
+      method: 'POST',
+      path: apiPath({ apiVersion: REVISION_API_VERSION, kind: REVISION_KIND, namespace: OPERATOR_NAMESPACE }),
+      body: revisionObject(tenant, OPERATOR_NAMESPACE, 1, data),
+    });
+  };
 }
 
 /** Creates one Tenant's children, the Tenant itself already created. */
@@ -121,6 +141,7 @@ export async function runBaseline(
     const before = await requestCounts(bench.access);
     const cpuBefore = childCpuTimes();
     const started = performance.now();
+    const revision = firstRevision(bench);
     await runPool(n, ctx.concurrency, async (index) => {
       const name = tenantName(index);
       const body: Tenant = {
@@ -136,6 +157,7 @@ export async function runBaseline(
         body,
       })) as Tenant;
       await children(tenant);
+      await revision(tenant);
     });
     const created = performance.now();
     const done = await waitForCount(() => deployments.list().filter(deploymentAvailable).length, {

@@ -6,6 +6,7 @@
 // (2 s by default).
 import type { BenchCluster } from '../cluster.js';
 import { BENCH_NAMESPACE } from '../rows.js';
+import { OPERATOR_NAMESPACE } from '../tenancy.js';
 import type { RunContext } from '../run-context.js';
 
 export function landlordEnv(
@@ -24,7 +25,7 @@ export function landlordEnv(
     AWS_REGION: env.AWS_REGION,
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,
-    POD_NAMESPACE: 'landlord-system',
+    POD_NAMESPACE: OPERATOR_NAMESPACE,
     LANDLORD_HTTP_PORT: '0',
     LANDLORD_LEADER_ELECTION: 'false',
     LANDLORD_INSTALL_CRD: 'false',
