@@ -73,11 +73,11 @@ const SIZED_FOR = 5000;
 const MIB_PER_1000 = 10;
 /**
  * A PerTenant tenant holds three times the cached objects of a Shared one (its Namespace and the
- * five objects fencing it in), so the operator's cap covers 2,000 of them and the manifests say to
- * add ~25 MiB per 1,000 beyond (docs/deploying.md, "Memory for more tenants").
+ * five objects fencing it in), so the manifests say to add ~8 MiB per 1,000 beyond 2,000 of them
+ * (docs/deploying.md, "Memory for more tenants"): 7 KB of live heap per tenant since issue 38.
  */
 const PER_TENANT_SIZED_FOR = 2000;
-const PER_TENANT_MIB_PER_1000 = 25;
+const PER_TENANT_MIB_PER_1000 = 8;
 
 /** MiB to add to a component's deployed old-space cap for n tenants of that tenancy, as the manifests advise. */
 function extraMiB(component: ComponentName, n: number, tenancy: Tenancy): number {
