@@ -4,8 +4,9 @@
 // one is found by name: a list of revisions, which the API server answers by matching the label of
 // every revision of every tenant in sync's namespace, is made only when the status names none (a
 // Tenant of an earlier version) or the next name is taken (a revision the status does not name yet,
-// an earlier Tenant's of that name). Nothing is cached between writes, so a restart, a new leader or
-// a revision deleted by hand costs nothing to catch up with, and sync holds no history in memory.
+// an earlier Tenant's of that name). The only thing held between writes is the newest revision's
+// number and hash, in the ledger until the status write names it, so a restart, a new leader or a
+// revision deleted by hand costs nothing to catch up with, and sync holds no history in memory.
 import { isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
