@@ -47,6 +47,17 @@ describe('fencedIpBlock', () => {
     const block = except === undefined ? { cidr } : { cidr, except };
     expect(fencedIpBlock(block)).toEqual(fenced === undefined ? { cidr } : { cidr, except: fenced });
   });
+
+  it('answers the same for a CIDR seen before, and after more CIDRs than it remembers', () => {
+    const first = fencedIpBlock({ cidr: '169.254.0.0/16' });
+    for (let i = 0; i < 300; i++) fencedIpBlock({ cidr: `10.${i >> 8}.${i & 255}.0/24` });
+    const again = fencedIpBlock({ cidr: '169.254.0.0/16' });
+    expect(again).toEqual({ cidr: '169.254.0.0/16', except: ['169.254.169.254/32'] });
+    expect(again).toEqual(first);
+    // Each answer is the caller's own: changing one leaves the next alone.
+    again.except!.push('192.0.2.0/24');
+    expect(fencedIpBlock({ cidr: '169.254.0.0/16' }).except).toEqual(['169.254.169.254/32']);
+  });
 });
 
 describe('egressProblem', () => {
