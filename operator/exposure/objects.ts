@@ -23,12 +23,12 @@ const SERVICE_PORT = 80;
  */
 const POD_SELECTOR = { [LABEL.exposed]: 'app' } as const;
 
-/** The Deployment whose pods carry the Service's label; `deployment` is a copy the caller owns. */
+/** The Deployment whose pods carry the Service's label: a copy of the path it changes, `deployment` unchanged. */
 export function withExposedPods(deployment: V1Deployment): V1Deployment {
   const template = deployment.spec?.template;
   if (template === undefined) return deployment;
-  template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, ...POD_SELECTOR } };
-  return deployment;
+  const metadata = { ...template.metadata, labels: { ...template.metadata?.labels, ...POD_SELECTOR } };
+  return { ...deployment, spec: { ...deployment.spec!, template: { ...template, metadata } } };
 }
 
 export function service(expose: ClassExpose, namespace: string): V1Service {

@@ -5,17 +5,21 @@
 // PerTenant namespace the pods also run as the tenant's own ServiceAccount, whatever the row names:
 // there a name can only mean an account in the tenant's namespace, and forcing it keeps rows in the
 // Shared format (which may name "default") working instead of refusing them.
-import type { V1Deployment, V1PodSpec, V1Toleration } from '@kubernetes/client-node';
+import type { V1Deployment, V1PodSpec, V1Toleration, V1Volume } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 import type { ClassPolicy } from './class.js';
 import { isRecord } from './json.js';
 
-/** The Deployment with the class's fields set; `deployment` is a copy the caller owns. */
+/**
+ * The Deployment with the class's fields set. Copies only the path down to the pod spec (and the
+ * emptyDir volumes it sizes); the rest is shared with `deployment`, which is never changed: it may be
+ * part of a cached Tenant, which is frozen.
+ */
 export function withClassFields(deployment: V1Deployment, tenantClass: ClassPolicy): V1Deployment {
-  const spec = deployment.spec?.template.spec;
-  if (spec === undefined) return deployment;
-  spec.automountServiceAccountToken = tenantClass.serviceAccount.automountToken;
+  const template = deployment.spec?.template;
+  if (template?.spec === undefined) return deployment;
+  const spec = { ...template.spec, automountServiceAccountToken: tenantClass.serviceAccount.automountToken };
   if (tenantClass.mode === 'PerTenant') {
     spec.serviceAccountName = TENANT_SERVICE_ACCOUNT;
     delete spec.serviceAccount;
@@ -25,10 +29,15 @@ export function withClassFields(deployment: V1Deployment, tenantClass: ClassPoli
   if (Object.keys(pool.nodeSelector).length > 0)
     spec.nodeSelector = { ...spec.nodeSelector, ...pool.nodeSelector };
   if (pool.tolerations.length > 0) spec.tolerations = withTolerations(spec, pool.tolerations);
-  for (const volume of spec.volumes ?? []) {
-    if (isRecord(volume.emptyDir)) volume.emptyDir.sizeLimit ??= tenantClass.limits.defaultEmptyDirSizeLimit;
-  }
-  return deployment;
+  if (spec.volumes != null) spec.volumes = spec.volumes.map((v) => sizedVolume(v, tenantClass));
+  return { ...deployment, spec: { ...deployment.spec!, template: { ...template, spec } } };
+}
+
+/** An emptyDir volume without a sizeLimit gets the class's default; any other volume is kept as it is. */
+function sizedVolume(volume: V1Volume, tenantClass: ClassPolicy): V1Volume {
+  const emptyDir: unknown = volume.emptyDir;
+  if (!isRecord(emptyDir) || emptyDir.sizeLimit != null) return volume;
+  return { ...volume, emptyDir: { ...emptyDir, sizeLimit: tenantClass.limits.defaultEmptyDirSizeLimit } };
 }
 
 function withTolerations(spec: V1PodSpec, granted: readonly V1Toleration[]): V1Toleration[] {

@@ -8,7 +8,9 @@ import {
   configMapOf,
   containerOf,
   deploymentOf,
+  perTenant,
   podSpecOf,
+  type ConfigTweaks,
   removeField,
   setField,
   testConfig,
@@ -42,6 +44,14 @@ function run(cases: Case[]): void {
   });
 }
 
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const part of Object.values(value)) deepFrozen(part);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 function clusterRole(): object {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -72,17 +82,35 @@ describe('a valid tenant', () => {
     });
   });
 
-  it('yields deep copies, never the objects it was given', () => {
-    const tenant = validTenant();
-    const result = evaluateTenant(tenant, testConfig());
-    if (!result.ok) throw new Error(result.refusal.message);
-    expect(result.children.deployment).not.toBe(tenant.spec?.deployment);
-    expect(result.children.configMaps[0]).not.toBe(configMapOf(tenant, 0));
-    result.children.deployment.metadata = { name: 'changed' };
-    const copied = result.children.configMaps[1];
-    if (copied?.metadata !== undefined) copied.metadata.labels = { owner: 'someone' };
-    expect(tenant).toStrictEqual(validTenant());
-  });
+  it.each<[string, ConfigTweaks]>([
+    ['Shared', {}],
+    [
+      'PerTenant, with a node pool',
+      {
+        tenantClass: {
+          ...perTenant(),
+          nodePool: { nodeSelector: { pool: 'tenants' }, tolerations: [{ key: 'pool', operator: 'Exists' }] },
+        },
+      },
+    ],
+  ])(
+    "works on a frozen Tenant (the operator's cache holds them so) and leaves it as it was: %s",
+    (_name, config) => {
+      const tenant = validTenant();
+      setField(podSpecOf(tenant), 'volumes', [
+        ...(podSpecOf(tenant).volumes ?? []),
+        { name: 'scratch', emptyDir: {} },
+      ]);
+      const before = structuredClone(tenant);
+      const result = evaluateTenant(deepFrozen(tenant), testConfig(config));
+      if (!result.ok) throw new Error(result.refusal.message);
+      expect(tenant).toStrictEqual(before);
+      const pod = result.children.deployment.spec?.template.spec;
+      expect(pod?.automountServiceAccountToken).toBe(false);
+      expect(pod?.volumes?.find((v) => v.name === 'scratch')?.emptyDir?.sizeLimit).toBeDefined();
+      expect(result.children.deployment).not.toBe(tenant.spec?.deployment);
+    },
+  );
 
   it('leaves the tenant untouched', () => {
     const tenant = validTenant();

@@ -51,7 +51,7 @@ export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_
   const deployment =
     tenantClass.expose === undefined
       ? verdict.children.deployment
-      : withExposedPods(structuredClone(verdict.children.deployment));
+      : withExposedPods(verdict.children.deployment);
   const objects = classObjects(tenantClass, '').map(([kind, manifest]) => ({
     ref: childRef(kind, '', manifest.metadata!.name!),
     manifest,
