@@ -3,7 +3,8 @@
 // gets it added to its `except` rather than being refused: an admin who writes 0.0.0.0/0 means "the
 // internet", and the node's credentials behind 169.254.169.254 are never part of that. Only an entry
 // that is nothing but the endpoint (169.254.169.254/32) cannot be fenced that way, and is refused
-// with the CIDRs NetworkPolicy would refuse. Pure.
+// with the CIDRs NetworkPolicy would refuse. Pure: the answers remembered per CIDR (endpointsIn)
+// change no answer, only how often a BlockList is built.
 import { BlockList, isIP } from 'node:net';
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import type { ClassPolicy, EgressPort, EgressRule } from '../../api/tenantclass.js';
