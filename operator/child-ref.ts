@@ -1,6 +1,7 @@
 // How the operator names a Tenant's child: enough to build its API path (runtime/kube/paths.ts),
 // key it in caches and locks, and describe it to people in Events, logs and conditions.
 import type { Unread } from '../runtime/kube/informer.js';
+import { readOfDeploymentStatus } from './deployment-status.js';
 
 /** What a row asks for: the only two kinds its manifests may name. */
 export type WorkloadKind = 'Deployment' | 'ConfigMap';
@@ -56,11 +57,12 @@ export const valuesAreRead = (kind: string): boolean => kind !== 'Secret';
 /** What the caches and the applied overlay leave out of a child of this kind (runtime/kube/informer.ts). */
 export const unreadOf = (
   kind: string,
-): Required<Pick<Unread, 'dropStatus' | 'dropValues' | 'keepUpdaters'>> => ({
+): Required<Pick<Unread, 'dropStatus' | 'dropValues' | 'keepUpdaters'>> & Pick<Unread, 'keepOfStatus'> => ({
   dropStatus: !statusIsRead(kind),
   dropValues: !valuesAreRead(kind),
   // The operator creates children by POST: it must see which still carry that create's entry.
   keepUpdaters: true,
+  ...(kind === 'Deployment' ? { keepOfStatus: readOfDeploymentStatus } : {}),
 });
 
 /** Each kind at the one version landlord applies. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
-import { lighten } from '../runtime/kube/informer.js';
+import { lighten, sameBesidesVersion } from '../runtime/kube/informer.js';
 import { UNREAD } from './tenants.js';
 
-const condition = (type: string, status: string) => ({
+const condition = (type: string, status: 'True' | 'False') => ({
   type,
   status,
   reason: `${type}Reason`,
@@ -53,5 +53,18 @@ describe("sync's Tenant cache", () => {
     expect(lighten(bare, UNREAD).status).toStrictEqual({ conditions: [] });
     delete bare.status;
     expect(lighten(bare, UNREAD).status).toBeUndefined();
+  });
+
+  it("sees the operator's status write as no change, so it wakes no recheck; its own Synced as one", () => {
+    const before = served();
+    before.metadata.resourceVersion = '7';
+    const operatorWrote = served();
+    operatorWrote.metadata.resourceVersion = '8';
+    operatorWrote.status!.conditions![0] = condition('Ready', 'False');
+    expect(sameBesidesVersion(lighten(before, UNREAD), lighten(operatorWrote, UNREAD))).toBe(true);
+    const syncWrote = served();
+    syncWrote.metadata.resourceVersion = '9';
+    syncWrote.status!.conditions![1] = condition('Synced', 'False');
+    expect(sameBesidesVersion(lighten(before, UNREAD), lighten(syncWrote, UNREAD))).toBe(false);
   });
 });

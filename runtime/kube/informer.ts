@@ -129,6 +129,23 @@ export function sameBesidesStatus(a: KubernetesObject, b: KubernetesObject): boo
   return unversioned(a, 'status') === unversioned(b, 'status');
 }
 
+/**
+ * Whether a cache keeps only part of each object's content. Of a cache that keeps all of it, every
+ * update but one of managedFields alone changes something kept, so comparing the copies would
+ * mostly cost a serialisation.
+ */
+function leavesPartOut(unread: Unread & Pick<InformerOptions, 'metadataOnly'>): boolean {
+  const { dropStatus, dropSpec, dropValues, keepOfSpec, keepOfStatus, metadataOnly } = unread;
+  return (
+    dropStatus === true ||
+    dropSpec === true ||
+    dropValues === true ||
+    metadataOnly === true ||
+    keepOfSpec !== undefined ||
+    keepOfStatus !== undefined
+  );
+}
+
 function unversioned(o: KubernetesObject, leaveOut?: 'status'): string {
   const metadata = { ...o.metadata, resourceVersion: undefined };
   return JSON.stringify(
@@ -221,10 +238,11 @@ export class Informer<T extends KubernetesObject> {
   }
 
   /**
-   * Lightens the object; an update of a kind cached without status that differs from the cached
-   * copy only in resourceVersion was a status write (a quota's usage recounted as pods come): a
-   * reconcile for it would find nothing new, so its handlers are skipped. Of a kind cached with
-   * its status, an update that changed only the status is marked as such when asked.
+   * Lightens the object. An update whose lightened copy differs from the cached one only in
+   * resourceVersion changed nothing the cache keeps (a quota's usage recounted as pods come, a
+   * Deployment's Progressing message, an operator condition sync does not read): a reconcile for
+   * it would find nothing new, so its handlers are skipped. Otherwise an update that changed only
+   * the status is marked as such when asked.
    */
   private prepare(phase: string, obj: unknown): unknown {
     if (this.options.metadataOnly === true && typeof obj === 'object' && obj !== null) {
@@ -234,11 +252,9 @@ export class Informer<T extends KubernetesObject> {
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
     const next = lighten(obj as T, this.options, cached);
     if (cached === undefined) return next;
-    if (this.options.dropStatus === true) {
-      if (sameBesidesVersion(cached, next)) this.unchanged.add(next);
-    } else if (this.options.markStatusOnly === true && sameBesidesStatus(cached, next)) {
+    if (leavesPartOut(this.options) && sameBesidesVersion(cached, next)) this.unchanged.add(next);
+    else if (this.options.markStatusOnly === true && sameBesidesStatus(cached, next))
       this.statusOnly.add(next);
-    }
     return next;
   }
 
