@@ -49,7 +49,7 @@ describe("sync's Tenant cache", () => {
 
   it("keeps none of the operator's conditions where sync has reported nothing yet", () => {
     const bare = served();
-    bare.status = { conditions: [condition('Ready', 'False')] } as Tenant['status'];
+    bare.status = { conditions: [condition('Ready', 'False')] };
     expect(lighten(bare, UNREAD).status).toStrictEqual({ conditions: [] });
     delete bare.status;
     expect(lighten(bare, UNREAD).status).toBeUndefined();
