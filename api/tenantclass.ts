@@ -6,6 +6,7 @@
 // ClassPolicy is the same policy with every default filled in, which is all the operator reads.
 // `resolvedClass` is the one place that turns the first into the second.
 import type { V1LabelSelector, V1Toleration } from '@kubernetes/client-node';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { GROUP, VERSION } from './tenant.js';
 
 export const CLASS_KIND = 'TenantClass';
@@ -254,6 +255,24 @@ const DEFAULTS = {
     allowEphemeralVolumes: false,
   } as ClassLimits,
 };
+
+/**
+ * Each cached TenantClass's policy, made once: the operator resolves its Tenant's class on every
+ * reconcile, and filling in the defaults (a deep copy of the spec) was 2.6 % of its CPU in a cold
+ * start. A changed class comes from the watch as a new object, which gets a policy of its own.
+ * Frozen, as every reader shares it.
+ */
+const policies = new WeakMap<TenantClass, ClassPolicy>();
+
+/** The class as the operator reads it: every default filled in. */
+export function policyOf(tc: TenantClass): ClassPolicy {
+  let policy = policies.get(tc);
+  if (policy === undefined) {
+    policy = deepFreeze(resolvedClass(tc.metadata.name ?? '', tc.metadata.generation ?? 0, tc.spec ?? {}));
+    policies.set(tc, policy);
+  }
+  return policy;
+}
 
 /** A class as written, with every default filled in. Never shares objects with `spec`. */
 export function resolvedClass(name: string, generation: number, spec: TenantClassSpec = {}): ClassPolicy {

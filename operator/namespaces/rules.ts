@@ -15,7 +15,7 @@ import {
   fillId,
   fillName,
   ID_PLACEHOLDER,
-  resolvedClass,
+  policyOf,
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
@@ -354,7 +354,7 @@ function joinOr(items: readonly string[], word: 'and' | 'or'): string {
 /** The templates of the PerTenant classes among these TenantClasses, for NamespaceScope.classTemplates. */
 export function classTemplates(classes: readonly TenantClass[]): ClassTemplate[] {
   return classes.flatMap((tc) => {
-    const policy = resolvedClass(tc.metadata.name ?? '', 0, tc.spec);
+    const policy = policyOf(tc);
     return policy.mode === 'PerTenant'
       ? [{ className: policy.name, template: policy.namespace.nameTemplate }]
       : [];

@@ -4,6 +4,7 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../../api/tenant.js';
+import { deepFreeze } from '../../util/deep-freeze.js';
 import {
   configMapOf,
   containerOf,
@@ -42,14 +43,6 @@ function run(cases: Case[]): void {
     expect(refusal.reason).toBe(reason);
     for (const text of says) expect(refusal.message).toContain(text);
   });
-}
-
-function deepFrozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const part of Object.values(value)) deepFrozen(part);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function clusterRole(): object {
@@ -102,7 +95,7 @@ describe('a valid tenant', () => {
         { name: 'scratch', emptyDir: {} },
       ]);
       const before = structuredClone(tenant);
-      const result = evaluateTenant(deepFrozen(tenant), testConfig(config));
+      const result = evaluateTenant(deepFreeze(tenant), testConfig(config));
       if (!result.ok) throw new Error(result.refusal.message);
       expect(tenant).toStrictEqual(before);
       const pod = result.children.deployment.spec?.template.spec;

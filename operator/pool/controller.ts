@@ -10,6 +10,7 @@ import {
   CLASS_API_VERSION,
   CLASS_KIND,
   fillId,
+  policyOf,
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
@@ -22,7 +23,6 @@ import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { PolicyConfig } from '../policy/index.js';
 import type { SecretSources } from '../secrets/sources.js';
-import { policyOf } from '../tenancy/resolve-class.js';
 import type { PoolCaches } from '../watches.js';
 import { memberContents, memberNamespace, poolBlueprint, type PoolBlueprint } from './member-objects.js';
 import { memberClassUid, memberOf, type Member } from './members.js';

@@ -6,6 +6,7 @@ import {
   CLASS_KIND,
   DEFAULT_CLASS_ANNOTATION,
   builtInClass,
+  policyOf,
   type TenantClass,
   type TenantClassSpec,
 } from '../../api/tenantclass.js';
@@ -263,5 +264,18 @@ describe('keptClass', () => {
     expect(keptClass(tenant(undefined, BUILT_IN_CLASS_NAME))).toBeUndefined();
     expect(keptClass(tenant('shared', 'standard'))).toBeUndefined();
     expect(keptClass(tenant())).toBeUndefined();
+  });
+});
+
+describe('policyOf', () => {
+  it('resolves a cached class once, frozen, and a changed class (a new object from the watch) anew', () => {
+    const first = policyOf(shared);
+    expect(policyOf(shared)).toBe(first);
+    expect(Object.isFrozen(first.limits)).toBe(true);
+    expect(first.limits.maxReplicas).toBe(2);
+    const changed = tenantClass('shared', {
+      spec: { namespace: { mode: 'Shared' }, limits: { maxReplicas: 3 } },
+    });
+    expect(policyOf(changed).limits.maxReplicas).toBe(3);
   });
 });

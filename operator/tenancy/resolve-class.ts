@@ -20,7 +20,7 @@
 import {
   BUILT_IN_CLASS_NAME,
   isDefaultClass,
-  resolvedClass,
+  policyOf,
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
@@ -113,11 +113,6 @@ export function keptClass(tenant: Tenant): string | undefined {
   if (tenant.status?.classSource !== 'Default') return undefined;
   const recorded = nonEmpty(tenant.status?.class);
   return recorded === BUILT_IN_CLASS_NAME ? undefined : recorded;
-}
-
-/** The class as the operator reads it: every default filled in. */
-export function policyOf(tc: TenantClass): ClassPolicy {
-  return resolvedClass(nameOf(tc), tc.metadata.generation ?? 0, tc.spec ?? {});
 }
 
 function byName(classes: readonly TenantClass[], name: string, source: ClassSource): ClassResolution {
