@@ -20,6 +20,13 @@ const condition = (type: string, status: string, reason: string, message: string
   lastTransitionTime: new Date('2026-01-01T00:00:00Z'),
 });
 
+const UNAVAILABLE = condition(
+  'Available',
+  'False',
+  'MinimumReplicasUnavailable',
+  'does not have minimum availability',
+);
+
 /** What the Deployment controller writes as a rollout of 2 replicas goes, and where it can stick. */
 const STATUSES: Record<string, V1DeploymentStatus> = {
   'not seen yet': { observedGeneration: 4 },
@@ -29,7 +36,7 @@ const STATUSES: Record<string, V1DeploymentStatus> = {
     updatedReplicas: 2,
     unavailableReplicas: 2,
     conditions: [
-      condition('Available', 'False', 'MinimumReplicasUnavailable', 'does not have minimum availability'),
+      UNAVAILABLE,
       condition('Progressing', 'True', 'NewReplicaSetCreated', 'Created new replica set "web-1"'),
     ],
   },
@@ -41,7 +48,7 @@ const STATUSES: Record<string, V1DeploymentStatus> = {
     availableReplicas: 1,
     unavailableReplicas: 1,
     conditions: [
-      condition('Available', 'False', 'MinimumReplicasUnavailable', 'does not have minimum availability'),
+      UNAVAILABLE,
       condition('Progressing', 'True', 'ReplicaSetUpdated', 'ReplicaSet "web-1" is progressing'),
     ],
   },
@@ -51,7 +58,7 @@ const STATUSES: Record<string, V1DeploymentStatus> = {
     replicas: 2,
     updatedReplicas: 2,
     conditions: [
-      condition('Available', 'False', 'MinimumReplicasUnavailable', 'does not have minimum availability'),
+      UNAVAILABLE,
       condition('Progressing', 'False', 'ProgressDeadlineExceeded', 'ReplicaSet "web-1" has timed out'),
     ],
   },
@@ -60,7 +67,7 @@ const STATUSES: Record<string, V1DeploymentStatus> = {
     replicas: 1,
     updatedReplicas: 1,
     conditions: [
-      condition('Available', 'False', 'MinimumReplicasUnavailable', 'does not have minimum availability'),
+      UNAVAILABLE,
       condition('ReplicaFailure', 'True', 'FailedCreate', 'pods "web-1-x" is forbidden: exceeded quota'),
     ],
   },
