@@ -222,6 +222,17 @@ describe('computeStatus', () => {
       },
     ],
     [
+      'a Deployment whose Available condition carries no message',
+      (i) => deploymentCondition(i, 'Available', { status: 'True', reason: 'MinimumReplicasAvailable' }),
+      {
+        Available: {
+          status: 'True',
+          reason: 'DeploymentAvailable',
+          message: 'the Deployment reports Available=True',
+        },
+      },
+    ],
+    [
       'a rollout past its progress deadline',
       (i) =>
         deploymentCondition(i, 'Progressing', {

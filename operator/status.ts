@@ -126,7 +126,10 @@ function available(input: StatusInput): ConditionInput {
     return { type, status: 'Unknown', reason: OPERATOR_REASON.deploymentNotFound, message: what };
   }
   const condition = deploymentCondition(deployment, 'Available');
-  const message = condition?.message ?? 'the Deployment has not reported availability yet';
+  const message =
+    condition === undefined
+      ? 'the Deployment has not reported availability yet'
+      : (condition.message ?? `the Deployment reports Available=${condition.status}`);
   return condition?.status === 'True'
     ? { type, status: 'True', reason: OPERATOR_REASON.deploymentAvailable, message }
     : { type, status: 'False', reason: OPERATOR_REASON.deploymentUnavailable, message };

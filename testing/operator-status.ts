@@ -65,7 +65,7 @@ export function statusInput(tweak: (input: StatusInput) => void = () => undefine
 export function deploymentCondition(
   input: StatusInput,
   type: string,
-  condition: { status: string; reason: string; message: string },
+  condition: { status: string; reason: string; message?: string },
 ): void {
   const status = (input.deployment!.status ??= {});
   status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== type), { type, ...condition }];
