@@ -62,6 +62,7 @@ class OperatorComponent implements Component {
     const { classRolloutPerSecond } = this.settings;
     this.router = new EventRouter({ observed, metrics, logger, classRolloutPerSecond });
     watches.routeTo(this.router);
+    watches.heldFrom(observed);
     this.watches = watches;
     this.observed = observed;
     this.process = new OperatorProcess(watches, logger);

@@ -37,6 +37,42 @@ describe('ObservedState.childChanged', () => {
   });
 });
 
+describe('ObservedState.heldChild', () => {
+  const ref = childRef('Deployment', 'acme', 'web');
+
+  it('gives the watch the copy the apply returned for that very version, lightened once', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.childApplied(ref, {
+      ...deployment('7'),
+      metadata: { ...deployment('7').metadata, managedFields: [] },
+    });
+    const held = observed.heldChild('Deployment', deployment('7'));
+    expect(held).toBe(observed.child(ref));
+    expect(held?.metadata?.managedFields).toBeUndefined();
+  });
+
+  it('keeps no copy when the echo came first: the cache already holds that version', () => {
+    const cachedCopy = deployment('7');
+    const caches = { child: () => ({ get: () => cachedCopy }) } as unknown as WatchedCaches;
+    const observed = new ObservedState(caches, ['acme'], builtInClass());
+    observed.childApplied(ref, deployment('7'));
+    expect(observed.heldChild('Deployment', deployment('7'))).toBeUndefined();
+    expect(observed.child(ref)).toBe(cachedCopy);
+    // A newer version than the cache's is still overlaid.
+    observed.childApplied(ref, deployment('8'));
+    expect(observed.child(ref)?.metadata?.resourceVersion).toBe('8');
+  });
+
+  it('gives nothing for another version, another child, or once the echo has settled', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    observed.childApplied(ref, deployment('7'));
+    expect(observed.heldChild('Deployment', deployment('8'))).toBeUndefined();
+    expect(observed.heldChild('ConfigMap', { ...deployment('7'), kind: 'ConfigMap' })).toBeUndefined();
+    observed.childChanged('Deployment', deployment('7'), false);
+    expect(observed.heldChild('Deployment', deployment('7'))).toBeUndefined();
+  });
+});
+
 describe('ObservedState while a reconcile converges a child', () => {
   const ref = childRef('Deployment', 'acme', 'web');
   const converging = (): ObservedState => {

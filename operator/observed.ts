@@ -22,7 +22,7 @@ import { NeighbourIndex } from './neighbour-index.js';
 import { createdAt } from './policy/index.js';
 import type { SecretSources } from './secrets/sources.js';
 import { resolveClass } from './tenancy/resolve-class.js';
-import type { WatchedCaches } from './watches.js';
+import type { HeldChildren, WatchedCaches } from './watches.js';
 
 /**
  * How long an applied child is overlaid on the cache at most: its watch event comes within
@@ -32,7 +32,7 @@ const APPLIED_TTL_MS = 60_000;
 
 const versioned = (resourceVersion: string): KubernetesObject => ({ metadata: { resourceVersion } });
 
-export class ObservedState {
+export class ObservedState implements HeldChildren {
   private readonly index = new ChildIndex();
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
@@ -101,9 +101,7 @@ export class ObservedState {
    * cluster-wide, since a PerTenant namespace is made when its Tenant comes.
    */
   child<T extends KubernetesObject = V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
-    const workload = WORKLOAD_KINDS.some((kind) => kind === ref.kind);
-    const scope = workload && this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
-    const cached = this.caches.child(ref.kind, scope)?.get(ref.name, ref.namespace) as T | undefined;
+    const cached = this.cachedChild(ref) as T | undefined;
     const key = childKey(ref);
     const applied = this.applied.get(key);
     if (applied === undefined) return cached;
@@ -113,17 +111,36 @@ export class ObservedState {
     return cached;
   }
 
+  /** The child as its watch cache holds it, without what the operator's applies returned since. */
+  private cachedChild(ref: ChildRef): KubernetesObject | undefined {
+    const workload = WORKLOAD_KINDS.some((kind) => kind === ref.kind);
+    const scope = workload && this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
+    return this.caches.child(ref.kind, scope)?.get(ref.name, ref.namespace);
+  }
+
   /** A child as an apply returned it (or found it): fresher than the cache until the watch catches up. */
   childApplied(ref: ChildRef, object: KubernetesObject): void {
+    const key = childKey(ref);
+    // Its echo usually comes first: the cache already holds this version, lightened.
+    if (sameVersion(this.cachedChild(ref) ?? {}, object)) {
+      this.applied.delete(key);
+      return;
+    }
     // Kept as light as the cache's copies (no managedFields; no status but a Deployment's): under a
     // burst of applies the watch falls behind, and these copies were an eighth of the heap.
     const lean = lighten(object, unreadOf(ref.kind), this.child(ref));
-    const key = childKey(ref);
     const now = Date.now();
     // Re-inserted, so the map stays in the order of the applies and the expired ones are at its front.
     this.applied.delete(key);
     this.applied.set(key, { object: lean, at: now });
     this.dropExpired(now);
+  }
+
+  /** The copy of this child its apply returned, when the watch brings that very version (its echo). */
+  heldChild(kind: ChildKind, object: KubernetesObject): KubernetesObject | undefined {
+    const { namespace = '', name = '' } = object.metadata ?? {};
+    const applied = this.applied.get(childKey(childRef(kind, namespace, name)));
+    return applied !== undefined && sameVersion(applied.object, object) ? applied.object : undefined;
   }
 
   /**

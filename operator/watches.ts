@@ -74,6 +74,11 @@ export interface PoolCaches {
   readonly deployments: { list(namespace?: string): readonly V1Deployment[] } | undefined;
 }
 
+/** The copies of children the operator's writes returned (ObservedState), lightened as its caches lighten. */
+export interface HeldChildren {
+  heldChild(kind: ChildKind, object: KubernetesObject): KubernetesObject | undefined;
+}
+
 /** One watch, started in turn: what its log line says of it. */
 interface Watch {
   readonly cache: { start(): Promise<void>; stop(): Promise<void> };
@@ -103,6 +108,8 @@ export class OperatorWatches implements WatchedCaches {
 
   /** Where events go; set before start (routeTo), since the router reads these caches. */
   private handlers: WatchHandlers | undefined;
+  /** The children the operator's own writes returned (heldFrom), which their echoes reuse. */
+  private held: HeldChildren | undefined;
 
   constructor(
     private readonly api: KubeApi,
@@ -170,6 +177,11 @@ export class OperatorWatches implements WatchedCaches {
     return informer;
   }
 
+  /** A child's event at a version its write returned is cached as that copy, not lightened again. */
+  heldFrom(held: HeldChildren): void {
+    this.held = held;
+  }
+
   /** Every event from now on goes to these handlers. */
   routeTo(handlers: WatchHandlers): void {
     this.handlers = handlers;
@@ -195,7 +207,12 @@ export class OperatorWatches implements WatchedCaches {
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
       // A copy of a class's Secret is watched by metadata alone: its values never reach the operator.
-      { labelSelector: LABEL.tenant, ...unreadOf(kind), metadataOnly: !valuesAreRead(kind) },
+      {
+        labelSelector: LABEL.tenant,
+        ...unreadOf(kind),
+        metadataOnly: !valuesAreRead(kind),
+        known: (object) => this.held?.heldChild(kind, object),
+      },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
     this.children.set(`${kind}/${namespace ?? ''}`, informer);
@@ -206,7 +223,7 @@ export class OperatorWatches implements WatchedCaches {
     target: { apiVersion: string; kind: string; namespace?: string },
     options: Pick<
       InformerOptions,
-      'labelSelector' | 'dropStatus' | 'keepOfSpec' | 'dropValues' | 'metadataOnly'
+      'labelSelector' | 'dropStatus' | 'keepOfSpec' | 'dropValues' | 'metadataOnly' | 'known'
     > = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;

@@ -1,8 +1,8 @@
 // What a cache keeps of an object, and which watch updates reach the handlers of a cache kept
 // without status: only those that change something it keeps.
 import { setFlagsFromString } from 'node:v8';
-import { describe, expect, it } from 'vitest';
-import { lighten, sameBesidesStatus, sameBesidesVersion } from './informer.js';
+import { describe, expect, it, vi } from 'vitest';
+import { heldOrLightened, lighten, sameBesidesStatus, sameBesidesVersion } from './informer.js';
 
 setFlagsFromString('--allow-natives-syntax');
 /** False once an object has become a hash table (what deleting a property in its middle does). */
@@ -128,5 +128,33 @@ describe('lighten', () => {
     const deleted = served();
     delete deleted.metadata.managedFields;
     expect(hasFastProperties(deleted.metadata)).toBe(false);
+  });
+});
+
+describe('heldOrLightened', () => {
+  const served = (resourceVersion: string) => ({
+    ...quota(resourceVersion),
+    metadata: { ...quota(resourceVersion).metadata, managedFields: [{ manager: 'm' }] },
+  });
+
+  it('takes the copy the process holds at the event’s version as it is', () => {
+    // Marked, so that lightening the event again (which shares equal parts) could not return it.
+    const held = { ...lighten(served('10')), marked: true };
+    expect(heldOrLightened(served('10'), { known: () => held })).toBe(held);
+  });
+
+  it('lightens the event’s object when the held copy is of another version, or nothing is held', () => {
+    const held = lighten(served('10'));
+    for (const known of [() => held, () => undefined]) {
+      const kept = heldOrLightened(served('11'), { known });
+      expect(kept).not.toBe(held);
+      expect(kept.metadata).toEqual(quota('11').metadata);
+    }
+  });
+
+  it('never for a metadata-only cache, whose copies hold less than a write returns', () => {
+    const known = vi.fn(() => lighten(served('10')));
+    heldOrLightened(served('10'), { known, metadataOnly: true });
+    expect(known).not.toHaveBeenCalled();
   });
 });

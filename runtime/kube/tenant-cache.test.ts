@@ -27,6 +27,18 @@ describe('TenantCache', () => {
     expect(cache.get('a')?.metadata.resourceVersion).toBe('8');
   });
 
+  it('keeps no copy of a write whose echo came first, and gives its own copy to a later echo', () => {
+    const { informer, cache } = cacheOf();
+    informer.emit('add', tenant('a', '7'));
+    cache.wrote(tenant('a', '7'));
+    expect(cache.heldWrite(tenant('a', '7'))).toBeUndefined();
+    cache.wrote(tenant('a', '8'));
+    const held = cache.heldWrite(tenant('a', '8'));
+    expect(held).toBe(cache.get('a'));
+    expect(cache.heldWrite(tenant('a', '9'))).toBeUndefined();
+    expect(cache.heldWrite(tenant('b', '8'))).toBeUndefined();
+  });
+
   it('lists every Tenant as fresh as its own writes made it', () => {
     const { informer, cache } = cacheOf();
     informer.emit('add', tenant('a', '5'));

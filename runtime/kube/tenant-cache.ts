@@ -4,12 +4,13 @@
 // watch reports the deletion. Without the overlay, a reconcile that follows its own write at once
 // (the event of that very write, a row read again) would read the Tenant as it was before, and
 // write again: the same status twice, a transition announced twice, a finished purge run again.
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
 import { Informer, lighten, type ObjectHandler, type Unread } from './informer.js';
 import { apiPath } from './paths.js';
-import { isNewer } from './resource-version.js';
+import { isNewer, sameVersion } from './resource-version.js';
 
 export interface TenantCacheOptions {
   /**
@@ -68,8 +69,19 @@ export class TenantCache implements WriteObserver {
   wrote(tenant: Tenant): void {
     const name = tenant.metadata.name;
     if (name === undefined) return;
-    this.ownWrites.set(name, lighten(tenant, this.options.unread, this.get(name)));
     this.ownDeletions.delete(name);
+    // Its echo may have come first: then the cache already holds this version, lightened.
+    if (sameVersion(this.informer.get(name) ?? {}, tenant)) {
+      this.ownWrites.delete(name);
+      return;
+    }
+    this.ownWrites.set(name, lighten(tenant, this.options.unread, this.get(name)));
+  }
+
+  /** What the component's write returned, when the watch brings that very version (its echo). */
+  heldWrite(tenant: KubernetesObject): Tenant | undefined {
+    const own = this.ownWrites.get(tenant.metadata?.name ?? '');
+    return own !== undefined && sameVersion(own, tenant) ? own : undefined;
   }
 
   /** The component deleted the Tenant with this uid. */
@@ -122,7 +134,11 @@ export function watchTenants(api: KubeApi, options: TenantWatchOptions): TenantC
     logger,
     markStatusOnly,
     onRecovered,
+    // The echo of the component's own write is cached as the copy that write returned. No event
+    // comes before start(), so the cache below exists by then.
+    known: (tenant) => cache.heldWrite(tenant),
     ...unread,
   });
-  return new TenantCache(informer, options);
+  const cache: TenantCache = new TenantCache(informer, options);
+  return cache;
 }
