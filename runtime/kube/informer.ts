@@ -112,8 +112,8 @@ export interface InformerOptions {
   markStatusOnly?: boolean;
   /**
    * The copy of an event's object the process already holds at that very version, lightened as this
-   * cache lightens (what the component's own write returned): taken as it is. The echo of a write is
-   * most of a burst's events, and lightening each a second time was a tenth of the operator's CPU.
+   * cache lightens (what the component's own write returned): taken as it is, rather than lightening
+   * the same version twice. The echoes of the operator's own creates are most of a burst's events.
    * Never for a metadata-only cache, whose copies hold less than a write returns.
    */
   known?: (obj: KubernetesObject) => KubernetesObject | undefined;
