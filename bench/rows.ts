@@ -31,6 +31,44 @@ export function deployment(tenant: string, image = FIRST_IMAGE, replicas = 1): V
   };
 }
 
+/**
+ * A tenant's Deployment as production rows write it: the bench's one container with what a real
+ * service carries (environment, resources, probes, a mounted ConfigMap, a security context). The
+ * request-cost tool's `--production` measures Tenant writes with it, since what a Tenant write costs
+ * the API server follows the size of the Tenant and of its managedFields.
+ */
+export function productionDeployment(tenant: string, image = FIRST_IMAGE): V1Deployment {
+  const minimal = deployment(tenant, image);
+  const env = Array.from({ length: 12 }, (_, i) => ({ name: `SETTING_${i}`, value: `value-${i}` }));
+  const probe = (path: string) => ({ httpGet: { path, port: 8080 }, periodSeconds: 10 });
+  const container = {
+    name: 'app',
+    image,
+    ports: [{ name: 'http', containerPort: 8080 }],
+    env,
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+    readinessProbe: probe('/ready'),
+    livenessProbe: probe('/healthz'),
+    volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
+    securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
+  };
+  return {
+    ...minimal,
+    metadata: { ...minimal.metadata, labels: { app: tenant, tier: 'web' } },
+    spec: {
+      ...minimal.spec!,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: { app: tenant }, annotations: { 'example.com/team': 'payments' } },
+        spec: {
+          containers: [container],
+          volumes: [{ name: 'config', configMap: { name: `${tenant}-config` } }],
+        },
+      },
+    },
+  };
+}
+
 export function configMap(tenant: string): V1ConfigMap {
   return {
     apiVersion: 'v1',

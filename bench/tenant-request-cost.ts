@@ -6,7 +6,11 @@
 // Each phase makes N requests, 16 at a time, against one fresh control plane, and reads
 // kube-apiserver's CPU from /proc before and after.
 //
-//   npm run build && scripts/node24 dist/bench/tenant-request-cost.js [N]
+//   npm run build && scripts/node24 dist/bench/tenant-request-cost.js [N] [--production]
+//
+// --production writes each Tenant with a Deployment shaped as production rows write it
+// (bench/rows.ts productionDeployment) instead of the bench's minimal one; the tool also prints
+// the size of the last Tenant and of its managedFields, which is what a Tenant write's cost follows.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, FIELD_MANAGER, KIND, type Tenant, type TenantSpec } from '../api/tenant.js';
 import { computeStatus, type OperatorStatus } from '../operator/status.js';
@@ -19,14 +23,25 @@ import { desiredStatus, statusCurrent, type OwnedStatus } from '../sync/status.j
 import { TenantWriter } from '../sync/tenant-writer.js';
 import type { BenchCluster } from './cluster.js';
 import { measurePhase, runRequestCostTool, type PhaseCost } from './measure/request-cost.js';
-import { BENCH_NAMESPACE, configMap, deployment, deploymentName, tenantName } from './rows.js';
+import {
+  BENCH_NAMESPACE,
+  configMap,
+  deployment,
+  deploymentName,
+  productionDeployment,
+  tenantName,
+} from './rows.js';
 
 const TABLE = 'landlord-bench';
 
-const spec = (name: string, image?: string): TenantSpec => ({
-  deployment: deployment(name, image),
-  configMaps: [configMap(name)],
-});
+/** A tenant's spec: its Deployment (the bench's minimal one, or a production-shaped one) and ConfigMap. */
+type Manifest = (name: string, image?: string) => V1Deployment;
+const specOf =
+  (manifest: Manifest) =>
+  (name: string, image?: string): TenantSpec => ({
+    deployment: manifest(name, image),
+    configMaps: [configMap(name)],
+  });
 
 /** The Deployment of a tenant whose rollout is done, as the operator reads it from its cache. */
 function availableDeployment(name: string): V1Deployment {
@@ -53,7 +68,10 @@ function availableDeployment(name: string): V1Deployment {
  * Each starts from the Tenant the previous one returned, as sync and the operator start from their
  * caches, so no phase pays for a read it would not make.
  */
-function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown>][] {
+function phases(
+  bench: BenchCluster,
+  spec: ReturnType<typeof specOf>,
+): [string, (name: string) => Promise<unknown>][] {
   const writer = new TenantWriter(bench.api, tableIdentity(TABLE), createMetrics('bench'));
   const latest = new Map<string, Tenant>();
   const kept = async (name: string, written: Promise<Tenant | undefined>): Promise<void> => {
@@ -117,12 +135,30 @@ function phases(bench: BenchCluster): [string, (name: string) => Promise<unknown
   ];
 }
 
-async function measure(bench: BenchCluster, n: number): Promise<PhaseCost[]> {
+/** The size in bytes of the JSON of the last Tenant, and of its managedFields, on stderr. */
+async function reportSize(bench: BenchCluster, n: number): Promise<void> {
+  const path = apiPath({ apiVersion: API_VERSION, kind: KIND, name: tenantName(n - 1) });
+  const tenant = await bench.api.request<Tenant>({ method: 'GET', path });
+  const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value ?? null));
+  console.error(
+    `a Tenant: ${bytes(tenant)} bytes, ${bytes(tenant.metadata.managedFields)} of them managedFields`,
+  );
+}
+
+async function measure(bench: BenchCluster, n: number, flags: Record<string, boolean>): Promise<PhaseCost[]> {
   const costs: PhaseCost[] = [];
-  for (const [phase, request] of phases(bench)) {
+  const spec = specOf(flags.production === true ? productionDeployment : deployment);
+  for (const [phase, request] of phases(bench, spec)) {
     costs.push(await measurePhase(phase, n, (i) => request(tenantName(i))));
   }
+  await reportSize(bench, n);
   return costs;
 }
 
-await runRequestCostTool({ name: 'tenant-request-cost', unit: 'Tenant', defaultN: 3000, measure });
+await runRequestCostTool({
+  name: 'tenant-request-cost',
+  unit: 'Tenant',
+  defaultN: 3000,
+  flags: { production: "each Tenant's Deployment shaped as production rows write it" },
+  measure,
+});

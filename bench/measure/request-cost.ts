@@ -43,7 +43,9 @@ export interface RequestCostTool {
   name: string;
   unit: string;
   defaultN: number;
-  measure(bench: BenchCluster, n: number): Promise<PhaseCost[]>;
+  /** Boolean options of the tool: `--name` → what it changes. */
+  flags?: Record<string, string>;
+  measure(bench: BenchCluster, n: number, flags: Record<string, boolean>): Promise<PhaseCost[]>;
 }
 
 const columns = (unit: string): Column<PhaseCost>[] => [
@@ -68,12 +70,15 @@ export async function runRequestCostTool(tool: RequestCostTool): Promise<void> {
     parseCount,
     tool.defaultN,
   );
+  for (const [flag, description] of Object.entries(tool.flags ?? {}))
+    command.option(`--${flag}`, description);
   command.parse();
   const n = command.processedArgs[0] as number;
+  const flags = command.opts<Record<string, boolean>>();
   const bench = await freshCluster((line) => console.error(line));
   try {
-    const costs = await tool.measure(bench, n);
-    console.log(`${renderTable(costs, columns(tool.unit))}\n${JSON.stringify({ n, costs })}`);
+    const costs = await tool.measure(bench, n, flags);
+    console.log(`${renderTable(costs, columns(tool.unit))}\n${JSON.stringify({ n, flags, costs })}`);
   } finally {
     await stopCluster(bench.cluster);
   }
