@@ -25,13 +25,20 @@ const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-
  */
 export type Schema = { [key: string]: unknown };
 
-/** The outer shape of a manifest; everything else is preserved as written and checked by the operator. */
+/**
+ * The outer shape of a manifest; everything else is preserved as written and checked by the operator.
+ * Atomic: sync writes a manifest whole, from its row, so server-side apply records it as one field
+ * instead of one per field of the manifest. The Tenant's managedFields then stay the same size
+ * however large the row's Deployment is, and every later write of the Tenant (each status write
+ * decodes, checks and re-encodes them) costs the API server less.
+ */
 function manifestSchema(description: string): Schema {
   return {
     type: 'object',
     description,
     required: ['apiVersion', 'kind', 'metadata'],
     'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-map-type': 'atomic',
     properties: {
       apiVersion: { type: 'string', minLength: 1 },
       kind: { type: 'string', minLength: 1 },

@@ -155,19 +155,26 @@ describe('a row becomes a Tenant', () => {
     const dropper = `${table}-drops`;
     const withDelay = JSON.parse(String(row(dropper).spec)) as { spec: Record<string, unknown> };
     withDelay.spec.minReadySeconds = 5;
-    await putRow(table, { ...row(dropper), spec: JSON.stringify(withDelay) });
+    await putRow(table, { ...row(dropper), spec: JSON.stringify(withDelay), class: 'dropped-class' });
     const created = await synced(dropper);
+    expect(created.spec?.class).toBe('dropped-class');
     expect(managers(created)).toContain('landlord-sync/Update/');
     const writes = await writesByVerb(sync, 'tenants');
 
-    await updateRow(table, dropper, { spec: String(row(dropper, 'nginx:1.28').spec) });
+    // The whole row again, without its class and minReadySeconds.
+    await putRow(table, row(dropper, 'nginx:1.28'));
     const edited = await tenantWhere(dropper, (t) => image(t) === 'nginx:1.28', 'the new image');
-    // Without the hand-over, the create's Update entry would keep minReadySeconds on the Tenant.
+    // Without the hand-over, the create's Update entry would keep the class on the Tenant.
+    expect(edited.spec?.class).toBeUndefined();
     expect(edited.spec?.deployment?.spec?.minReadySeconds).toBeUndefined();
     expect(managers(edited).filter((m) => m.startsWith('landlord-sync/'))).toEqual([
       'landlord-sync/Apply/',
       'landlord-sync/Apply/status',
     ]);
+    // The row's Deployment is one field of sync's entry (the CRD marks it atomic), however large.
+    const entry = edited.metadata.managedFields?.find((m) => m.manager === 'landlord-sync' && !m.subresource);
+    const fields = entry?.fieldsV1 as { 'f:spec'?: Record<string, unknown> } | undefined;
+    expect(fields?.['f:spec']?.['f:deployment']).toEqual({});
     // The first apply costs one read and one patch more; the next costs the apply alone.
     expect(verbDelta(writes, await writesByVerb(sync, 'tenants'))).toEqual({ apply: 1, patch: 1 });
   });
