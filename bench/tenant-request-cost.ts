@@ -34,8 +34,9 @@ import {
 
 const TABLE = 'landlord-bench';
 
-/** A tenant's spec: its Deployment (the bench's minimal one, or a production-shaped one) and ConfigMap. */
 type Manifest = (name: string, image?: string) => V1Deployment;
+
+/** A tenant's spec: its Deployment (the bench's minimal one, or a production-shaped one) and ConfigMap. */
 const specOf =
   (manifest: Manifest) =>
   (name: string, image?: string): TenantSpec => ({
