@@ -31,7 +31,7 @@ const watching = onStack('serveWatch', 'WatchServer', 'watchHandler');
 const creating = onStack('createHandler');
 const patching = onStack('PatchResource', 'patchResource');
 
-export const API_SERVER_WORK: readonly WorkRule[] = [
+const API_SERVER_WORK: readonly WorkRule[] = [
   { group: "Go's garbage collector", matches: onStack('runtime.gcBgMarkWorker') },
   {
     group: 'custom resource patches and status updates',
@@ -57,14 +57,17 @@ export const API_SERVER_WORK: readonly WorkRule[] = [
 
 export const REST = 'the rest (runtime, scheduler)';
 
+/** Every group, in the order a table lists them: the rules', then the rest. */
+export const WORK_GROUPS: readonly string[] = [...API_SERVER_WORK.map((rule) => rule.group), REST];
+
 /** The group of one stack's functions. */
 export function workOf(functions: readonly string[]): string {
   return API_SERVER_WORK.find((rule) => rule.matches(functions))?.group ?? REST;
 }
 
-/** CPU seconds per group, in the order of API_SERVER_WORK, the rest last; empty groups left out. */
+/** CPU seconds per group, in the order of WORK_GROUPS; empty groups left out. */
 export function cpuByWork(stacks: readonly SampledStack[]): Map<string, number> {
-  const totals = new Map<string, number>([...API_SERVER_WORK.map((r) => r.group), REST].map((g) => [g, 0]));
+  const totals = new Map<string, number>(WORK_GROUPS.map((group) => [group, 0]));
   for (const stack of stacks) {
     const group = workOf(stack.functions);
     totals.set(group, totals.get(group)! + stack.cpuSeconds);
