@@ -1,16 +1,20 @@
 // PerTenant classes against the real control plane: a tenant gets a namespace of its own, labelled
 // for Pod Security admission (the API server itself rejects a violating pod), with a quota the real
-// quota controller enforces, LimitRange defaults on its pods, an isolating NetworkPolicy and
+// quota controller enforces (the workload waits until it does), LimitRange defaults on its pods, an isolating NetworkPolicy and
 // RoleBindings that `kubectl auth can-i` honours; the namespace goes with the row. The README's
 // verbatim seed row (namespace "default") under the default class runs in namespace tenant-1. A row
 // named after a system namespace or an existing one is refused, and nothing there is touched. What a
 // hostile row names (a Secret, another ServiceAccount) is harmless there. One operator and one sync
 // for the file; its classes and Tenants are deleted in afterAll.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NetworkingV1Api, type V1Deployment, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION, CONDITION, GROUP, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, DEFAULT_CLASS_ANNOTATION, type TenantClassSpec } from '../api/tenantclass.js';
 import { waitUntil } from '../harness/wait.js';
+import { sleep } from '../util/backoff.js';
 import { gone } from './support/deploy.js';
 import { kubectl } from './support/kubectl.js';
 import { clients, uniqueName } from './support/env.js';
@@ -22,6 +26,7 @@ import {
   type LogLine,
 } from './support/landlord.js';
 import { canI } from './support/service-account.js';
+import { recordWatch, type WatchedEvent } from './support/watch.js';
 import { createTable, putRow, startSync, updateRow, verbatimRow } from './support/sync.js';
 import {
   condition,
@@ -238,20 +243,146 @@ describe("a PerTenant tenant's namespace", () => {
 
 describe('the quota, enforced by the real quota controller', () => {
   const name = `${id}-quota`;
+  const probe = `${id}-probe`;
+  const hold = `${id}-quota-hold`;
+  const QUOTA_CONTROLLER = 'system:serviceaccount:kube-system:resourcequota-controller';
 
-  it('stops the pods past it, and the Tenant is Degraded with the quota message', async () => {
+  /**
+   * Admission enforces only what a quota's status.hard says, which the quota controller writes
+   * after the quota is made. This policy keeps it from writing that status in the tenant's
+   * namespace (and a probe's), so the window in which pods would escape stays open.
+   */
+  const holdPolicy = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: hold },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            operations: ['UPDATE'],
+            resources: ['resourcequotas/status'],
+          },
+        ],
+      },
+      matchConditions: [
+        { name: 'quota-controller', expression: `request.userInfo.username == '${QUOTA_CONTROLLER}'` },
+      ],
+      validations: [{ expression: 'false', message: 'held back by e2e/isolation-pertenant.test.ts' }],
+    },
+  };
+  const holdBinding = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: hold },
+    spec: {
+      policyName: hold,
+      validationActions: ['Deny'],
+      matchResources: {
+        namespaceSelector: {
+          matchExpressions: [{ key: 'example.com/tenant', operator: 'In', values: [name, probe] }],
+        },
+      },
+    },
+  };
+  const admission = (kind: string): { group: string; version: string; plural: string } => ({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: kind,
+  });
+
+  /**
+   * The policy is in force once the quota controller's status write in the probe is refused (a
+   * dry run, as raw as the controller's own PUT: it may not read the status subresource).
+   */
+  async function quotaStatusHeld(): Promise<void> {
+    const labels = { 'example.com/tenant': probe };
+    await core.createNamespace({ body: { metadata: { name: probe, labels } } });
+    const quota = await core.createNamespacedResourceQuota({
+      namespace: probe,
+      body: { metadata: { name: 'probe' }, spec: { hard: { pods: '1' } } },
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'landlord-quota-'));
+    const file = join(dir, 'quota.json');
+    // Without a resourceVersion: the controller may have written the status before the policy held.
+    const metadata = { ...quota.metadata, resourceVersion: undefined };
+    await writeFile(file, JSON.stringify({ ...quota, metadata, status: { hard: { pods: '1' } } }));
+    const path = `/api/v1/namespaces/${probe}/resourcequotas/probe/status?dryRun=All`;
+    const refused = (err: { stderr?: string }): true | undefined =>
+      String(err.stderr).includes(`'${hold}'`) ? true : undefined;
+    try {
+      await waitUntil(
+        'the policy holding quota status writes to be in force',
+        () =>
+          kubectl('replace', '--raw', path, '-f', file, `--as=${QUOTA_CONTROLLER}`).then(
+            () => undefined,
+            refused,
+          ),
+        { timeoutMs: 60_000 },
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  afterAll(async () => {
+    await custom
+      .deleteClusterCustomObject({ ...admission('validatingadmissionpolicybindings'), name: hold })
+      .catch(() => undefined);
+    await custom
+      .deleteClusterCustomObject({ ...admission('validatingadmissionpolicies'), name: hold })
+      .catch(() => undefined);
+    await core.deleteNamespace({ name: probe }).catch(() => undefined);
+  });
+
+  it('holds the workload back until the quota is enforced, then stops the pods past it: Degraded with the quota message', async () => {
+    await custom.createClusterCustomObject({ ...admission('validatingadmissionpolicies'), body: holdPolicy });
+    await custom.createClusterCustomObject({
+      ...admission('validatingadmissionpolicybindings'),
+      body: holdBinding,
+    });
+    await quotaStatusHeld();
+    const quotas = await recordWatch(`/api/v1/namespaces/${name}/resourcequotas`);
+    const deployments = await recordWatch(`/apis/apps/v1/namespaces/${name}/deployments`);
     const tenant = tenantOf(name);
     tenant.spec!.deployment!.spec!.replicas = 5;
     await createTenant(custom, tenant);
+    await waitUntil(
+      `the quota in ${name}`,
+      () =>
+        core.readNamespacedResourceQuota({ name: 'landlord-quota', namespace: name }).catch(() => undefined),
+      { timeoutMs: 60_000 },
+    );
+    // Long enough for the operator to have made the workload, had it not waited (it takes a few ms).
+    await sleep(5_000);
+    expect(
+      (await core.readNamespacedResourceQuota({ name: 'landlord-quota', namespace: name })).status?.hard,
+    ).toBeUndefined();
+    expect((await apps.listNamespacedDeployment({ namespace: name })).items).toEqual([]);
+    expect((await core.listNamespacedPod({ namespace: name })).items).toEqual([]);
+
+    await custom.deleteClusterCustomObject({ ...admission('validatingadmissionpolicybindings'), name: hold });
     const degraded = await waitForCondition(
       custom,
       name,
       { type: CONDITION.degraded, status: 'True', reason: 'ReplicaFailure' },
       120_000,
     );
+    quotas.stop();
+    deployments.stop();
     expect(condition(degraded, CONDITION.degraded)?.message).toContain('exceeded quota: landlord-quota');
     const pods = (await core.listNamespacedPod({ namespace: name })).items;
     expect(pods.length).toBe(3);
+    // The Deployment came after the quota controller's first count. One etcd: its resourceVersions are ordered.
+    const version = (e: WatchedEvent | undefined): bigint =>
+      BigInt(e?.object.metadata?.resourceVersion ?? -1);
+    const enforced = quotas.events.find((e) => (e.object.status as { hard?: object } | undefined)?.hard);
+    const created = deployments.events.find((e) => e.phase === 'ADDED');
+    expect(version(enforced)).toBeGreaterThan(0n);
+    expect(version(created)).toBeGreaterThan(version(enforced));
   });
 });
 

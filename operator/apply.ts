@@ -25,12 +25,14 @@ import {
   type ChildChange,
   type ChildKind,
   type ChildRef,
+  type WorkloadKind,
 } from './child-ref.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
+import { unenforcedResources } from './tenancy/quota-status.js';
 
 /** The apply was refused because an object other than the one it named holds the child's name. */
 class Occupied extends Error {
@@ -62,15 +64,51 @@ export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
 ];
 
 interface Outcome {
-  object: KubernetesObject;
+  /** Undefined for a child not applied yet (its wave waits for the quota) that does not exist. */
+  object: KubernetesObject | undefined;
   change?: ChildChange;
 }
 
+/** A quota the workload waits for: the quota controller has not enforced these resources yet. */
+export interface QuotaWait {
+  ref: ChildRef;
+  resources: string[];
+}
+
 export interface Applied {
-  /** Each desired child's freshest copy, in the spec's order: the apply response, or the live object. */
-  objects: KubernetesObject[];
+  /**
+   * Each desired child's freshest copy, in the spec's order: the apply response, or the live
+   * object (undefined when a child waiting for the quota does not exist yet).
+   */
+  objects: (KubernetesObject | undefined)[];
   /** In the spec's order, not the order the applies finished, so Events and logs read the same every time. */
   changes: ChildChange[];
+  /** Set when the workload was not applied: the tenant's quota is not enforced yet. */
+  quotaWait?: QuotaWait;
+}
+
+/**
+ * What the workload waits for: the first of the tenant's quotas, as the fencing wave left them
+ * (`objects`, in the spec's order), that does not enforce every limit it sets yet
+ * (tenancy/quota-status.ts), when a workload child is to be written (`writes`, by index): pods and
+ * ConfigMaps made before would escape it. Children that already match make nothing new, so a class
+ * that adds a limit to its quota does not turn its running tenants' Ready to False meanwhile.
+ */
+export function quotaWaitOf(
+  desired: readonly DesiredChild[],
+  objects: readonly (KubernetesObject | undefined)[],
+  writes: (index: number) => boolean,
+): QuotaWait | undefined {
+  const quotas = desired.flatMap((child, i) => {
+    const quota = objects[i];
+    return child.ref.kind === 'ResourceQuota' && quota !== undefined ? [{ ref: child.ref, quota }] : [];
+  });
+  const wait = quotas
+    .map(({ ref, quota }) => ({ ref, resources: unenforcedResources(quota) }))
+    .find((w) => w.resources.length > 0);
+  if (wait === undefined) return undefined;
+  const isWorkload = (kind: ChildKind): boolean => WORKLOAD_KINDS.includes(kind as WorkloadKind);
+  return desired.some((child, i) => isWorkload(child.ref.kind) && writes(i)) ? wait : undefined;
 }
 
 export class Applier {
@@ -88,8 +126,10 @@ export class Applier {
    * Applies every child that is absent from the cache or differs from its desired manifest, wave
    * by wave (each at once): a PerTenant tenant's Namespace, then what fences it in, then the
    * Deployment and ConfigMaps, since a pod created before the quota or the LimitRange would escape
-   * them. `cached` is what the cache holds (already checked as this Tenant's); a child whose apply
-   * finds an object the cache did not show is handed to `claim`, then applied if still needed.
+   * them. The last wave also waits until the quota controller enforces the quota (`quotaWait`):
+   * the quota's first status write wakes the Tenant again. `cached` is what the cache holds
+   * (already checked as this Tenant's); a child whose apply finds an object the cache did not show
+   * is handed to `claim`, then applied if still needed.
    */
   async applyDrifted(
     tenant: string,
@@ -98,9 +138,12 @@ export class Applier {
     claim: ClaimUnseen,
   ): Promise<Applied> {
     const known = this.keep(tenant, desired);
-    const outcomes: Outcome[] = [];
+    const outcomes: Outcome[] = desired.map((_, i) => ({ object: cached[i] }));
+    let quotaWait: QuotaWait | undefined;
     try {
       for (const wave of APPLY_WAVES) {
+        if (wave === WORKLOAD_KINDS) quotaWait = this.quotaWait(desired, cached, outcomes, known);
+        if (quotaWait !== undefined) break;
         await Promise.all(
           desired.map(async (child, i) => {
             if (wave.includes(child.ref.kind))
@@ -116,7 +159,27 @@ export class Applier {
     return {
       objects: outcomes.map((o) => o.object),
       changes: outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change])),
+      ...(quotaWait === undefined ? {} : { quotaWait }),
     };
+  }
+
+  /** The quota the workload waits for, if any (quotaWaitOf): a workload child is written when absent or drifted. */
+  private quotaWait(
+    desired: readonly DesiredChild[],
+    cached: readonly (KubernetesObject | undefined)[],
+    outcomes: readonly Outcome[],
+    known: Map<string, Normalized>,
+  ): QuotaWait | undefined {
+    const writes = (i: number): boolean => {
+      const child = desired[i]!;
+      const current = cached[i];
+      return current === undefined || drifted(child, current, known.get(childKey(child.ref))?.manifest);
+    };
+    return quotaWaitOf(
+      desired,
+      outcomes.map((o) => o.object),
+      writes,
+    );
   }
 
   /** Applies the child if it drifted; an object the cache did not show is claimed first, then applied. */

@@ -2,6 +2,7 @@
 // key it in caches and locks, and describe it to people in Events, logs and conditions.
 import type { Unread } from '../runtime/kube/informer.js';
 import { readOfDeploymentStatus } from './deployment-status.js';
+import { readOfQuotaStatus } from './tenancy/quota-status.js';
 
 /** What a row asks for: the only two kinds its manifests may name. */
 export type WorkloadKind = 'Deployment' | 'ConfigMap';
@@ -41,11 +42,18 @@ export const EXPOSE_KINDS: readonly ExposeKind[] = ['Service', 'Ingress'];
 export const GATEWAY_ROUTE_KIND: ExposeKind = 'HTTPRoute';
 
 /**
- * Whether the operator reads this kind's status: a Deployment's (its rollout) and an ExternalSecret's
- * (its Ready, reported in SecretsReady). The caches and
- * the applied overlay keep no status for the others (a quota's usage, a namespace's phase).
+ * Whether the operator reads this kind's status: a Deployment's (its rollout), an ExternalSecret's
+ * (its Ready, reported in SecretsReady) and a ResourceQuota's (whether it is enforced yet; never
+ * its usage). The caches and the applied overlay keep no status for the others (a namespace's phase).
  */
-const statusIsRead = (kind: string): boolean => kind === 'Deployment' || kind === 'ExternalSecret';
+const statusIsRead = (kind: string): boolean =>
+  kind === 'Deployment' || kind === 'ExternalSecret' || kind === 'ResourceQuota';
+
+/** The part of a status the operator reads, for the kinds it reads only part of. */
+const STATUS_READ: Partial<Record<string, (status: unknown) => unknown>> = {
+  Deployment: readOfDeploymentStatus,
+  ResourceQuota: readOfQuotaStatus,
+};
 
 /**
  * Whether the operator keeps this kind's values: not a Secret's. Its copies (thousands, one per
@@ -62,7 +70,7 @@ export const unreadOf = (
   dropValues: !valuesAreRead(kind),
   // The operator creates children by POST: it must see which still carry that create's entry.
   keepUpdaters: true,
-  ...(kind === 'Deployment' ? { keepOfStatus: readOfDeploymentStatus } : {}),
+  ...(STATUS_READ[kind] === undefined ? {} : { keepOfStatus: STATUS_READ[kind] }),
 });
 
 /** Each kind at the one version landlord applies. */

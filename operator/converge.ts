@@ -8,7 +8,7 @@ import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { KeyedLock } from '../util/keyed-lock.js';
-import { Applier, type Applied } from './apply.js';
+import { Applier, type Applied, type QuotaWait } from './apply.js';
 import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
@@ -25,6 +25,8 @@ export interface Converged {
   pruneHeld?: Pruned['held'];
   /** A child changed while it was being applied, after the version reported here: look again. */
   changedMeanwhile: boolean;
+  /** The Deployment and ConfigMaps were not applied: they wait for the quota to be enforced. */
+  quotaWait?: QuotaWait;
 }
 
 export class Converger {
@@ -71,7 +73,8 @@ export class Converger {
     const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
     const deployment = at === -1 ? undefined : applied.objects[at];
     const held = pruned.held === undefined ? {} : { pruneHeld: pruned.held };
-    return { changes, deployment, changedMeanwhile: applied.changedMeanwhile, ...held };
+    const waiting = applied.quotaWait === undefined ? {} : { quotaWait: applied.quotaWait };
+    return { changes, deployment, changedMeanwhile: applied.changedMeanwhile, ...held, ...waiting };
   }
 
   /**
@@ -94,7 +97,7 @@ export class Converger {
         throw err;
       });
     applied.objects.forEach((object, i) => {
-      if (object !== cached[i]) this.observed.childApplied(refs[i]!, object);
+      if (object !== undefined && object !== cached[i]) this.observed.childApplied(refs[i]!, object);
     });
     const missed = refs.map((ref, i) => this.observed.convergeEnded(ref, applied.objects[i]));
     return { ...applied, changedMeanwhile: missed.includes(true) };

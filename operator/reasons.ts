@@ -19,6 +19,12 @@ export const OPERATOR_REASON = {
   rolloutHealthy: 'RolloutHealthy',
   progressDeadlineExceeded: 'ProgressDeadlineExceeded',
   replicaFailure: 'ReplicaFailure',
+  /**
+   * Applied=False (and Ready=False): the Deployment and ConfigMaps wait until the quota controller
+   * enforces the tenant's ResourceQuota. Held like a rollout (status-hold.ts): shown only when the
+   * wait lasts longer than a rollout would.
+   */
+  waitingForQuota: 'WaitingForQuota',
   /** Ready */
   ready: 'Ready',
   rolloutInProgress: 'RolloutInProgress',
@@ -89,6 +95,12 @@ export const POOL_MESSAGE = {
     `claimed the warm namespace ${namespace} from the pool of class ${className}`,
   empty: (namespace: string, className: string): string =>
     `the warm pool of class ${className} had no Ready member: made namespace ${namespace} cold`,
+} as const;
+
+/** What Applied says while the workload waits for the tenant's quota (apply.ts). */
+export const QUOTA_MESSAGE = {
+  waiting: (quota: string, resources: readonly string[]): string =>
+    `waiting for the quota controller to enforce ${quota} (${resources.join(', ')} not in its status.hard yet): the Deployment and ConfigMaps are applied once it does, so that no pod or ConfigMap escapes the quota`,
 } as const;
 
 /**

@@ -9,7 +9,7 @@ import { isPaused, type ClassSource, type Tenant, type TenantState } from '../ap
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
-import { describeRef, type ChildRef } from './child-ref.js';
+import { describeRef, type ChildChange, type ChildRef } from './child-ref.js';
 import { requestedState, retainedChildren, wantedChildren, type ClusterView } from './lifecycle.js';
 import { keptSecretsCondition, newSecretsProblem, secretsCondition } from './secrets/condition.js';
 import { externalProblem } from './secrets/external.js';
@@ -65,6 +65,8 @@ interface Attempt {
 
 export class Reconciler {
   private readonly hold: StatusHold;
+  /** Tenant → changes not announced yet: made while its workload waited for its quota. */
+  private readonly unannounced = new Map<string, ChildChange[]>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.hold = new StatusHold(deps.rolloutTimes);
@@ -77,6 +79,7 @@ export class Reconciler {
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
       this.deps.converger.forget(name);
       this.hold.forget(name);
+      this.unannounced.delete(name);
       this.deps.pool.forget(tenant ?? name);
       return { kind: 'done' };
     }
@@ -218,7 +221,7 @@ export class Reconciler {
     try {
       const retained = retainedChildren(wanted);
       const converged = await this.deps.converger.converge(tenant, wanted.children, retained);
-      this.announce(tenant, converged);
+      this.announceOnceApplied(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
       return {
         state,
@@ -233,6 +236,27 @@ export class Reconciler {
       const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
       return { state, paused: false, children: this.running(tenant), error, ...secrets() };
     }
+  }
+
+  /**
+   * A new tenant's fences are created one reconcile before its workload, which waits for the quota
+   * (apply.ts): their changes are announced with the workload's, in one Event as before, rather
+   * than in an Event of their own for each new tenant.
+   */
+  private announceOnceApplied(tenant: Tenant, converged: Converged): void {
+    const name = tenant.metadata.name!;
+    const earlier = this.unannounced.get(name) ?? [];
+    const changes = [...earlier, ...converged.changes];
+    if (converged.quotaWait === undefined) {
+      this.unannounced.delete(name);
+      this.announce(tenant, { ...converged, changes });
+      return;
+    }
+    if (changes.length > 0) this.unannounced.set(name, changes);
+    this.deps.logger.debug('the Deployment and ConfigMaps wait for the quota to be enforced', {
+      tenant: name,
+      quota: describeRef(converged.quotaWait.ref),
+    });
   }
 
   /**
@@ -297,6 +321,7 @@ export class Reconciler {
       // Refused or paused, nothing was looked at: SecretsReady stays as it was.
       secrets:
         attempt.secrets ?? (attempt.converged === undefined ? keptSecretsCondition(tenant) : undefined),
+      quotaWait: attempt.converged?.quotaWait,
       ...childNames(attempt.children),
     });
   }

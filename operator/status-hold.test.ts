@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentCondition, statusInput } from '../testing/operator-status.js';
+import { childRef } from './child-ref.js';
 import { retryable } from './reconcile-error.js';
 import { computeStatus, type StatusInput } from './status.js';
 import { RolloutTimes, rollingOut, StatusHold } from './status-hold.js';
@@ -53,6 +54,19 @@ describe('StatusHold', () => {
     expect(hold.delay(input.tenant, status, 4_000)).toBe(HOLD_MS - 3_000);
     // The rollout took too long: the status is written after all.
     expect(hold.delay(input.tenant, status, 1_000 + HOLD_MS)).toBe(0);
+  });
+
+  it("holds a new tenant's wait for its quota as the first step of its rollout", () => {
+    const hold = newHold();
+    const quotaWait = { ref: childRef('ResourceQuota', 'team-a', 'landlord-quota'), resources: ['pods'] };
+    const waiting = statusInput((i) => {
+      i.deployment = undefined;
+      i.quotaWait = quotaWait;
+    });
+    expect(hold.delay(waiting.tenant, computeStatus(waiting), 1_000)).toBe(HOLD_MS);
+    // The workload applied, the rollout goes on within the same hold.
+    const rolling = justApplied();
+    expect(hold.delay(rolling.tenant, computeStatus(rolling), 3_000)).toBe(HOLD_MS - 2_000);
   });
 
   it('writes Ready at once, and starts afresh after it', () => {

@@ -35,9 +35,11 @@ const RECOMPUTE_MS = 1_000;
 const ROLLING_OUT: ReadonlySet<string> = new Set([
   OPERATOR_REASON.rolloutInProgress,
   OPERATOR_REASON.deploymentUnavailable,
+  // The first step of a new tenant's rollout: its workload waits for its quota (apply.ts).
+  OPERATOR_REASON.waitingForQuota,
 ]);
 
-/** Ready=False only because the Deployment has not finished rolling out: no failure, no state. */
+/** Ready=False only because the Deployment has not finished rolling out (or started): no failure, no state. */
 export function rollingOut(status: OperatorStatus): boolean {
   const ready = findCondition(status.conditions, CONDITION.ready);
   const degraded = findCondition(status.conditions, CONDITION.degraded);

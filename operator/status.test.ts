@@ -54,6 +54,21 @@ describe('computeStatus', () => {
     });
   });
 
+  it('says Applied=False and Ready=False WaitingForQuota while the workload waits for the quota', () => {
+    const quotaWait = { ref: childRef('ResourceQuota', 'team-a', 'landlord-quota'), resources: ['pods'] };
+    const waiting = statusInput((i) => {
+      i.deployment = undefined;
+      i.quotaWait = quotaWait;
+    });
+    const message =
+      'waiting for the quota controller to enforce ResourceQuota team-a/landlord-quota (pods not in its status.hard yet): the Deployment and ConfigMaps are applied once it does, so that no pod or ConfigMap escapes the quota';
+    expect(conditions(waiting)).toMatchObject({
+      Ready: { status: 'False', reason: 'WaitingForQuota', message },
+      Applied: { status: 'False', reason: 'WaitingForQuota', message },
+      Available: { status: 'Unknown', reason: 'DeploymentNotFound' },
+    });
+  });
+
   it("reports a PerTenant tenant's namespace, and says so in Applied", () => {
     const status = computeStatus({ ...statusInput(), namespace: 'team-a' });
     expect(status.namespace).toBe('team-a');

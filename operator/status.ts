@@ -11,12 +11,13 @@ import {
   type TenantState,
   type TenantStatus,
 } from '../api/tenant.js';
-import type { ChildRef } from './child-ref.js';
+import type { QuotaWait } from './apply.js';
+import { describeRef, type ChildRef } from './child-ref.js';
 import { rolloutGap } from './rollout.js';
 import { keepsChildren } from './lifecycle.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { REFUSAL_REASON } from './policy/index.js';
-import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
+import { LIFECYCLE_MESSAGE, OPERATOR_REASON, QUOTA_MESSAGE } from './reasons.js';
 
 export const OPERATOR_CONDITIONS = [
   CONDITION.ready,
@@ -51,6 +52,8 @@ export interface StatusInput {
   classSource?: ClassSource;
   /** SecretsReady, for a class with secrets (secrets/condition.ts); absent otherwise. */
   secrets?: ConditionInput;
+  /** The Deployment and ConfigMaps were not applied: the tenant's quota is not enforced yet. */
+  quotaWait?: QuotaWait;
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -96,6 +99,11 @@ function applied(input: StatusInput): ConditionInput {
   }
   if (input.error !== undefined) {
     return { type: CONDITION.applied, status: 'False', ...rootCause(input.tenant, input.error) };
+  }
+  if (input.quotaWait !== undefined) {
+    const { ref, resources } = input.quotaWait;
+    const message = QUOTA_MESSAGE.waiting(describeRef(ref), resources);
+    return { type: CONDITION.applied, status: 'False', reason: OPERATOR_REASON.waitingForQuota, message };
   }
   const generation = input.tenant.metadata.generation;
   if (!keepsChildren(input.state)) {

@@ -57,3 +57,24 @@ export function watchFromWhenServed(path: string, resourceVersion: string): Prom
     { timeoutMs: 60_000, intervalMs: 500 },
   );
 }
+
+export interface WatchedEvent {
+  phase: string;
+  object: { metadata?: { resourceVersion?: string }; status?: unknown };
+}
+
+/**
+ * Records every event of a collection from now on, in the order the API server sent them, until
+ * `stop`. Started from a list's resourceVersion, so nothing written after it resolves is missed.
+ */
+export async function recordWatch(path: string): Promise<{ events: WatchedEvent[]; stop(): void }> {
+  const events: WatchedEvent[] = [];
+  const resourceVersion = await listResourceVersion(path);
+  const controller = await new Watch(kubeConfig()).watch(
+    path,
+    { resourceVersion, allowWatchBookmarks: false },
+    (phase: string, object: WatchedEvent['object']) => events.push({ phase, object }),
+    () => undefined,
+  );
+  return { events, stop: () => controller.abort() };
+}
