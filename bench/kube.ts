@@ -1,7 +1,8 @@
 // What the benchmark watches in the cluster: Tenants (how many are Ready) and the bench
 // namespace's Deployments (how many are available, which image each runs). One list+watch each,
 // the same informer landlord uses, so following progress costs the API server next to nothing.
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment, V1ResourceQuota } from '@kubernetes/client-node';
+import { readOfQuotaStatus, unenforcedResources } from '../operator/tenancy/quota-status.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { Informer } from '../runtime/kube/informer.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -106,4 +107,43 @@ export async function waitForCount(count: () => number, options: ProgressOptions
     }
     await sleep(250);
   }
+}
+
+/** Namespaces whose quota the quota controller enforces, as the operator waits for them (operator/apply.ts). */
+export interface QuotaEnforcement {
+  /** Resolves once every quota seen in the namespace enforces what its spec sets. */
+  enforced(namespace: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every ResourceQuota, watched as the operator watches them (status.hard only), so the PerTenant
+ * baseline makes a tenant's Deployment and ConfigMap once its quota is enforced, as landlord does:
+ * the API server enforces only what a quota's status.hard says.
+ */
+export async function watchQuotaEnforcement(api: KubeApi): Promise<QuotaEnforcement> {
+  const enforced = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  const informer = new Informer<V1ResourceQuota>(api, {
+    path: '/api/v1/resourcequotas',
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    keepOfStatus: readOfQuotaStatus,
+    logger,
+  });
+  const seen = (quota: V1ResourceQuota): void => {
+    const namespace = quota.metadata?.namespace ?? '';
+    if (unenforcedResources(quota).length > 0 || enforced.has(namespace)) return;
+    enforced.add(namespace);
+    waiting.get(namespace)?.();
+    waiting.delete(namespace);
+  };
+  informer.on('add', seen);
+  informer.on('update', seen);
+  await informer.start();
+  return {
+    enforced: (namespace) =>
+      enforced.has(namespace) ? Promise.resolve() : new Promise((resolve) => waiting.set(namespace, resolve)),
+    stop: () => informer.stop(),
+  };
 }

@@ -3,8 +3,8 @@
 // create the Tenant, then its Deployment and ConfigMap (owned by it, as landlord makes them) at
 // once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
 // NetworkPolicy and RoleBinding (with --secrets, the two Secret copies, whose sources are made
-// before the clock starts) at once, then the Deployment and ConfigMap in that namespace, in the
-// operator's waves. Then, in both modes, the tenant's first revision (the ControllerRevision
+// before the clock starts) at once, then, once the quota controller enforces the quota, the
+// Deployment and ConfigMap in that namespace, in the operator's waves. Then, in both modes, the tenant's first revision (the ControllerRevision
 // sync keeps for landlord history, made by sync's own function), as landlord makes one per tenant. Timed from the first request until every Deployment is available on the
 // kwok node.
 import {
@@ -26,7 +26,13 @@ import {
 } from '../../api/tenant.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import { freshCluster, stopCluster } from '../cluster.js';
-import { deploymentAvailable, waitForCount, watchDeployments } from '../kube.js';
+import {
+  deploymentAvailable,
+  waitForCount,
+  watchDeployments,
+  watchQuotaEnforcement,
+  type QuotaEnforcement,
+} from '../kube.js';
 import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
 import { settledSince, type SettledRequests } from './settled.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
@@ -83,8 +89,45 @@ function firstRevision(bench: BenchCluster): (tenant: Tenant) => Promise<unknown
   };
 }
 
-/** Creates one Tenant's children, the Tenant itself already created. */
-type CreateChildren = (tenant: Tenant) => Promise<void>;
+/**
+ * Creates one Tenant's children, the Tenant itself already created. `deferred` are creates made
+ * later, out of the pool's way (PerTenant: the Deployment and ConfigMap, once the quota is enforced).
+ */
+interface CreateChildren {
+  (tenant: Tenant): Promise<void>;
+  deferred?: Deferred;
+}
+
+/** Creates started from the pool and finished later; `all` resolves once every one is made. */
+class Deferred {
+  private readonly pending: Promise<void>[] = [];
+  private failure: Error | undefined;
+
+  add(work: Promise<unknown>): void {
+    // Caught at once: a rejection waiting for `all` would end the process as unhandled.
+    this.pending.push(
+      work.then(
+        () => undefined,
+        (err: unknown) => void (this.failure ??= err instanceof Error ? err : new Error(String(err))),
+      ),
+    );
+  }
+
+  /** Fails after `timeoutMs` rather than hang: a quota the controller never enforces, say. */
+  async all(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      const message = `${this.pending.length} tenants' deferred creates not done after ${timeoutMs} ms`;
+      timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+    });
+    try {
+      await Promise.race([Promise.all(this.pending), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
 
 function sharedChildren(bench: BenchCluster, replicas: number): CreateChildren {
   const apps = bench.kubeConfig.makeApiClient(AppsV1Api);
@@ -106,7 +149,12 @@ function sharedChildren(bench: BenchCluster, replicas: number): CreateChildren {
  * LimitRange's `default` and a NetworkPolicy's `from` as `_default` and `_from`, and would silently
  * drop them from a manifest written as the API has it.
  */
-function perTenantChildren(bench: BenchCluster, ctx: RunContext, sources?: SecretScope): CreateChildren {
+function perTenantChildren(
+  bench: BenchCluster,
+  ctx: RunContext,
+  quotas: QuotaEnforcement,
+  sources?: SecretScope,
+): CreateChildren {
   const policy = benchPolicy(ctx.options);
   const replicas = benchReplicas(ctx.options);
   const create = (object: KubernetesObject): Promise<unknown> =>
@@ -119,9 +167,19 @@ function perTenantChildren(bench: BenchCluster, ctx: RunContext, sources?: Secre
       }),
       body: object,
     });
-  return async (tenant) => {
-    for (const wave of perTenantWaves(tenant, policy, replicas, sources)) await Promise.all(wave.map(create));
+  const deferred = new Deferred();
+  const children: CreateChildren = async (tenant) => {
+    const [namespace, fences, workload] = perTenantWaves(tenant, policy, replicas, sources);
+    await Promise.all(namespace!.map(create));
+    await Promise.all(fences!.map(create));
+    // The operator's last wave waits for the quota to be enforced (operator/apply.ts), and so does
+    // this one; the pool goes on with the next tenant meanwhile, as the operator's queue does.
+    const quota = fences!.find((object) => object.kind === 'ResourceQuota');
+    const ready = quota === undefined ? Promise.resolve() : quotas.enforced(quota.metadata!.namespace!);
+    deferred.add(ready.then(() => Promise.all(workload!.map(create))));
   };
+  children.deferred = deferred;
+  return children;
 }
 
 export async function runBaseline(
@@ -133,11 +191,12 @@ export async function runBaseline(
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const replicas = benchReplicas(ctx.options);
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
+  const quotas = tenancy === 'pertenant' ? await watchQuotaEnforcement(bench.api) : undefined;
   try {
     const sources =
       tenancy === 'pertenant' && ctx.options.secrets ? await secretSources(bench, n, ctx) : undefined;
     const children =
-      tenancy === 'shared' ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx, sources);
+      quotas === undefined ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx, quotas, sources);
     const before = await requestCounts(bench.access);
     const cpuBefore = childCpuTimes();
     const started = performance.now();
@@ -159,6 +218,7 @@ export async function runBaseline(
       await children(tenant);
       await revision(tenant);
     });
+    await children.deferred?.all(ctx.timeoutMs(n));
     const created = performance.now();
     const done = await waitForCount(() => deployments.list().filter(deploymentAvailable).length, {
       what: `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}] baseline: Deployments available`,
@@ -184,6 +244,7 @@ export async function runBaseline(
     };
   } finally {
     await deployments.stop();
+    await quotas?.stop();
     await stopCluster(bench.cluster);
   }
 }
