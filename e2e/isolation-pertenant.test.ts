@@ -1,7 +1,8 @@
 // PerTenant classes against the real control plane: a tenant gets a namespace of its own, labelled
 // for Pod Security admission (the API server itself rejects a violating pod), with a quota the real
-// quota controller enforces (the workload waits until it does), LimitRange defaults on its pods, an isolating NetworkPolicy and
-// RoleBindings that `kubectl auth can-i` honours; the namespace goes with the row. The README's
+// quota controller enforces (the workload waits until it does), LimitRange defaults on its pods, an
+// isolating NetworkPolicy and RoleBindings that `kubectl auth can-i` honours; the namespace goes
+// with the row. The README's
 // verbatim seed row (namespace "default") under the default class runs in namespace tenant-1. A row
 // named after a system namespace or an existing one is refused, and nothing there is touched. What a
 // hostile row names (a Secret, another ServiceAccount) is harmless there. One operator and one sync

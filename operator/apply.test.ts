@@ -31,12 +31,10 @@ describe('quotaWaitOf', () => {
     spec: { hard: { pods: '3', 'requests.cpu': '1' } },
     ...(status === undefined ? {} : { status }),
   });
-  const fenced = (status: V1ResourceQuota['status']): (KubernetesObject | undefined)[] => [
-    quotaAs(status),
-    desired[1]!.manifest,
-    undefined,
-    undefined,
-  ];
+  const fenced =
+    (status: V1ResourceQuota['status']): ((index: number) => KubernetesObject | undefined) =>
+    (index) =>
+      [quotaAs(status), desired[1]!.manifest, undefined, undefined][index];
   const newTenant = (i: number): boolean => i >= 2;
 
   it("waits for a quota just made, whose status the quota controller has not written, before a new tenant's workload", () => {
@@ -54,7 +52,7 @@ describe('quotaWaitOf', () => {
   it('does not wait when no workload child is to be written: a running tenant stays Ready', () => {
     expect(quotaWaitOf(desired, fenced({ hard: { pods: '3' } }), () => false)).toBeUndefined();
     // Archived: the namespace and its quota stay, no workload is desired.
-    expect(quotaWaitOf(desired.slice(0, 2), fenced(undefined).slice(0, 2), () => true)).toBeUndefined();
+    expect(quotaWaitOf(desired.slice(0, 2), fenced(undefined), () => true)).toBeUndefined();
   });
 
   it('waits for a limit the class adds when the workload changes too', () => {

@@ -89,23 +89,23 @@ export interface Applied {
 
 /**
  * What the workload waits for: the first of the tenant's quotas, as the fencing wave left them
- * (`objects`, in the spec's order), that does not enforce every limit it sets yet
+ * (`objectAt`, by index in the spec's order), that does not enforce every limit it sets yet
  * (tenancy/quota-status.ts), when a workload child is to be written (`writes`, by index): pods and
  * ConfigMaps made before would escape it. Children that already match make nothing new, so a class
  * that adds a limit to its quota does not turn its running tenants' Ready to False meanwhile.
  */
 export function quotaWaitOf(
   desired: readonly DesiredChild[],
-  objects: readonly (KubernetesObject | undefined)[],
+  objectAt: (index: number) => KubernetesObject | undefined,
   writes: (index: number) => boolean,
 ): QuotaWait | undefined {
-  const quotas = desired.flatMap((child, i) => {
-    const quota = objects[i];
-    return child.ref.kind === 'ResourceQuota' && quota !== undefined ? [{ ref: child.ref, quota }] : [];
-  });
-  const wait = quotas
-    .map(({ ref, quota }) => ({ ref, resources: unenforcedResources(quota) }))
-    .find((w) => w.resources.length > 0);
+  // Every reconcile asks, and most tenants have one quota, long enforced: no copies on the way.
+  let wait: QuotaWait | undefined;
+  for (let i = 0; i < desired.length && wait === undefined; i++) {
+    const quota = desired[i]!.ref.kind === 'ResourceQuota' ? objectAt(i) : undefined;
+    const resources = quota === undefined ? [] : unenforcedResources(quota);
+    if (resources.length > 0) wait = { ref: desired[i]!.ref, resources };
+  }
   if (wait === undefined) return undefined;
   const isWorkload = (kind: ChildKind): boolean => WORKLOAD_KINDS.includes(kind as WorkloadKind);
   return desired.some((child, i) => isWorkload(child.ref.kind) && writes(i)) ? wait : undefined;
@@ -175,11 +175,7 @@ export class Applier {
       const current = cached[i];
       return current === undefined || drifted(child, current, known.get(childKey(child.ref))?.manifest);
     };
-    return quotaWaitOf(
-      desired,
-      outcomes.map((o) => o.object),
-      writes,
-    );
+    return quotaWaitOf(desired, (i) => outcomes[i]!.object, writes);
   }
 
   /** Applies the child if it drifted; an object the cache did not show is claimed first, then applied. */

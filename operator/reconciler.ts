@@ -245,11 +245,12 @@ export class Reconciler {
    */
   private announceOnceApplied(tenant: Tenant, converged: Converged): void {
     const name = tenant.metadata.name!;
-    const earlier = this.unannounced.get(name) ?? [];
-    const changes = [...earlier, ...converged.changes];
+    const earlier = this.unannounced.get(name);
+    // Only a tenant that waited has earlier changes: every other reconcile announces as it did.
+    const changes = earlier === undefined ? converged.changes : [...earlier, ...converged.changes];
     if (converged.quotaWait === undefined) {
       this.unannounced.delete(name);
-      this.announce(tenant, { ...converged, changes });
+      this.announce(tenant, earlier === undefined ? converged : { ...converged, changes });
       return;
     }
     if (changes.length > 0) this.unannounced.set(name, changes);

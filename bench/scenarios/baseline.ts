@@ -4,9 +4,10 @@
 // once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
 // NetworkPolicy and RoleBinding (with --secrets, the two Secret copies, whose sources are made
 // before the clock starts) at once, then, once the quota controller enforces the quota, the
-// Deployment and ConfigMap in that namespace, in the operator's waves. Then, in both modes, the tenant's first revision (the ControllerRevision
-// sync keeps for landlord history, made by sync's own function), as landlord makes one per tenant. Timed from the first request until every Deployment is available on the
-// kwok node.
+// Deployment and ConfigMap in that namespace, in the operator's waves. Then, in both modes, the
+// tenant's first revision (the ControllerRevision sync keeps for landlord history, made by sync's
+// own function), as landlord makes one per tenant. Timed from the first request until every
+// Deployment is available on the kwok node.
 import {
   AppsV1Api,
   CoreV1Api,
