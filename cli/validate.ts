@@ -1,12 +1,12 @@
 // `landlord validate`, the pure part: one row (as JSON) and the operator's policy config in, the
 // verdict out. Every check is the components' own: sync's readRow (parseRow, then its limits), then the operator's
-// wantedChildren (its policy, shaped by the row's state) on the Tenant sync would apply, so the verdict carries the very reason and
+// desiredState (its policy, shaped by the row's state) on the Tenant sync would apply, so the verdict carries the very reason and
 // message the Tenant would show. What needs the cluster (a child owned by someone else, the API
 // server refusing an apply) cannot be seen from here.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { CONDITION, type TenantSpec, type TenantState } from '../api/tenant.js';
-import { wantedChildren } from '../operator/lifecycle.js';
+import { desiredState } from '../operator/facets/engine.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import type { PolicyConfig } from '../operator/policy/index.js';
 import { classTemplates } from '../operator/namespaces/rules.js';
@@ -116,7 +116,7 @@ function judgeTenant(
       : resolveClass(tenant, classes, fallbackClass(policy));
   if (!resolved.ok) return refused(row, resolved.refusal);
   const templates = classes === undefined ? undefined : classTemplates(classes);
-  const result = wantedChildren(tenant, {
+  const result = desiredState(tenant, {
     ...policy,
     tenantClass: resolved.policy,
     classTemplates: templates,
@@ -128,7 +128,7 @@ function judgeTenant(
     namespace: ref.namespace === '' ? undefined : ref.namespace,
     name: ref.name,
   }));
-  const url = result.url === undefined ? {} : { url: result.url };
+  const url = result.status.url === undefined ? {} : { url: result.status.url };
   return { verdict: 'valid', form, name, class: resolved.policy.name, state: result.state, children, ...url };
 }
 

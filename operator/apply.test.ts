@@ -1,6 +1,7 @@
 import type { KubernetesObject, V1ResourceQuota } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { APPLY_WAVES, quotaWaitOf } from './apply.js';
+import { quotaWaitOf } from './apply.js';
+import { APPLY_WAVES } from './facets/kinds.js';
 import { CHILD_API_VERSION, childRef, type ChildKind } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 

@@ -13,20 +13,8 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import {
-  childKey,
-  describeRef,
-  errorText,
-  EXPOSE_KINDS,
-  GATEWAY_ROUTE_KIND,
-  TENANCY_KINDS,
-  valuesAreRead,
-  WORKLOAD_KINDS,
-  type ChildChange,
-  type ChildKind,
-  type ChildRef,
-  type WorkloadKind,
-} from './child-ref.js';
+import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { APPLY_WAVES, valuesAreRead, WORKLOAD_WAVE } from './facets/kinds.js';
 import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
@@ -50,18 +38,6 @@ interface Normalized {
   hash: string;
   manifest: unknown;
 }
-
-/** The order of applying, by kind; every kind is in one wave. */
-export const APPLY_WAVES: readonly (readonly ChildKind[])[] = [
-  ['Namespace'],
-  [
-    ...TENANCY_KINDS.filter((kind) => kind !== 'Namespace'),
-    ...EXPOSE_KINDS,
-    GATEWAY_ROUTE_KIND,
-    'ExternalSecret',
-  ],
-  WORKLOAD_KINDS,
-];
 
 interface Outcome {
   /** Undefined for a child not applied yet (its wave waits for the quota) that does not exist. */
@@ -107,8 +83,7 @@ export function quotaWaitOf(
     if (resources.length > 0) wait = { ref: desired[i]!.ref, resources };
   }
   if (wait === undefined) return undefined;
-  const isWorkload = (kind: ChildKind): boolean => WORKLOAD_KINDS.includes(kind as WorkloadKind);
-  return desired.some((child, i) => isWorkload(child.ref.kind) && writes(i)) ? wait : undefined;
+  return desired.some((child, i) => WORKLOAD_WAVE.includes(child.ref.kind) && writes(i)) ? wait : undefined;
 }
 
 export class Applier {
@@ -142,7 +117,7 @@ export class Applier {
     let quotaWait: QuotaWait | undefined;
     try {
       for (const wave of APPLY_WAVES) {
-        if (wave === WORKLOAD_KINDS) quotaWait = this.quotaWait(desired, cached, outcomes, known);
+        if (wave === WORKLOAD_WAVE) quotaWait = this.quotaWait(desired, cached, outcomes, known);
         if (quotaWait !== undefined) break;
         await Promise.all(
           desired.map(async (child, i) => {

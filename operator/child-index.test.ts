@@ -2,12 +2,13 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { heapUsed } from '../testing/heap.js';
 import { ChildIndex } from './child-index.js';
-import { childRef, TENANCY_KINDS, type ChildKind } from './child-ref.js';
+import { childRef, type ChildKind } from './child-ref.js';
+import { fencesFacet } from './fences/facet.js';
 
 /** A PerTenant tenant's children, each as its watch delivers it (strings fresh from a parse). */
 function perTenantChildren(tenant: string): [ChildKind, KubernetesObject][] {
   const namespace = `tenant-${tenant}`;
-  const kinds: ChildKind[] = [...TENANCY_KINDS.filter((k) => k !== 'Secret'), 'Deployment', 'ConfigMap'];
+  const kinds: ChildKind[] = [...fencesFacet.kinds.map((k) => k.kind), 'Deployment', 'ConfigMap'];
   return kinds.map((kind) => {
     const metadata =
       kind === 'Namespace' ? { name: namespace } : { name: `${kind.toLowerCase()}-x`, namespace };

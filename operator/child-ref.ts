@@ -1,77 +1,26 @@
 // How the operator names a Tenant's child: enough to build its API path (runtime/kube/paths.ts),
 // key it in caches and locks, and describe it to people in Events, logs and conditions.
-import type { Unread } from '../runtime/kube/informer.js';
-import { readOfDeploymentStatus } from './deployment-status.js';
-import { readOfQuotaStatus } from './tenancy/quota-status.js';
 
-/** What a row asks for: the only two kinds its manifests may name. */
-export type WorkloadKind = 'Deployment' | 'ConfigMap';
-/** What a PerTenant class adds: the tenant's namespace and the objects that fence it in. */
-export type TenancyKind =
+/**
+ * Every kind of child a facet makes (facets/list.ts declares which facet makes which, when it is
+ * applied and how it is watched): the row's workload, a PerTenant namespace's fences, the secrets
+ * copied in, the exposure's Service and route. HTTPRoute and ExternalSecret exist only where the
+ * Gateway API or External Secrets Operator is installed.
+ */
+export type ChildKind =
+  | 'Deployment'
+  | 'ConfigMap'
   | 'Namespace'
   | 'ServiceAccount'
   | 'ResourceQuota'
   | 'LimitRange'
   | 'NetworkPolicy'
   | 'RoleBinding'
-  | 'Secret';
-/** What a PerTenant class with `expose` adds: a Service and one route to it (operator/exposure/). */
-export type ExposeKind = 'Service' | 'Ingress' | 'HTTPRoute';
-/**
- * What a PerTenant class adds only where External Secrets Operator is installed: its API is watched
- * and written only when the operator found it served at start-up (secrets/external.ts).
- */
-type OptionalKind = 'ExternalSecret';
-export type ChildKind = WorkloadKind | TenancyKind | ExposeKind | OptionalKind;
-
-export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'ConfigMap'];
-export const TENANCY_KINDS: readonly TenancyKind[] = [
-  'Namespace',
-  'ServiceAccount',
-  'ResourceQuota',
-  'LimitRange',
-  'NetworkPolicy',
-  'RoleBinding',
-  'Secret',
-];
-/**
- * The exposure kinds every cluster serves. HTTPRoute is not among them: it exists only where the
- * Gateway API CRDs are installed, so it is watched and listed only there (GATEWAY_ROUTE_KIND).
- */
-export const EXPOSE_KINDS: readonly ExposeKind[] = ['Service', 'Ingress'];
-export const GATEWAY_ROUTE_KIND: ExposeKind = 'HTTPRoute';
-
-/**
- * Whether the operator reads this kind's status: a Deployment's (its rollout), an ExternalSecret's
- * (its Ready, reported in SecretsReady) and a ResourceQuota's (whether it is enforced yet; never
- * its usage). The caches and the applied overlay keep no status for the others (a namespace's phase).
- */
-const statusIsRead = (kind: string): boolean =>
-  kind === 'Deployment' || kind === 'ExternalSecret' || kind === 'ResourceQuota';
-
-/** The part of a status the operator reads, for the kinds it reads only part of. */
-const STATUS_READ: Partial<Record<string, (status: unknown) => unknown>> = {
-  Deployment: readOfDeploymentStatus,
-  ResourceQuota: readOfQuotaStatus,
-};
-
-/**
- * Whether the operator keeps this kind's values: not a Secret's. Its copies (thousands, one per
- * tenant and entry) are cached and remembered by metadata alone; the hash annotation on each says
- * which source version it holds (secrets/copy.ts), so no value stays in the heap.
- */
-export const valuesAreRead = (kind: string): boolean => kind !== 'Secret';
-
-/** What the caches and the applied overlay leave out of a child of this kind (runtime/kube/informer.ts). */
-export const unreadOf = (
-  kind: string,
-): Required<Pick<Unread, 'dropStatus' | 'dropValues' | 'keepUpdaters'>> & Pick<Unread, 'keepOfStatus'> => ({
-  dropStatus: !statusIsRead(kind),
-  dropValues: !valuesAreRead(kind),
-  // The operator creates children by POST: it must see which still carry that create's entry.
-  keepUpdaters: true,
-  ...(STATUS_READ[kind] === undefined ? {} : { keepOfStatus: STATUS_READ[kind] }),
-});
+  | 'Secret'
+  | 'ExternalSecret'
+  | 'Service'
+  | 'Ingress'
+  | 'HTTPRoute';
 
 /** Each kind at the one version landlord applies. */
 export const CHILD_API_VERSION: Record<ChildKind, string> = {

@@ -5,7 +5,7 @@ import type { V1Deployment, V1DeploymentStatus } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { lighten, sameBesidesVersion } from '../runtime/kube/informer.js';
 import { rolledOut, statusInput } from '../testing/operator-status.js';
-import { unreadOf } from './child-ref.js';
+import { unreadOf } from './facets/kinds.js';
 import { readOfDeploymentStatus } from './deployment-status.js';
 import { isAvailable } from './pool/members.js';
 import { rolloutGap } from './rollout.js';

@@ -13,7 +13,8 @@ import type { ClassPolicy, TenantClass } from '../api/tenantclass.js';
 import { lighten } from '../runtime/kube/informer.js';
 import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
-import { childKey, childRef, unreadOf, WORKLOAD_KINDS, type ChildKind, type ChildRef } from './child-ref.js';
+import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
+import { unreadOf, watchedPerNamespace } from './facets/kinds.js';
 import { HostClaims, hostHolders, type HostHolders } from './exposure/claims.js';
 import { ForeignRoutes, type RouteKind } from './exposure/foreign-routes.js';
 import { claimedHosts } from './exposure/exposure.js';
@@ -113,8 +114,8 @@ export class ObservedState implements HeldChildren {
 
   /** The child as its watch cache holds it, without what the operator's applies returned since. */
   private cachedChild(ref: ChildRef): KubernetesObject | undefined {
-    const workload = WORKLOAD_KINDS.some((kind) => kind === ref.kind);
-    const scope = workload && this.childNamespaces.includes(ref.namespace) ? ref.namespace : undefined;
+    const perNamespace = watchedPerNamespace(ref.kind) && this.childNamespaces.includes(ref.namespace);
+    const scope = perNamespace ? ref.namespace : undefined;
     return this.caches.child(ref.kind, scope)?.get(ref.name, ref.namespace);
   }
 

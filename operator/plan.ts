@@ -6,7 +6,7 @@ import { isPaused, type Tenant } from '../api/tenant.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
 import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
-import { retainedChildren, wantedChildren, type Wanted } from './lifecycle.js';
+import { desiredState, type Wanted } from './facets/engine.js';
 import type { SecretSources } from './secrets/sources.js';
 import { idFor, usesId } from './namespaces/ids.js';
 import { classTemplates } from './namespaces/rules.js';
@@ -61,7 +61,7 @@ async function askedChildren(
   if (!resolved.ok) return resolved;
   const config = { ...policy, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
   const namespaceId = await heldNamespaceId(tenant, config, children);
-  return wantedChildren(tenant, namespaceId === undefined ? config : { ...config, namespaceId }, {
+  return desiredState(tenant, namespaceId === undefined ? config : { ...config, namespaceId }, {
     sources: children.secretSources,
   });
 }
@@ -89,7 +89,7 @@ export async function planChildren(
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
   const asked = await askedChildren(tenant, policy, children);
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
-  const retained = retainedChildren(asked);
+  const retained = asked.ok ? asked.retained : [];
   const desired = asked.children;
   const live = await Promise.all(desired.map((child) => children.get(child.ref)));
   const changes: ChildChange[] = [];
@@ -105,7 +105,7 @@ export async function planChildren(
   const next = desired.findIndex((d) => d.ref.kind === 'Deployment');
   const held = replacementPending(desired[next]?.ref, stale, () => live[next]);
   changes.push(...stale.map((ref) => ({ action: 'pruned' as const, ref })));
-  const url = asked.url === undefined ? {} : { url: asked.url };
+  const url = asked.status.url === undefined ? {} : { url: asked.status.url };
   return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }), ...url };
 }
 

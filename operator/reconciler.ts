@@ -10,10 +10,9 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
 import { describeRef, type ChildChange, type ChildRef } from './child-ref.js';
-import { requestedState, retainedChildren, wantedChildren, type ClusterView } from './lifecycle.js';
-import { keptSecretsCondition, newSecretsProblem, secretsCondition } from './secrets/condition.js';
-import { externalProblem } from './secrets/external.js';
-import type { ConditionInput } from '../api/conditions.js';
+import { requestedState } from './lifecycle.js';
+import type { ClusterView } from './facets/contract.js';
+import { desiredState, keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -23,7 +22,7 @@ import { OPERATOR_EVENT, OPERATOR_REASON, POOL_MESSAGE } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { CONDITION } from '../api/tenant.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
-import { newFailure } from './status-change.js';
+import { newFailure, newFacetProblems } from './status-change.js';
 import { classTemplates as namespaceTemplates } from './namespaces/rules.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 import { transitions } from './transitions.js';
@@ -53,14 +52,12 @@ interface Attempt {
   error?: ReconcileError;
   /** PerTenant: the tenant's namespace, once its children were applied there. */
   namespace?: string;
-  /** Where the tenant is reached, once its route was applied. */
-  url?: string;
   /** The TenantClass to report in status.class: the one resolved, else the one reported before. */
   className?: string;
   /** How it was chosen (status.classSource), kept with it. */
   classSource?: ClassSource;
-  /** SecretsReady, when the class has secrets and they were looked at. */
-  secrets?: ConditionInput;
+  /** What the facets report, once their children were looked at (applied, or the apply failed). */
+  reports?: FacetReports;
 }
 
 export class Reconciler {
@@ -118,57 +115,50 @@ export class Reconciler {
     const resolved = resolveClass(tenant, classes, fallbackClass(this.deps.policy));
     if (!resolved.ok) {
       const error = stall(resolved.refusal.reason, resolved.refusal.message);
-      const children = this.running(tenant);
-      return {
-        state: requestedState(tenant),
-        paused: false,
-        children,
-        error,
-        ...reportedClass(tenant),
-      };
+      return this.failed(tenant, requestedState(tenant), error, reportedClass(tenant));
     }
-    const classTemplates = namespaceTemplates(this.deps.observed.tenantClasses());
-    const className = resolved.policy.name;
-    const reported = { className, classSource: resolved.source };
+    const classTemplates = namespaceTemplates(classes);
+    const reported = { className: resolved.policy.name, classSource: resolved.source };
     const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
-    let placed: PolicyConfig;
+    let wanted: Wanted;
     try {
-      placed = await this.place(tenant, policy);
+      wanted = await this.place(tenant, policy);
     } catch (err) {
-      const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
-      return {
-        state: requestedState(tenant),
-        paused: false,
-        children: this.running(tenant),
-        error,
-        ...reported,
-      };
+      return this.failed(tenant, requestedState(tenant), asReconcileError(err), reported);
     }
-    const attempt = await this.converge(tenant, placed);
-    if (
-      attempt.error === undefined &&
-      attempt.namespace !== undefined &&
-      usesId(placed.tenantClass.namespace.nameTemplate)
-    )
+    const attempt = await this.converge(tenant, wanted);
+    if (attempt.error === undefined && attempt.namespace !== undefined && usesId(namespaceTemplateOf(policy)))
       await this.deps.pool.dropLeftovers(attempt.namespace, deploymentNames(attempt.children));
     return { ...attempt, ...reported };
   }
 
+  /** Nothing was applied: the children still running are reported, with the error. */
+  private failed(
+    tenant: Tenant,
+    state: TenantState,
+    error: ReconcileError,
+    reported: Pick<Attempt, 'className' | 'classSource'> = {},
+  ): Attempt {
+    return { state, paused: false, children: this.running(tenant), error, ...reported };
+  }
+
   /**
-   * A "{id}" class: the namespace the Tenant holds (found by its label and owner uid), else, for a
-   * new tenant that will run and whose spec the policy accepts, a claimed warm pool member, else a
-   * cold one (lifecycle.ts derives its id from the uid). Any other class: the template decides.
+   * The desired state, decided once. A "{id}" class places the tenant in the namespace it holds
+   * (found by its label and owner uid), else, for a new tenant that will run and whose spec every
+   * facet accepts, in a claimed warm pool member, else in a cold one (its id derived from the uid).
    */
-  private async place(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+  private async place(tenant: Tenant, policy: PolicyConfig): Promise<Wanted> {
     const { tenantClass } = policy;
     const template = tenantClass.namespace.nameTemplate;
-    if (tenantClass.mode !== 'PerTenant' || !usesId(template)) return policy;
+    if (tenantClass.mode !== 'PerTenant' || !usesId(template))
+      return desiredState(tenant, policy, this.clusterView());
     const held = this.deps.pool.held(tenant, template);
-    if (held !== undefined) return { ...policy, namespaceId: idFor(template, held) };
+    if (held !== undefined)
+      return desiredState(tenant, { ...policy, namespaceId: idFor(template, held) }, this.clusterView());
+    const cold = desiredState(tenant, policy, this.clusterView());
     const pool = tenantClass.warmPool;
-    if (pool === undefined || pool.size === 0 || requestedState(tenant) !== 'active') return policy;
-    if (!wantedChildren(tenant, policy, this.clusterView()).ok) return policy;
-    return this.claimOrCold(tenant, policy);
+    if (!cold.ok || pool === undefined || pool.size === 0 || cold.state !== 'active') return cold;
+    return this.claimOrCold(tenant, policy, cold);
   }
 
   /** What the operator knows beyond one Tenant, as its caches hold it now. */
@@ -178,12 +168,14 @@ export class Reconciler {
   }
 
   /** A new tenant that will run: a Ready member if one can be claimed, else cold; counted and told. */
-  private async claimOrCold(tenant: Tenant, policy: PolicyConfig): Promise<PolicyConfig> {
+  private async claimOrCold(tenant: Tenant, policy: PolicyConfig, cold: Wanted): Promise<Wanted> {
     const { tenantClass } = policy;
     const claimed = await this.deps.pool.claim(tenant, tenantClass);
     const template = tenantClass.namespace.nameTemplate;
-    const placed = claimed === undefined ? policy : { ...policy, namespaceId: idFor(template, claimed) };
-    const wanted = wantedChildren(tenant, placed, this.clusterView());
+    const wanted =
+      claimed === undefined
+        ? cold
+        : desiredState(tenant, { ...policy, namespaceId: idFor(template, claimed) }, this.clusterView());
     const namespace = wanted.ok ? (wanted.namespace ?? '') : '';
     const how = claimed === undefined ? 'cold' : 'warm';
     this.deps.pool.placed(tenant.metadata.name!, tenantClass.name, how);
@@ -197,44 +189,26 @@ export class Reconciler {
       class: tenantClass.name,
       namespace,
     });
-    return placed;
+    return wanted;
   }
 
   private running(tenant: Tenant): ChildRef[] {
     return this.deps.observed.childrenOf(tenant.metadata.name!);
   }
 
-  private async converge(tenant: Tenant, policy: PolicyConfig): Promise<Attempt> {
-    const { observed } = this.deps;
-    const wanted = wantedChildren(tenant, policy, this.clusterView());
+  /** Applies what the facets want, then asks each for its report, reading what converging left. */
+  private async converge(tenant: Tenant, wanted: Wanted): Promise<Attempt> {
     const { state } = wanted;
-    if (!wanted.ok) {
-      const error = stall(wanted.refusal.reason, wanted.refusal.message);
-      return { state, paused: false, children: this.running(tenant), error };
-    }
+    if (!wanted.ok) return this.failed(tenant, state, stall(wanted.refusal.reason, wanted.refusal.message));
     // Read after converging: an ExternalSecret just applied is in the cache as its apply returned it.
-    const secrets = (): Pick<Attempt, 'secrets'> => {
-      const external = (ref: ChildRef): string | undefined => externalProblem(observed.child(ref));
-      const condition = secretsCondition(wanted.secrets, wanted.namespace, external);
-      return condition === undefined ? {} : { secrets: condition };
-    };
+    const reports = (): FacetReports => reportsOf(wanted, (ref) => this.deps.observed.child(ref));
     try {
-      const retained = retainedChildren(wanted);
-      const converged = await this.deps.converger.converge(tenant, wanted.children, retained);
+      const converged = await this.deps.converger.converge(tenant, wanted.children, wanted.retained);
       this.announceOnceApplied(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
-      return {
-        state,
-        paused: false,
-        children,
-        converged,
-        namespace: wanted.namespace,
-        url: wanted.url,
-        ...secrets(),
-      };
+      return { state, paused: false, children, converged, namespace: wanted.namespace, reports: reports() };
     } catch (err) {
-      const error = err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
-      return { state, paused: false, children: this.running(tenant), error, ...secrets() };
+      return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports() };
     }
   }
 
@@ -308,6 +282,9 @@ export class Reconciler {
   private statusOf(tenant: Tenant, attempt: Attempt): OperatorStatus {
     // Until a reconcile places the children elsewhere, they stay where the last one did.
     const settled = attempt.error === undefined && !attempt.paused;
+    // Refused or paused, nothing was looked at: the facets' conditions and fields stay as they were.
+    const kept = keptReports(tenant);
+    const reports = attempt.reports ?? kept;
     return computeStatus({
       tenant,
       error: attempt.error,
@@ -316,26 +293,23 @@ export class Reconciler {
       state: attempt.state,
       paused: attempt.paused,
       namespace: settled ? attempt.namespace : tenant.status?.namespace,
-      url: settled ? attempt.url : tenant.status?.url,
+      facets: { conditions: reports.conditions, status: settled ? reports.status : kept.status },
       className: attempt.className,
       classSource: attempt.classSource,
-      // Refused or paused, nothing was looked at: SecretsReady stays as it was.
-      secrets:
-        attempt.secrets ?? (attempt.converged === undefined ? keptSecretsCondition(tenant) : undefined),
       quotaWait: attempt.converged?.quotaWait,
       ...childNames(attempt.children),
     });
   }
 
-  /** A new failure or secrets problem as a Warning, and every transition, as Events and log lines. */
+  /** A new failure or facet problem as a Warning, and every transition, as Events and log lines. */
   private announceStatus(tenant: Tenant, status: OperatorStatus): void {
     const failure = newFailure(tenant, status);
     if (failure !== undefined) {
       this.deps.logger.warn(failure.message, { tenant: tenant.metadata.name, reason: failure.reason });
       this.deps.events.record(tenant, 'Warning', failure.reason, failure.message);
     }
-    const secrets = newSecretsProblem(tenant, status);
-    if (secrets !== undefined) this.deps.events.record(tenant, 'Warning', secrets.reason, secrets.message);
+    for (const problem of newFacetProblems(tenant, status))
+      this.deps.events.record(tenant, 'Warning', problem.reason, problem.message);
     for (const change of transitions(tenant, status)) {
       this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
       this.deps.events.record(tenant, change.type, change.reason, change.message);
@@ -353,6 +327,11 @@ export class Reconciler {
 function deploymentNames(children: readonly ChildRef[]): string[] {
   return children.filter((ref) => ref.kind === 'Deployment').map((ref) => ref.name);
 }
+
+const asReconcileError = (err: unknown): ReconcileError =>
+  err instanceof ReconcileError ? err : retryable(OPERATOR_REASON.applyFailed, String(err));
+
+const namespaceTemplateOf = (policy: PolicyConfig): string => policy.tenantClass.namespace.nameTemplate;
 
 /** The class status already reports, kept while no other can be chosen (or the Tenant is paused). */
 function reportedClass(tenant: Tenant): Pick<Attempt, 'className' | 'classSource'> {

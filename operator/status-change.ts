@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { findCondition, sameConditions } from '../api/conditions.js';
 import { CONDITION, type Tenant } from '../api/tenant.js';
+import { FACET_CONDITIONS } from './facets/engine.js';
 import { OPERATOR_CONDITIONS, type OperatorStatus } from './status.js';
 
 /** The operator's single-valued status fields, compared as they are. */
@@ -45,4 +46,22 @@ export function newFailure(
   const same =
     before?.status === after.status && before.reason === after.reason && before.message === after.message;
   return same ? undefined : { reason: after.reason, message: after.message };
+}
+
+/**
+ * Each facet condition (SecretsReady, …) that turned False or changed its reason or message: a
+ * Warning Event each, once, so a tenant's team learns of it without watching status.
+ */
+export function newFacetProblems(
+  tenant: Tenant,
+  next: OperatorStatus,
+): { reason: string; message: string }[] {
+  return FACET_CONDITIONS.flatMap((type) => {
+    const after = findCondition(next.conditions, type);
+    if (after?.status !== 'False') return [];
+    const before = findCondition(tenant.status?.conditions, type);
+    const same =
+      before?.status === 'False' && before.reason === after.reason && before.message === after.message;
+    return same ? [] : [{ reason: after.reason, message: after.message }];
+  });
 }

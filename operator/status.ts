@@ -15,16 +15,18 @@ import type { QuotaWait } from './apply.js';
 import { describeRef, type ChildRef } from './child-ref.js';
 import { rolloutGap } from './rollout.js';
 import { keepsChildren } from './lifecycle.js';
+import { FACET_CONDITIONS, type FacetReports } from './facets/engine.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { REFUSAL_REASON } from './policy/index.js';
 import { LIFECYCLE_MESSAGE, OPERATOR_REASON, QUOTA_MESSAGE } from './reasons.js';
 
+/** The summary's conditions, then each facet's own (facets/list.ts). */
 export const OPERATOR_CONDITIONS = [
   CONDITION.ready,
   CONDITION.applied,
   CONDITION.available,
   CONDITION.degraded,
-  CONDITION.secretsReady,
+  ...FACET_CONDITIONS,
 ];
 
 /** The fields of status the operator owns (sync owns the Synced condition and status.sync). */
@@ -44,14 +46,16 @@ export interface StatusInput {
   paused: boolean;
   /** PerTenant: the tenant's own namespace, where every child was placed. */
   namespace?: string;
-  /** Where the tenant is reached (status.url): its class exposes it and its route is kept. */
-  url?: string;
   /** The TenantClass the Tenant is under (status.class); undefined when none could be chosen yet. */
   className?: string;
   /** How it was chosen (status.classSource). */
   classSource?: ClassSource;
-  /** SecretsReady, for a class with secrets (secrets/condition.ts); absent otherwise. */
-  secrets?: ConditionInput;
+  /**
+   * What the facets report (their own conditions, such as SecretsReady, and status fields, such as
+   * url); absent: none. They do not make the summary's Ready: a facet that must hold a tenant back
+   * refuses it instead.
+   */
+  facets?: FacetReports;
   /** The Deployment and ConfigMaps were not applied: the tenant's quota is not enforced yet. */
   quotaWait?: QuotaWait;
 }
@@ -245,7 +249,7 @@ function reachedState(input: StatusInput): TenantState | undefined {
 
 export function computeStatus(input: StatusInput): OperatorStatus {
   const parts = [applied(input), available(input), degraded(input)];
-  const inputs = [ready(input, parts), ...parts, ...(input.secrets === undefined ? [] : [input.secrets])];
+  const inputs = [ready(input, parts), ...parts, ...(input.facets?.conditions ?? [])];
   const previous: readonly Condition[] | undefined = input.tenant.status?.conditions;
   const generation = input.tenant.metadata.generation;
   return {
@@ -256,7 +260,7 @@ export function computeStatus(input: StatusInput): OperatorStatus {
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
     ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
-    ...(input.url === undefined ? {} : { url: input.url }),
+    ...definedFields(input.facets?.status ?? {}),
     ...(input.className === undefined ? {} : { class: input.className }),
     ...(input.classSource === undefined ? {} : { classSource: input.classSource }),
   };
@@ -276,3 +280,8 @@ function replicasOf(
 
 const withState = (state: TenantState | undefined): Pick<OperatorStatus, 'state'> =>
   state === undefined ? {} : { state };
+
+/** The fields a facet filled: one it left undefined is absent, as the status writer expects. */
+function definedFields<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -15,16 +15,8 @@ import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
 import { keepHostsOf, type RouteKind } from './exposure/foreign-routes.js';
-import {
-  CHILD_API_VERSION,
-  EXPOSE_KINDS,
-  GATEWAY_ROUTE_KIND,
-  TENANCY_KINDS,
-  unreadOf,
-  valuesAreRead,
-  WORKLOAD_KINDS,
-  type ChildKind,
-} from './child-ref.js';
+import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
+import { servedKinds, unreadOf, valuesAreRead } from './facets/kinds.js';
 
 /** What the operator found the cluster serves, and the settings that add watches. */
 export interface WatchedFeatures {
@@ -130,15 +122,15 @@ export class OperatorWatches implements WatchedCaches {
     onEvery(this.classes, (tenantClass, _change, deleted) =>
       this.handlers?.tenantClass(tenantClass, deleted),
     );
-    for (const kind of WORKLOAD_KINDS) scopes.forEach((namespace) => this.watchChild(kind, namespace));
-    for (const kind of TENANCY_KINDS) this.watchChild(kind, undefined);
-    // A class's Service and route, cluster-wide as the rest of a PerTenant namespace.
-    for (const kind of EXPOSE_KINDS) this.watchChild(kind, undefined);
-    if (gatewayApi) this.watchChild(GATEWAY_ROUTE_KIND, undefined);
+    // Each facet's kinds where the cluster serves them: the workload in each watched namespace (a
+    // Shared class puts it there), the rest cluster-wide, as a PerTenant namespace comes with its Tenant.
+    for (const { kind, scope } of servedKinds({ gatewayApi, externalSecrets: secrets.externalSecrets })) {
+      if (scope === 'tenantNamespaces') scopes.forEach((namespace) => this.watchChild(kind, namespace));
+      else this.watchChild(kind, undefined);
+    }
     // Every route, for the hosts the ones landlord did not make hold: metadata and hosts only.
     this.watchRoutes('Ingress');
     if (gatewayApi) this.watchRoutes('HTTPRoute');
-    if (secrets.externalSecrets) this.watchChild('ExternalSecret', undefined);
     for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
     // Members' Deployments live in namespaces made on the fly: watched only where the operator may
     // read Deployments cluster-wide. Confined to listed namespaces, it keeps no pool (docs/warm-pool.md).

@@ -9,13 +9,10 @@ import {
   CHILD_API_VERSION,
   childKey,
   childRef,
-  EXPOSE_KINDS,
-  GATEWAY_ROUTE_KIND,
-  TENANCY_KINDS,
-  WORKLOAD_KINDS,
   type ChildKind,
   type ChildRef,
 } from '../../operator/child-ref.js';
+import { servedKinds } from '../../operator/facets/kinds.js';
 import type { ChildReader } from '../../operator/plan.js';
 import type { SecretSources } from '../../operator/secrets/sources.js';
 import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
@@ -72,6 +69,8 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
  * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
  * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's converger does.
  */
+const PLANNED_KINDS = servedKinds({ gatewayApi: true, externalSecrets: false });
+
 export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
@@ -104,14 +103,12 @@ export class ListedChildren implements ChildReader {
       const list = await listAll<V1Secret>(api, { path, apiVersion: 'v1', kind: 'Secret' });
       for (const secret of list.items) children.sources.set(`${namespace}/${secret.metadata?.name}`, secret);
     }
-    const kinds = [
-      ...WORKLOAD_KINDS.map((kind) => ({ kind, scopes })),
-      // As the operator watches them: cluster-wide, since a PerTenant namespace comes with its Tenant.
-      ...[...TENANCY_KINDS, ...EXPOSE_KINDS, GATEWAY_ROUTE_KIND].map((kind) => ({
-        kind,
-        scopes: [undefined],
-      })),
-    ];
+    // As the operator watches them: the kinds a PerTenant namespace holds cluster-wide, since such a
+    // namespace comes with its Tenant. HTTPRoutes where the cluster serves them; no ExternalSecret.
+    const kinds = PLANNED_KINDS.map(({ kind, scope }) => ({
+      kind,
+      scopes: scope === 'tenantNamespaces' ? scopes : [undefined],
+    }));
     for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
         for (const object of await labelled(api, kind, namespace)) children.add(kind, object);
@@ -171,7 +168,7 @@ async function labelled(
   try {
     return (await listAll(api, { path, apiVersion, kind, labelSelector: LABEL.tenant })).items;
   } catch (err) {
-    if (kind === GATEWAY_ROUTE_KIND && isNotFound(err)) return [];
+    if (kind === 'HTTPRoute' && isNotFound(err)) return [];
     throw err;
   }
 }

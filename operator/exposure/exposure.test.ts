@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HOSTS_ANNOTATION, LABEL } from '../../api/tenant.js';
 import type { ClassExpose, ClassPolicy } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validTenant } from '../../testing/policy.js';
-import { wantedChildren } from '../lifecycle.js';
+import { desiredState } from '../facets/engine.js';
 import { HostClaims } from './claims.js';
 import { claimedHosts, exposureOf } from './exposure.js';
 import { EXPOSE_NAMES } from './objects.js';
@@ -23,7 +23,7 @@ function exposing(expose: ClassExpose | undefined, tweaks: Partial<ClassPolicy> 
 function wanted(tenantClass: Partial<ClassPolicy>, state?: 'suspended' | 'archived', gatewayApi = true) {
   const tenant = validTenant();
   if (state !== undefined) tenant.spec = { ...tenant.spec, state };
-  return wantedChildren(tenant, testConfig({ tenantClass, gatewayApi }));
+  return desiredState(tenant, testConfig({ tenantClass, gatewayApi }));
 }
 
 function manifests(result: ReturnType<typeof wanted>): KubernetesObject[] {
@@ -69,11 +69,11 @@ describe('exposureOf', () => {
   });
 });
 
-describe('wantedChildren with expose', () => {
+describe('desiredState with expose', () => {
   it('adds a Service selecting the label forced onto the pods, and an Ingress for the host', () => {
     const result = wanted(exposing(INGRESS));
     const list = manifests(result);
-    expect(result.ok && result.url).toBe('http://acme.apps.example.com');
+    expect(result.ok && result.status.url).toBe('http://acme.apps.example.com');
     const service = find(list, 'Service') as { spec: Record<string, unknown> } & KubernetesObject;
     expect(service.metadata?.name).toBe(EXPOSE_NAMES.service);
     expect(service.metadata?.namespace).toBe('acme');
@@ -133,7 +133,7 @@ describe('wantedChildren with expose', () => {
     const list = manifests(archived);
     expect(list.map((o) => o.kind)).not.toContain('Service');
     expect(list.map((o) => o.kind)).not.toContain('Ingress');
-    expect(archived.ok && archived.url).toBeUndefined();
+    expect(archived.ok && archived.status.url).toBeUndefined();
     expect(find(list, 'Namespace')?.metadata?.annotations?.[HOSTS_ANNOTATION]).toBeUndefined();
   });
 

@@ -4,7 +4,7 @@
 // `landlord validate` all take (lifecycle.ts). Pure.
 import type { Tenant } from '../../api/tenant.js';
 import { fillName, type ClassExpose, type ClassPolicy } from '../../api/tenantclass.js';
-import type { ExposeKind } from '../child-ref.js';
+import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { refusal, type Refusal } from '../policy/refusals.js';
 import { createdAt } from '../policy/neighbours.js';
@@ -108,7 +108,7 @@ export function claimedHosts(tenant: Tenant, tenantClass: ClassPolicy): string[]
 
 /** The Service and the route, owned by the Tenant like the namespace's other objects. */
 export function exposureObjects(tenant: Tenant, exposed: Exposed, namespace: string): DesiredChild[] {
-  const routeKind: ExposeKind = exposed.expose.gateway === undefined ? 'Ingress' : 'HTTPRoute';
+  const routeKind: ChildKind = exposed.expose.gateway === undefined ? 'Ingress' : 'HTTPRoute';
   return [
     withOwnership(service(exposed.expose, namespace), tenant, 'Service'),
     withOwnership(route(exposed.expose, namespace, exposed.hosts), tenant, routeKind),

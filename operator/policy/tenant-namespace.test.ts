@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvedClass } from '../../api/tenantclass.js';
 import { deploymentOf, perTenant, podSpecOf, testConfig, validTenant } from '../../testing/policy.js';
-import { wantedChildren } from '../lifecycle.js';
 import { evaluateTenant, TENANT_SERVICE_ACCOUNT, tenantNamespace } from './index.js';
 
 const PER_TENANT = testConfig({ tenantClass: perTenant() });
@@ -104,61 +103,5 @@ describe('PerTenant placement', () => {
     tenant.spec!.configMaps!.push({ ...first!, metadata: { ...first!.metadata, namespace: 'team-b' } });
     const result = evaluateTenant(tenant, PER_TENANT);
     expect(result.ok ? 'accepted' : result.refusal.reason).toBe('DuplicateChild');
-  });
-});
-
-describe('wantedChildren under a PerTenant class', () => {
-  const tenant = () => {
-    const t = validTenant();
-    t.metadata.uid = 'uid-acme';
-    return t;
-  };
-
-  it('asks for the namespace and its objects before the children', () => {
-    const wanted = wantedChildren(tenant(), PER_TENANT);
-    expect(wanted.ok && wanted.namespace).toBe('acme');
-    const kinds = wanted.ok ? wanted.children.map((c) => c.ref.kind) : [];
-    expect(kinds).toEqual([
-      'Namespace',
-      'ServiceAccount',
-      'NetworkPolicy',
-      'Deployment',
-      'ConfigMap',
-      'ConfigMap',
-    ]);
-  });
-
-  it('adds nothing in Shared mode', () => {
-    const wanted = wantedChildren(tenant(), testConfig());
-    expect(wanted.ok && wanted.namespace).toBeUndefined();
-    expect(wanted.ok ? wanted.children.map((c) => c.ref.kind) : []).toEqual([
-      'Deployment',
-      'ConfigMap',
-      'ConfigMap',
-    ]);
-  });
-
-  it("refuses a PerTenant namespace that is not the tenant's to have", () => {
-    const wanted = wantedChildren(tenant(), testConfig({ tenantClass: perTenant('kube-{name}') }));
-    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceReserved');
-  });
-
-  it('keeps the namespace and its objects when archived, and only the children go', () => {
-    const t = tenant();
-    t.spec!.state = 'archived';
-    const wanted = wantedChildren(t, PER_TENANT);
-    expect(wanted.ok ? wanted.children.map((c) => c.ref.kind) : []).toEqual([
-      'Namespace',
-      'ServiceAccount',
-      'NetworkPolicy',
-    ]);
-  });
-
-  it('refuses an archived tenant whose namespace is not allowed, so nothing is pruned', () => {
-    const t = tenant();
-    t.metadata.name = 'default';
-    t.spec!.state = 'archived';
-    const wanted = wantedChildren(t, PER_TENANT);
-    expect(wanted.ok ? 'accepted' : wanted.refusal.reason).toBe('NamespaceNotAllowed');
   });
 });

@@ -1,8 +1,8 @@
 // The SecretsReady condition: True when every entry of the class is in the tenant namespace, else
 // False with the first problem's reason and every problem's message (names only, never a value).
 // Absent for a class without secrets, so Tenants of other classes keep the status they had. Pure.
-import { findCondition, type ConditionInput } from '../../api/conditions.js';
-import { CONDITION, type Condition, type Tenant } from '../../api/tenant.js';
+import type { ConditionInput } from '../../api/conditions.js';
+import { CONDITION } from '../../api/tenant.js';
 import type { ChildRef } from '../child-ref.js';
 import { SECRETS_REASON } from '../reasons.js';
 import type { SecretsWanted } from './wanted.js';
@@ -33,23 +33,4 @@ export function secretsCondition(
   const count = wanted.names.length;
   const message = `${count} secret${count === 1 ? '' : 's'} in namespace ${namespace ?? ''}: ${wanted.names.join(', ')}`;
   return { type, status: 'True', reason: SECRETS_REASON.ready, message };
-}
-
-/** The SecretsReady the Tenant reports now, kept while a reconcile looks at nothing (refused, paused). */
-export function keptSecretsCondition(tenant: Tenant): ConditionInput | undefined {
-  const kept = findCondition(tenant.status?.conditions, CONDITION.secretsReady);
-  return kept === undefined ? undefined : { ...kept };
-}
-
-/** A SecretsReady=False that is new (another reason or message): announced once, with a Warning Event. */
-export function newSecretsProblem(
-  tenant: Tenant,
-  next: { conditions?: Condition[] },
-): { reason: string; message: string } | undefined {
-  const after = findCondition(next.conditions, CONDITION.secretsReady);
-  if (after?.status !== 'False') return undefined;
-  const before = findCondition(tenant.status?.conditions, CONDITION.secretsReady);
-  const same =
-    before?.status === 'False' && before.reason === after.reason && before.message === after.message;
-  return same ? undefined : { reason: after.reason, message: after.message };
 }

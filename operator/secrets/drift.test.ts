@@ -6,7 +6,7 @@ import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import { resolvedClass } from '../../api/tenantclass.js';
 import { drifted } from '../apply.js';
 import { lighten } from '../../runtime/kube/informer.js';
-import { unreadOf } from '../child-ref.js';
+import { unreadOf } from '../facets/kinds.js';
 import { wantedSecrets } from './wanted.js';
 
 const tenant: Tenant = { apiVersion: API_VERSION, kind: KIND, metadata: { name: 'acme', uid: 'u-1' } };

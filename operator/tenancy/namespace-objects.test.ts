@@ -2,9 +2,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { resolvedClass, type TenantClassSpec } from '../../api/tenantclass.js';
-import { testConfig } from '../../testing/policy.js';
 import { SPEC_HASH_ANNOTATION } from '../desired.js';
-import { wantedChildren } from '../lifecycle.js';
 import { roleBindingName, TENANCY_NAMES, tenancyObjects } from './namespace-objects.js';
 
 const tenant: Tenant = {
@@ -99,15 +97,6 @@ describe('tenancyObjects', () => {
       ],
     });
     expect(policy!.spec?.egress).toHaveLength(2);
-  });
-
-  it('refuses a class whose egress entry is the metadata endpoint, naming the class and the entry', () => {
-    const spec = { ...STANDARD, allowEgressTo: [{ ipBlock: { cidr: '169.254.169.254/32' } }] };
-    const wanted = wantedChildren(tenant, testConfig({ tenantClass: resolvedClass('open', 2, spec) }));
-    expect(wanted.ok).toBe(false);
-    if (wanted.ok) return;
-    expect(wanted.refusal.reason).toBe('EgressNotAllowed');
-    expect(wanted.refusal.message).toContain('TenantClass open: allowEgressTo[0].ipBlock.cidr');
   });
 
   it('adds no namespace rule for an empty allowIngressFrom, which would select every namespace', () => {

@@ -16,7 +16,7 @@ import type {
 import { HOSTS_ANNOTATION, type Tenant } from '../../api/tenant.js';
 import { fillName, type ClassPolicy, type ClassRoleBinding } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
-import type { TenancyKind } from '../child-ref.js';
+import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
@@ -44,10 +44,10 @@ export function tenancyObjects(
   hosts: readonly string[] = [],
 ): DesiredChild[] {
   const name = tenant.metadata.name!;
-  const objects: [TenancyKind, KubernetesObject | undefined][] = [
+  const objects: [ChildKind, KubernetesObject | undefined][] = [
     ['Namespace', namespaceObject(name, tenantClass, namespace, hosts)],
     ...classObjects(tenantClass, namespace),
-    ...tenantClass.rbac.map((entry): [TenancyKind, V1RoleBinding] => [
+    ...tenantClass.rbac.map((entry): [ChildKind, V1RoleBinding] => [
       'RoleBinding',
       roleBinding(entry, name, namespace),
     ]),
@@ -61,8 +61,8 @@ export function tenancyObjects(
  * What the class puts in every tenant's namespace whatever the tenant: a warm pool member holds
  * these before it is claimed (pool/member-objects.ts), the same objects its tenant then applies.
  */
-export function classObjects(tenantClass: ClassPolicy, namespace: string): [TenancyKind, KubernetesObject][] {
-  const objects: [TenancyKind, KubernetesObject | undefined][] = [
+export function classObjects(tenantClass: ClassPolicy, namespace: string): [ChildKind, KubernetesObject][] {
+  const objects: [ChildKind, KubernetesObject | undefined][] = [
     ['ServiceAccount', serviceAccount(tenantClass, namespace)],
     ['ResourceQuota', resourceQuota(tenantClass, namespace)],
     ['LimitRange', limitRange(tenantClass, namespace)],

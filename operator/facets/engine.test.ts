@@ -1,14 +1,15 @@
-// wantedChildren: what each state asks of the children, checked against the active answer, which
+// desiredState: what each state asks of the children, checked against the active answer, which
 // is exactly what the operator applied before states existed.
 import { describe, expect, it } from 'vitest';
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { Tenant, TenantState } from '../api/tenant.js';
-import { containerContextOf, containerOf, testConfig, validTenant } from '../testing/policy.js';
-import { desiredChildren, type DesiredChild } from './desired.js';
-import { requestedState, wantedChildren } from './lifecycle.js';
-import { evaluateTenant } from './policy/index.js';
-import { resolvedClass } from '../api/tenantclass.js';
-import { coldId } from './namespaces/ids.js';
+import type { Tenant, TenantState } from '../../api/tenant.js';
+import { containerContextOf, containerOf, testConfig, validTenant } from '../../testing/policy.js';
+import { desiredChildren, type DesiredChild } from '../desired.js';
+import { requestedState } from '../lifecycle.js';
+import { desiredState } from './engine.js';
+import { evaluateTenant } from '../policy/index.js';
+import { resolvedClass } from '../../api/tenantclass.js';
+import { coldId } from '../namespaces/ids.js';
 
 function tenant(state?: TenantState, tweak: (t: Tenant) => void = () => undefined): Tenant {
   const t = validTenant();
@@ -19,7 +20,7 @@ function tenant(state?: TenantState, tweak: (t: Tenant) => void = () => undefine
 }
 
 function children(t: Tenant): DesiredChild[] {
-  const wanted = wantedChildren(t, testConfig());
+  const wanted = desiredState(t, testConfig());
   if (!wanted.ok) throw new Error(`refused: ${wanted.refusal.message}`);
   return wanted.children;
 }
@@ -48,7 +49,7 @@ describe('requestedState', () => {
   });
 });
 
-describe('wantedChildren', () => {
+describe('desiredState', () => {
   it('active: exactly the children of before, same manifests and hashes', () => {
     for (const t of [tenant(), tenant('active')]) expect(children(t)).toEqual(beforeStates(tenant()));
   });
@@ -71,7 +72,7 @@ describe('wantedChildren', () => {
   });
 
   it('suspended: still refused when the policy refuses the spec', () => {
-    expect(wantedChildren(tenant('suspended', privileged), testConfig())).toMatchObject({
+    expect(desiredState(tenant('suspended', privileged), testConfig())).toMatchObject({
       ok: false,
       state: 'suspended',
       refusal: { reason: 'PodSecurityViolation' },
@@ -79,19 +80,19 @@ describe('wantedChildren', () => {
   });
 
   it.each(['archived', 'purged'] as const)('%s: no children at all', (state) => {
-    expect(wantedChildren(tenant(state), testConfig())).toEqual({ ok: true, state, children: [] });
+    expect(desiredState(tenant(state), testConfig())).toMatchObject({ ok: true, state, children: [] });
   });
 
   it.each(['archived', 'purged'] as const)(
     '%s: no children even for a spec the policy refuses or a Tenant without one',
     (state) => {
-      expect(wantedChildren(tenant(state, privileged), testConfig())).toEqual({
+      expect(desiredState(tenant(state, privileged), testConfig())).toMatchObject({
         ok: true,
         state,
         children: [],
       });
       const bare = tenant(state, (t) => delete t.spec!.deployment);
-      expect(wantedChildren(bare, testConfig())).toEqual({ ok: true, state, children: [] });
+      expect(desiredState(bare, testConfig())).toMatchObject({ ok: true, state, children: [] });
     },
   );
 
@@ -103,7 +104,7 @@ describe('wantedChildren', () => {
   });
 });
 
-describe('wantedChildren: "{id}" name templates', () => {
+describe('desiredState: "{id}" name templates', () => {
   const idClass = (warmPool?: {
     size: number;
     deployment: Record<string, unknown>;
@@ -113,7 +114,7 @@ describe('wantedChildren: "{id}" name templates', () => {
     return warmPool === undefined ? policy : { ...policy, warmPool };
   };
   const namespaceOf = (t: Tenant, namespaceId?: string): string | undefined => {
-    const wanted = wantedChildren(t, testConfig({ tenantClass: idClass(), namespaceId }));
+    const wanted = desiredState(t, testConfig({ tenantClass: idClass(), namespaceId }));
     return wanted.ok ? wanted.namespace : undefined;
   };
 
@@ -127,7 +128,7 @@ describe('wantedChildren: "{id}" name templates', () => {
   });
 
   it('the namespace and its tenant-specific objects carry the tenant, not the pool', () => {
-    const wanted = wantedChildren(tenant(), testConfig({ tenantClass: idClass(), namespaceId: 'ab12cd34' }));
+    const wanted = desiredState(tenant(), testConfig({ tenantClass: idClass(), namespaceId: 'ab12cd34' }));
     if (!wanted.ok) throw new Error(wanted.refusal.message);
     const namespace = wanted.children.find((c) => c.ref.kind === 'Namespace')!;
     expect(namespace.manifest.metadata?.labels?.['landlord.dev/tenant']).toBe(validTenant().metadata.name);

@@ -1,0 +1,29 @@
+// The exposure facet: a ClusterIP Service and one route (an Ingress, or an HTTPRoute where the
+// cluster serves the Gateway API) for the hosts its class and row give a tenant, and status.url.
+// A state that keeps no workload keeps no route, and then the tenant holds no host.
+import type { Facet } from '../facets/contract.js';
+import { keepsChildren } from '../lifecycle.js';
+import { exposureObjects, exposureOf, type Exposed } from './exposure.js';
+
+/** The hosts the tenant holds and where it is reached; undefined: not exposed in its state. */
+export type ExposureDecision = Exposed | undefined;
+
+export const exposureFacet: Facet<ExposureDecision> = {
+  name: 'exposure',
+  kinds: [
+    { kind: 'Service', wave: 1, scope: 'cluster' },
+    { kind: 'Ingress', wave: 1, scope: 'cluster' },
+    { kind: 'HTTPRoute', wave: 1, scope: 'cluster', needs: 'gatewayApi' },
+  ],
+  decide({ tenant, policy, state, namespace, cluster }) {
+    const context = { gatewayApi: policy.gatewayApi, holders: cluster.holders, namespace };
+    const exposure = exposureOf(tenant, policy.tenantClass, context);
+    if (!exposure.ok) return exposure;
+    return { ok: true, decision: keepsChildren(state) ? exposure.exposed : undefined };
+  },
+  children({ tenant, namespace }, exposed) {
+    if (exposed === undefined || namespace === undefined) return { ok: true, children: [] };
+    return { ok: true, children: exposureObjects(tenant, exposed, namespace) };
+  },
+  status: (exposed) => (exposed === undefined ? {} : { url: exposed.url }),
+};

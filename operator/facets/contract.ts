@@ -1,0 +1,111 @@
+// The contract every tenant feature of the operator implements (docs/adr/0010-facets.md). A facet
+// is one feature's part of a tenant: the kinds of child it makes, when they are applied, and two
+// pure steps from the tenant, its class and the operator's view of the cluster to those children.
+// The desired-state engine (engine.ts) walks the ordered list (list.ts) for a reconcile, for
+// `landlord plan` and for `landlord validate`, so none of them can decide differently; the
+// reconciler asks each facet for its condition once the children are applied, and writes status
+// once. A new feature is a folder with a facet and a line in the list, never a new field here.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ConditionInput } from '../../api/conditions.js';
+import type { Tenant, TenantState, TenantStatus } from '../../api/tenant.js';
+import type { ChildKind, ChildRef } from '../child-ref.js';
+import type { DesiredChild } from '../desired.js';
+import type { HostHolders } from '../exposure/claims.js';
+import type { Neighbours, PolicyConfig, Refusal } from '../policy/index.js';
+import type { SecretSources } from '../secrets/sources.js';
+
+/** What the operator knows beyond the one Tenant, which `landlord validate` (offline) does not. */
+export interface ClusterView {
+  /** The other Tenants' Deployments. */
+  neighbours?: Neighbours;
+  /** Who holds each host cluster-wide. */
+  holders?: HostHolders;
+  /** The Secrets classes copy from, as their watch last saw them. */
+  sources?: SecretSources;
+}
+
+/** What every facet is given: one Tenant under its resolved class, placed, in the state it asks for. */
+export interface FacetInput {
+  readonly tenant: Tenant;
+  /** The operator's policy with the Tenant's class (and, for "{id}" classes, its namespace id). */
+  readonly policy: PolicyConfig;
+  readonly state: TenantState;
+  /** PerTenant: the tenant's own namespace, where every child goes; Shared: undefined. */
+  readonly namespace: string | undefined;
+  readonly cluster: ClusterView;
+}
+
+type Decided<D> = { ok: true; decision: D } | { ok: false; refusal: Refusal };
+
+type Made =
+  | {
+      ok: true;
+      /** To apply, in the order they are announced; each is written only when it differs. */
+      children: readonly DesiredChild[];
+      /** Children kept as they are, neither applied nor pruned (a copy whose source went missing). */
+      retained?: readonly ChildRef[];
+    }
+  | { ok: false; refusal: Refusal };
+
+/** The decisions of every facet of a reconcile, for a facet whose children follow another's. */
+export interface Decisions {
+  of<D>(facet: Facet<D>): D | undefined;
+}
+
+/** The freshest copy of a child the reconcile applied: the apply's response, else the cache's. */
+export type ReadChild = (ref: ChildRef) => KubernetesObject | undefined;
+
+/** The fields of status a facet may fill, besides its condition. */
+export type FacetStatus = Pick<TenantStatus, 'url'>;
+
+/** One kind of child a facet makes, and how the operator watches and applies it. */
+export interface FacetKind {
+  kind: ChildKind;
+  /**
+   * Applying goes wave by wave, each at once: 0 is the tenant's Namespace, 1 what lives in it
+   * beside the workload, 2 the workload, which waits until the tenant's quota is enforced.
+   */
+  wave: 0 | 1 | 2;
+  /**
+   * `tenantNamespaces`: watched in each namespace the operator manages (a Shared class puts these
+   * there); `cluster`: watched cluster-wide, as the kinds only a PerTenant namespace holds.
+   */
+  scope: 'tenantNamespaces' | 'cluster';
+  /** Watched and applied only where the cluster serves it (the Gateway API, ESO); absent: always. */
+  needs?: keyof ServedApis;
+  /**
+   * What of its status the operator reads, and so caches: `whole`, or the part a function keeps
+   * (a Deployment's rollout, whether a quota is enforced yet); absent: none (a namespace's phase).
+   */
+  readsStatus?: 'whole' | ((status: unknown) => unknown);
+  /**
+   * false: its values are never read, cached or kept (a Secret copy, cached by metadata alone; the
+   * hash annotation says which source version it holds). Absent: read.
+   */
+  readsValues?: false;
+}
+
+/** The optional APIs the operator found served at start-up. */
+export interface ServedApis {
+  gatewayApi: boolean;
+  externalSecrets: boolean;
+}
+
+export interface Facet<D = unknown> {
+  /** Names it in logs and docs. */
+  readonly name: string;
+  readonly kinds: readonly FacetKind[];
+  /** The condition type `report` fills, kept as it is while a reconcile looks at nothing. */
+  readonly conditionType?: string;
+  /**
+   * What the class and the cluster allow this tenant, before any child is made: a refusal here
+   * (a class that cannot be carried out, a host held by another) applies nothing of the tenant's.
+   */
+  decide(input: FacetInput): Decided<D>;
+  /** Its children in the tenant's state; `decisions` holds every facet's decision of this reconcile. */
+  children(input: FacetInput, decision: D, decisions: Decisions): Made;
+  /** The status fields its decision fills (where the tenant is reached), known before applying. */
+  status?(decision: D): FacetStatus;
+  /** Its own condition, read after the children were applied; undefined: none to report. */
+  condition?(decision: D, read: ReadChild): ConditionInput | undefined;
+}
