@@ -33,7 +33,7 @@ async function landlord(args: string[], env: Record<string, string> = {}, bin = 
   }
 }
 
-/** The README's example row: a Deployment and a ConfigMap in `default`, as JSON text. */
+/** The example row of docs/rows.md: a Deployment and a ConfigMap in `default`, as JSON text. */
 function row(namespace = 'default', securityContext: object = {}): object {
   const deployment = {
     apiVersion: 'apps/v1',

@@ -2,8 +2,8 @@
 // for Pod Security admission (the API server itself rejects a violating pod), with a quota the real
 // quota controller enforces (the workload waits until it does), LimitRange defaults on its pods, an
 // isolating NetworkPolicy and RoleBindings that `kubectl auth can-i` honours; the namespace goes
-// with the row. The README's
-// verbatim seed row (namespace "default") under the default class runs in namespace tenant-1. A row
+// with the row. The example
+// seed row of docs/rows.md, verbatim (namespace "default"), under the default class runs in namespace tenant-1. A row
 // named after a system namespace or an existing one is refused, and nothing there is touched. What a
 // hostile row names (a Secret, another ServiceAccount) is harmless there. One operator and one sync
 // for the file; its classes and Tenants are deleted in afterAll.
@@ -444,7 +444,7 @@ describe('what a hostile row names is harmless in its own namespace', () => {
   });
 });
 
-describe('the README row under the default class', () => {
+describe('the example row (docs/rows.md) under the default class', () => {
   const table = `${id}-table`;
 
   it('runs in namespace tenant-1, and the whole namespace goes when the row is deleted', async () => {

@@ -1,5 +1,5 @@
 // Durations as Go and Kubernetes users write them (`24h`, `90s`, `1h30m`, `0s`), so the purge delay
-// reads the same in a manifest, a Helm value and the README. Pure.
+// reads the same in a manifest, a Helm value and the docs. Pure.
 
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,

@@ -229,7 +229,7 @@ describe('describeSettings', () => {
     expect(new Set(meaningColumn.slice(0, 4)).size).toBe(1);
   });
 
-  it('prints a Markdown table for the README', () => {
+  it('prints a Markdown table for docs/configuration.md', () => {
     const table = describeSettings(SPECS, 'markdown').split('\n');
     expect(table.slice(0, 2)).toEqual(['| Variable | Default | Meaning |', '|---|---|---|']);
     expect(table).toContain(

@@ -177,7 +177,7 @@ export function expected(schema: SettingSchema): string {
 
 /**
  * A help table of the settings: variable, default and meaning, aligned for a terminal (`text`) or
- * as a Markdown table for the README (`markdown`).
+ * as a Markdown table for docs/configuration.md (`markdown`).
  */
 export function describeSettings(
   specs: Record<string, SettingSpec>,

@@ -122,7 +122,7 @@ async function planValid(
   const operator = await planChildren(next, policy, children);
   const tenantWrite = action.kind !== 'nothing';
   if (operator.kind === 'paused') {
-    // Status-only updates are not listed (see the README); the children stay as they are.
+    // Status-only updates are not listed (see docs/rows.md); the children stay as they are.
     const kind: PlanKind = tenantWrite ? 'update' : 'unchanged';
     return { name, kind, writes: tenantWrite, specChanges, children: [], note: operator.message };
   }
