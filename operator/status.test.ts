@@ -287,6 +287,32 @@ describe('computeStatus', () => {
     for (const [type, want] of Object.entries(expected)) expect(got[type], type).toMatchObject(want);
   });
 
+  it("adds each facet's condition after the summary's, without it deciding Ready, and its fields", () => {
+    const secrets = {
+      type: 'SecretsReady',
+      status: 'False' as const,
+      reason: 'SecretSourceNotFound',
+      message: 'm',
+    };
+    const status = computeStatus(
+      statusInput((i) => (i.facets = { conditions: [secrets], status: { url: 'https://acme.example.com' } })),
+    );
+    expect(status.conditions!.map((c) => [c.type, c.status])).toEqual([
+      ['Ready', 'True'],
+      ['Applied', 'True'],
+      ['Available', 'True'],
+      ['Degraded', 'False'],
+      ['SecretsReady', 'False'],
+    ]);
+    expect(status.url).toBe('https://acme.example.com');
+  });
+
+  it('leaves out a field no facet filled', () => {
+    expect(computeStatus(statusInput((i) => (i.facets = { conditions: [], status: {} })))).not.toHaveProperty(
+      'url',
+    );
+  });
+
   it('leaves out the replica counts when there is no Deployment to count', () => {
     const status = computeStatus(statusInput((i) => (i.deployment = undefined)));
     expect(status).not.toHaveProperty('replicas');

@@ -36,18 +36,23 @@ export interface FacetReports {
 }
 
 /** The children the Tenant asks for in its state under `policy`, or the first facet's refusal. */
-export function desiredState(tenant: Tenant, policy: PolicyConfig, cluster: ClusterView = {}): Wanted {
+export function desiredState(
+  tenant: Tenant,
+  policy: PolicyConfig,
+  cluster: ClusterView = {},
+  facets: readonly Facet<unknown>[] = FACETS,
+): Wanted {
   const state = requestedState(tenant);
   const placement = tenantNamespace(tenant.metadata.name ?? '', withNamespaceId(tenant, policy));
   if (!placement.ok) return { ok: false, state, refusal: placement.refusal };
   const input: FacetInput = { tenant, policy, state, namespace: placement.namespace, cluster };
-  const decided = decideAll(input);
+  const decided = decideAll(input, facets);
   if (!decided.ok) return { ok: false, state, refusal: decided.refusal };
   const { decisions } = decided;
   const children: DesiredChild[] = [];
   const retained: ChildRef[] = [];
   const status: FacetStatus = {};
-  for (const facet of FACETS) {
+  for (const facet of facets) {
     const decision = decisions.of(facet);
     const made = facet.children(input, decision, decisions);
     if (!made.ok) return { ok: false, state, refusal: made.refusal };
@@ -59,9 +64,13 @@ export function desiredState(tenant: Tenant, policy: PolicyConfig, cluster: Clus
 }
 
 /** Every facet's condition, in the list's order, reading the children as converging left them. */
-export function reportsOf(wanted: Extract<Wanted, { ok: true }>, read: ReadChild): FacetReports {
+export function reportsOf(
+  wanted: Extract<Wanted, { ok: true }>,
+  read: ReadChild,
+  facets: readonly Facet<unknown>[] = FACETS,
+): FacetReports {
   const { decisions } = wanted;
-  const conditions = FACETS.flatMap((facet) => facet.condition?.(decisions.of(facet), read) ?? []);
+  const conditions = facets.flatMap((facet) => facet.condition?.(decisions.of(facet), read) ?? []);
   return { conditions, status: wanted.status };
 }
 
@@ -83,9 +92,12 @@ export function keptReports(tenant: Tenant): FacetReports {
 }
 
 /** Each facet decides in turn; the first refusal stops the walk. */
-function decideAll(input: FacetInput): { ok: true; decisions: Decisions } | { ok: false; refusal: Refusal } {
+function decideAll(
+  input: FacetInput,
+  facets: readonly Facet<unknown>[],
+): { ok: true; decisions: Decisions } | { ok: false; refusal: Refusal } {
   const made = new Map<Facet<unknown>, unknown>();
-  for (const facet of FACETS) {
+  for (const facet of facets) {
     const decided = facet.decide(input);
     if (!decided.ok) return decided;
     made.set(facet, decided.decision);
