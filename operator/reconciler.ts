@@ -9,16 +9,18 @@ import { isPaused, type ClassSource, type Tenant, type TenantState } from '../ap
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
-import { describeRef, type ChildChange, type ChildRef } from './child-ref.js';
+import type { ChildRef } from './child-ref.js';
+import { ChangeAnnouncer } from './announcer.js';
+import { Placement } from './pool/placement.js';
 import { requestedState } from './lifecycle.js';
 import type { ClusterView } from './facets/contract.js';
-import { desiredState, keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
+import { keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
-import { idFor, usesId } from './namespaces/ids.js';
+import { usesId } from './namespaces/ids.js';
 import type { PoolClaims } from './pool/claim.js';
-import { OPERATOR_EVENT, OPERATOR_REASON, POOL_MESSAGE } from './reasons.js';
+import { OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { CONDITION } from '../api/tenant.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
@@ -62,11 +64,17 @@ interface Attempt {
 
 export class Reconciler {
   private readonly hold: StatusHold;
-  /** Tenant → changes not announced yet: made while its workload waited for its quota. */
-  private readonly unannounced = new Map<string, ChildChange[]>();
+  private readonly announcer: ChangeAnnouncer;
+  private readonly placement: Placement;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.hold = new StatusHold(deps.rolloutTimes);
+    this.announcer = new ChangeAnnouncer(deps.logger, deps.events);
+    const view = (): ClusterView => {
+      const { neighbours, hostHolders, secretSources } = deps.observed;
+      return { neighbours, holders: hostHolders, sources: secretSources };
+    };
+    this.placement = new Placement({ pool: deps.pool, events: deps.events, logger: deps.logger, view });
   }
 
   async reconcile(name: string): Promise<Outcome> {
@@ -76,7 +84,7 @@ export class Reconciler {
     if (tenant === undefined || tenant.metadata.deletionTimestamp !== undefined) {
       this.deps.converger.forget(name);
       this.hold.forget(name);
-      this.unannounced.delete(name);
+      this.announcer.forget(name);
       this.deps.pool.forget(tenant ?? name);
       return { kind: 'done' };
     }
@@ -122,7 +130,7 @@ export class Reconciler {
     const policy = { ...this.deps.policy, tenantClass: resolved.policy, classTemplates };
     let wanted: Wanted;
     try {
-      wanted = await this.place(tenant, policy);
+      wanted = await this.placement.place(tenant, policy);
     } catch (err) {
       return this.failed(tenant, requestedState(tenant), asReconcileError(err), reported);
     }
@@ -142,56 +150,6 @@ export class Reconciler {
     return { state, paused: false, children: this.running(tenant), error, ...reported };
   }
 
-  /**
-   * The desired state, decided once. A "{id}" class places the tenant in the namespace it holds
-   * (found by its label and owner uid), else, for a new tenant that will run and whose spec every
-   * facet accepts, in a claimed warm pool member, else in a cold one (its id derived from the uid).
-   */
-  private async place(tenant: Tenant, policy: PolicyConfig): Promise<Wanted> {
-    const { tenantClass } = policy;
-    const template = tenantClass.namespace.nameTemplate;
-    if (tenantClass.mode !== 'PerTenant' || !usesId(template))
-      return desiredState(tenant, policy, this.clusterView());
-    const held = this.deps.pool.held(tenant, template);
-    if (held !== undefined)
-      return desiredState(tenant, { ...policy, namespaceId: idFor(template, held) }, this.clusterView());
-    const cold = desiredState(tenant, policy, this.clusterView());
-    const pool = tenantClass.warmPool;
-    if (!cold.ok || pool === undefined || pool.size === 0 || cold.state !== 'active') return cold;
-    return this.claimOrCold(tenant, policy, cold);
-  }
-
-  /** What the operator knows beyond one Tenant, as its caches hold it now. */
-  private clusterView(): ClusterView {
-    const { neighbours, hostHolders, secretSources } = this.deps.observed;
-    return { neighbours, holders: hostHolders, sources: secretSources };
-  }
-
-  /** A new tenant that will run: a Ready member if one can be claimed, else cold; counted and told. */
-  private async claimOrCold(tenant: Tenant, policy: PolicyConfig, cold: Wanted): Promise<Wanted> {
-    const { tenantClass } = policy;
-    const claimed = await this.deps.pool.claim(tenant, tenantClass);
-    const template = tenantClass.namespace.nameTemplate;
-    const wanted =
-      claimed === undefined
-        ? cold
-        : desiredState(tenant, { ...policy, namespaceId: idFor(template, claimed) }, this.clusterView());
-    const namespace = wanted.ok ? (wanted.namespace ?? '') : '';
-    const how = claimed === undefined ? 'cold' : 'warm';
-    this.deps.pool.placed(tenant.metadata.name!, tenantClass.name, how);
-    const [reason, message] =
-      how === 'warm'
-        ? [OPERATOR_EVENT.poolClaimed, POOL_MESSAGE.claimed(namespace, tenantClass.name)]
-        : [OPERATOR_EVENT.poolEmpty, POOL_MESSAGE.empty(namespace, tenantClass.name)];
-    this.deps.events.record(tenant, 'Normal', reason, message);
-    this.deps.logger.info(how === 'warm' ? 'claimed warm pool member' : 'warm pool empty; made cold', {
-      tenant: tenant.metadata.name,
-      class: tenantClass.name,
-      namespace,
-    });
-    return wanted;
-  }
-
   private running(tenant: Tenant): ChildRef[] {
     return this.deps.observed.childrenOf(tenant.metadata.name!);
   }
@@ -204,62 +162,11 @@ export class Reconciler {
     const reports = (): FacetReports => reportsOf(wanted, (ref) => this.deps.observed.child(ref));
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children, wanted.retained);
-      this.announceOnceApplied(tenant, converged);
+      this.announcer.onceApplied(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
       return { state, paused: false, children, converged, namespace: wanted.namespace, reports: reports() };
     } catch (err) {
       return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports() };
-    }
-  }
-
-  /**
-   * A new tenant's fences are created one reconcile before its workload, which waits for the quota
-   * (apply.ts): their changes are announced with the workload's, in one Event as before, rather
-   * than in an Event of their own for each new tenant.
-   */
-  private announceOnceApplied(tenant: Tenant, converged: Converged): void {
-    const name = tenant.metadata.name!;
-    const earlier = this.unannounced.get(name);
-    // Only a tenant that waited has earlier changes: every other reconcile announces as it did.
-    const changes = earlier === undefined ? converged.changes : [...earlier, ...converged.changes];
-    if (converged.quotaWait === undefined) {
-      this.unannounced.delete(name);
-      this.announce(tenant, earlier === undefined ? converged : { ...converged, changes });
-      return;
-    }
-    if (changes.length > 0) this.unannounced.set(name, changes);
-    this.deps.logger.debug('the Deployment and ConfigMaps wait for the quota to be enforced', {
-      tenant: name,
-      quota: describeRef(converged.quotaWait.ref),
-    });
-  }
-
-  /**
-   * One log line and one Event per kind of change, naming every child it touched: "created
-   * Deployment a/b, ConfigMap a/c". A line per child cost a new PerTenant tenant eight lines, 5 % of
-   * the operator's CPU in a cold start.
-   */
-  private announce(tenant: Tenant, converged: Converged): void {
-    const log = this.deps.logger.child({ tenant: tenant.metadata.name });
-    const generation = tenant.metadata.generation;
-    const held = converged.pruneHeld;
-    if (held !== undefined) {
-      const kept = held.refs.map(describeRef).join(', ');
-      log.info(`keeping ${kept} until ${describeRef(held.until)} has rolled out: ${held.gap}`, {
-        generation,
-      });
-    }
-    for (const action of ['created', 'updated', 'pruned'] as const) {
-      const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
-      if (children.length === 0) continue;
-      log.info(`${action} ${children.join(', ')}`, { generation });
-      const reason = OPERATOR_EVENT[action];
-      this.deps.events.record(
-        tenant,
-        'Normal',
-        reason,
-        `${reason} ${children.join(', ')} for generation ${generation}`,
-      );
     }
   }
 
