@@ -14,7 +14,7 @@ import {
   type Ownership,
   type TableIdentity,
 } from './identity.js';
-import type { NewestRevision } from './history/revision.js';
+import type { NewestRevision } from '../api/revision.js';
 import type { TakedownCause } from './prune-guard.js';
 import { takedownOf } from './takedown.js';
 import type { Applied, RowState } from './row-book.js';

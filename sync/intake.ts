@@ -11,7 +11,7 @@ import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
 import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
-import type { RowVia } from './history/revision.js';
+import type { RowVia } from '../api/revision.js';
 import type { Trigger } from './trigger.js';
 
 /** The most characters of an unusable name a log line repeats. */

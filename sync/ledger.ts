@@ -3,7 +3,7 @@
 // it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
 // writes did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
-import type { RevisionDraft, RowVia } from './history/revision.js';
+import type { RevisionDraft, RowVia } from '../api/revision.js';
 import { owns, type TableIdentity } from './identity.js';
 import { RowBook, type RecordedRevision, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';

@@ -16,7 +16,7 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Conflict, SyncAction } from './decide.js';
 import type { RevisionRecorder } from './history/recorder.js';
-import type { RevisionDraft } from './history/revision.js';
+import type { RevisionDraft } from '../api/revision.js';
 import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';

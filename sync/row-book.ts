@@ -2,7 +2,7 @@
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
 import type { TenantSpec, TenantState } from '../api/tenant.js';
-import type { NewestRevision, RevisionDraft } from './history/revision.js';
+import type { NewestRevision, RevisionDraft } from '../api/revision.js';
 import type { Verdict } from './status.js';
 
 export type RowState =

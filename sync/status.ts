@@ -9,7 +9,7 @@ import {
   type ConditionInput,
 } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../api/tenant.js';
-import type { NewestRevision } from './history/revision.js';
+import type { NewestRevision } from '../api/revision.js';
 import { SYNC_MESSAGE, SYNC_REASON } from './reasons.js';
 
 /** What sync concluded about a row that names a Tenant. */
