@@ -5,7 +5,8 @@
 import { decide, type Situation, type SyncAction } from './decide.js';
 import type { RevisionDraft, RowVia } from '../api/revision.js';
 import { owns, type TableIdentity } from './identity.js';
-import { RowBook, type RecordedRevision, type RowState } from './row-book.js';
+import { RevisionDebts } from './history/revision-debts.js';
+import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection, type Verdict } from './status.js';
 import { DEFAULT_STATE, type Tenant, type TenantSpec } from '../api/tenant.js';
@@ -40,6 +41,8 @@ export interface TenantLookup {
 
 export class Ledger<View extends TenantLookup = TenantCache> {
   private readonly book = new RowBook();
+  /** What sync owes each tenant's history: the reconciler records here what its revision writes did. */
+  readonly revisionDebts = new RevisionDebts();
 
   constructor(
     readonly view: View,
@@ -55,7 +58,11 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     const { book } = this;
     const state = rowStateOf(row);
     const changed = contentChanged(book.set(row.name, state), state);
-    if (row.kind !== 'tenant') return changed;
+    if (row.kind !== 'tenant') {
+      // A row that makes no Tenant (any more) leaves sync no history to keep.
+      this.revisionDebts.forget(row.name);
+      return changed;
+    }
     // A row the API server rejected before (this process or an earlier one) is not sent again; only
     // a Tenant of this table's can say so.
     const tenant = this.view.get(row.name);
@@ -69,11 +76,12 @@ export class Ledger<View extends TenantLookup = TenantCache> {
   /** The row is gone from the table (or placed on another cluster): nothing of it is kept. */
   rowGone(name: string): void {
     this.book.forget(name);
+    this.revisionDebts.forget(name);
   }
 
   /** A complete scan found exactly these rows: every other one is gone. */
   scanFound(names: ReadonlySet<string>): void {
-    this.book.retainOnly(names);
+    for (const name of this.book.retainOnly(names)) this.revisionDebts.forget(name);
   }
 
   /** A row of this name was read and is not known to be gone. */
@@ -136,25 +144,6 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.draft(name, hash);
   }
 
-  /** The revision of a spec applied to the Tenant with this uid could not be written: it is retried. */
-  oweRevision(name: string, uid: string, draft: RevisionDraft): void {
-    this.book.owe(name, uid, draft);
-  }
-
-  owedRevision(name: string): { uid: string; draft: RevisionDraft } | undefined {
-    return this.book.owed(name);
-  }
-
-  /** The revision is written (or was there already): `newest` is what the status is to name. */
-  revisionWritten(name: string, newest?: RecordedRevision): void {
-    this.book.paid(name, newest);
-  }
-
-  /** A status write named this revision (or none). */
-  statusWritten(name: string, revision: number | undefined): void {
-    this.book.revisionNamed(name, revision);
-  }
-
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
   specApplied(name: string, hash: string, generation: number | undefined): void {
     this.book.applied(name, hash, generation);
@@ -196,7 +185,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       heldBack: book.heldBackFor(name),
       parked: book.parked(name),
       applied: book.appliedSpec(name),
-      recorded: book.recordedRevision(name, view.get(name)?.metadata.uid),
+      recorded: this.revisionDebts.recorded(name, view.get(name)?.metadata.uid),
       identity,
       now,
     };

@@ -68,7 +68,7 @@ export class Reconciler {
       await this.converge(name);
       // A revision that could not be written is tried again with the tenant's backoff; it never
       // holds up the Tenant's own writes.
-      return this.deps.ledger.owedRevision(name) === undefined ? DONE : { kind: 'retry' };
+      return this.deps.ledger.revisionDebts.owed(name) === undefined ? DONE : { kind: 'retry' };
     } catch (error) {
       if (!this.deps.signal.aborted) {
         this.deps.logger.warn(SYNC_LOG.writeFailed, { tenant: name, error: describeError(error) });
@@ -173,10 +173,10 @@ export class Reconciler {
     const name = tenant.metadata.name!;
     try {
       const recorded = await this.deps.history.record(tenant, draft, created);
-      if (recorded.kind === 'off') return this.deps.ledger.revisionWritten(name);
+      if (recorded.kind === 'off') return this.deps.ledger.revisionDebts.paid(name);
       // The status names the newest revision, for the next record() to start from.
       const named = tenant.status?.sync?.revision === recorded.newest.revision;
-      this.deps.ledger.revisionWritten(
+      this.deps.ledger.revisionDebts.paid(
         name,
         named ? undefined : { uid: tenant.metadata.uid!, ...recorded.newest },
       );
@@ -187,7 +187,7 @@ export class Reconciler {
         });
       }
     } catch (err) {
-      this.deps.ledger.oweRevision(name, tenant.metadata.uid!, draft);
+      this.deps.ledger.revisionDebts.owe(name, tenant.metadata.uid!, draft);
       if (!this.deps.signal.aborted) {
         this.deps.logger.warn(SYNC_LOG.revisionFailed, { tenant: name, error: describeError(err) });
       }
@@ -196,11 +196,11 @@ export class Reconciler {
 
   /** A revision owed by an earlier reconcile is written first, so revisions keep the order of applies. */
   private async payOwedRevision(name: string): Promise<void> {
-    const owed = this.deps.ledger.owedRevision(name);
+    const owed = this.deps.ledger.revisionDebts.owed(name);
     if (owed === undefined) return;
     const tenant = this.deps.ledger.view.get(name);
     // That Tenant is gone, and its history with it.
-    if (tenant?.metadata.uid !== owed.uid) return this.deps.ledger.revisionWritten(name);
+    if (tenant?.metadata.uid !== owed.uid) return this.deps.ledger.revisionDebts.paid(name);
     await this.recordRevision(tenant, owed.draft);
   }
 
@@ -273,7 +273,7 @@ export class Reconciler {
     // decide() found the Tenant (a status is never its first write) saying something else.
     const updated = await this.deps.statusWriter.write(view.get(name)!, status);
     if (updated === undefined) return;
-    this.deps.ledger.statusWritten(name, status.sync.revision);
+    this.deps.ledger.revisionDebts.named(name, status.sync.revision);
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
     // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
     if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;

@@ -2,7 +2,7 @@
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
 import type { TenantSpec, TenantState } from '../api/tenant.js';
-import type { NewestRevision, RevisionDraft } from '../api/revision.js';
+import type { RevisionDraft } from '../api/revision.js';
 import type { Verdict } from './status.js';
 
 export type RowState =
@@ -16,9 +16,6 @@ export interface Applied {
   generation: number;
 }
 
-/** A revision recorded, and the Tenant whose history it is. */
-export type RecordedRevision = NewestRevision & { uid: string };
-
 interface Rejection {
   hash: string;
   message: string;
@@ -28,10 +25,6 @@ export class RowBook {
   private readonly rows = new Map<string, RowState>();
   /** A spec to write, with how its row came (the revision it becomes once applied). */
   private readonly specs = new Map<string, RevisionDraft>();
-  /** A spec applied whose revision could not be written yet: at most one per tenant, retried. */
-  private readonly owedRevisions = new Map<string, { uid: string; draft: RevisionDraft }>();
-  /** The newest revision recorded, until a status write names it (then the Tenant holds it). */
-  private readonly recordedRevisions = new Map<string, RecordedRevision>();
   private readonly rejections = new Map<string, Rejection>();
   /**
    * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
@@ -79,8 +72,6 @@ export class RowBook {
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
-      this.owedRevisions.delete(name);
-      this.recordedRevisions.delete(name);
     }
     if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
       this.rejections.delete(name);
@@ -96,15 +87,13 @@ export class RowBook {
     this.conflicts.delete(name);
     this.heldBack.delete(name);
     this.timeouts.delete(name);
-    this.owedRevisions.delete(name);
-    this.recordedRevisions.delete(name);
   }
 
-  /** Drops every row not in `names`: after a complete scan, those are gone. */
-  retainOnly(names: ReadonlySet<string>): void {
-    for (const name of [...this.rows.keys()]) {
-      if (!names.has(name)) this.forget(name);
-    }
+  /** Drops every row not in `names` (after a complete scan, those are gone); returns their names. */
+  retainOnly(names: ReadonlySet<string>): string[] {
+    const gone = [...this.rows.keys()].filter((name) => !names.has(name));
+    for (const name of gone) this.forget(name);
+    return gone;
   }
 
   keepSpec(name: string, draft: RevisionDraft): void {
@@ -120,32 +109,6 @@ export class RowBook {
   draft(name: string, hash: string): RevisionDraft | undefined {
     const kept = this.specs.get(name);
     return kept?.hash === hash ? kept : undefined;
-  }
-
-  /** The revision of a spec applied to the Tenant with this uid is still to be written. */
-  owe(name: string, uid: string, draft: RevisionDraft): void {
-    this.owedRevisions.set(name, { uid, draft });
-  }
-
-  owed(name: string): { uid: string; draft: RevisionDraft } | undefined {
-    return this.owedRevisions.get(name);
-  }
-
-  paid(name: string, newest: RecordedRevision | undefined): void {
-    this.owedRevisions.delete(name);
-    if (newest !== undefined) this.recordedRevisions.set(name, newest);
-  }
-
-  /** The newest revision recorded of the Tenant with this uid, if no status names it yet. */
-  recordedRevision(name: string, uid: string | undefined): NewestRevision | undefined {
-    const recorded = this.recordedRevisions.get(name);
-    if (recorded === undefined || recorded.uid !== uid) return undefined;
-    return { revision: recorded.revision, hash: recorded.hash };
-  }
-
-  /** A status naming this revision was written: the Tenant holds it now. */
-  revisionNamed(name: string, revision: number | undefined): void {
-    if (this.recordedRevisions.get(name)?.revision === revision) this.recordedRevisions.delete(name);
   }
 
   /** The spec is not to be written (any more): the Tenant holds it, or the row was refused. */
