@@ -1,9 +1,10 @@
-// The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached and
-// the deletion approval, the next write to make, if any. Every path asks here: intake and the
-// informer ("is there anything to queue?") and the reconciler ("what do I do now?"), so they can
-// never disagree, and an unchanged table costs no API writes. A Tenant sync did not make from its
-// own table is never written to nor deleted, only reported; and every takedown, whatever its
-// cause (a deletion, or a state that removes the children), waits for the deletion budget's approval.
+// The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached, the
+// takedown approval and what the tenant's history is owed, the next write to make, if any. Every
+// path asks here: intake and the informer ("is there anything to queue?") and the reconciler ("what
+// do I do now?"), so they can never disagree, and an unchanged table costs no API writes. A Tenant
+// sync did not make from its own table is never written to nor deleted, only reported; and every
+// takedown, whatever its cause (a deletion, or a state that removes the children), waits for the
+// takedown budget's approval.
 import { findCondition } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import {
@@ -40,6 +41,10 @@ export interface Situation {
   applied: Applied | undefined;
   /** The revision sync recorded since the status last named one, for the status to name. */
   recorded?: NewestRevision | undefined;
+  /** A revision an earlier apply could not write: the uid of the Tenant whose history it belongs to. */
+  owedRevision?: { uid: string } | undefined;
+  /** This is the first decision of a reconcile, the one that pays an owed revision. */
+  reconcileStart?: boolean;
   identity: TableIdentity;
   now: Date;
 }
@@ -56,6 +61,10 @@ export interface Conflict {
 }
 
 export type SyncAction =
+  /** Write the revision an earlier apply could not write (history/revision-debts.ts). */
+  | { kind: 'writeRevision' }
+  /** The Tenant an owed revision was for is gone, and its history with it: the debt is dropped. */
+  | { kind: 'forgetRevision' }
   /** Apply the row's spec (with this hash), labels and annotations: create or update the Tenant. */
   | { kind: 'applySpec'; hash: string }
   /** A refused row with no Tenant yet: create one without a spec, to carry the refusal. */
@@ -169,7 +178,23 @@ function decideApply(s: Situation, tenant: Tenant | undefined, hash: string): Sy
     : { kind: 'applyStatus', status, verdict };
 }
 
+/**
+ * A revision owed by an earlier reconcile is paid first, before any other write, so that revisions
+ * keep the order of applies; and only at the start of a reconcile: one that fails again waits for
+ * the tenant's next reconcile (the queue's backoff) and never holds up the Tenant's own writes.
+ */
+function decideOwedRevision(s: Situation): SyncAction | undefined {
+  if (s.owedRevision === undefined || s.reconcileStart !== true) return undefined;
+  return s.tenant?.metadata.uid === s.owedRevision.uid
+    ? { kind: 'writeRevision' }
+    : { kind: 'forgetRevision' };
+}
+
 export function decide(s: Situation): SyncAction {
+  return decideOwedRevision(s) ?? decideTenant(s);
+}
+
+function decideTenant(s: Situation): SyncAction {
   const owner = s.tenant === undefined ? undefined : ownership(s.tenant, s.identity);
   if (owner?.kind === 'foreign') return decideForeign(s, s.tenant!, owner);
   if (s.row?.kind === 'deleted') return decideMarkedDeleted(s);

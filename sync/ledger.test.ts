@@ -112,4 +112,14 @@ describe('Ledger', () => {
     l.scanFound(new Set());
     expect(l.revisionDebts.owed('a')).toBeUndefined();
   });
+
+  it('asks for an owed revision first thing in a reconcile, keeping the spec to write after it', () => {
+    const l = ledger(tenantAt('h1'));
+    const uid = l.view.get('a')!.metadata.uid!;
+    l.record(valid('h2'));
+    l.revisionDebts.owe('a', uid, { hash: 'h1', spec, via: 'scan' });
+    expect(l.next('a', { reconcileStart: true })).toEqual({ kind: 'writeRevision' });
+    expect(l.specToWrite('a', 'h2')).toBe(spec);
+    expect(l.next('a')).toEqual({ kind: 'applySpec', hash: 'h2' });
+  });
 });

@@ -34,6 +34,9 @@ const noteOf = (row: NamedRow & { kind: 'tenant' }): Pick<RevisionDraft, 'note'>
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
+/** Actions after which a kept spec may still be written: its apply, or a revision paid before it. */
+const KEEP_SPEC: ReadonlySet<SyncAction['kind']> = new Set(['applySpec', 'writeRevision', 'forgetRevision']);
+
 /** Where the ledger finds a Tenant: the live Tenant cache, or a listed snapshot (`landlord plan`). */
 export interface TenantLookup {
   get(name: string): Tenant | undefined;
@@ -174,7 +177,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     this.book.unapprove(name);
   }
 
-  situation(name: string, now = new Date()): Situation {
+  situation(name: string, { reconcileStart = false } = {}, now = new Date()): Situation {
     const { book, view, identity } = this;
     return {
       row: book.get(name),
@@ -186,15 +189,20 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       parked: book.parked(name),
       applied: book.appliedSpec(name),
       recorded: this.revisionDebts.recorded(name, view.get(name)?.metadata.uid),
+      owedRevision: this.revisionDebts.owed(name),
+      reconcileStart,
       identity,
       now,
     };
   }
 
-  /** decide() on what sync knows now. A kept spec that is not to be written any more is dropped. */
-  next(name: string): SyncAction {
-    const action = decide(this.situation(name));
-    if (action.kind !== 'applySpec') this.book.dropSpec(name);
+  /**
+   * decide() on what sync knows now; `reconcileStart`: the reconciler's first question of a
+   * reconcile. A kept spec that is not to be written any more is dropped.
+   */
+  next(name: string, moment: { reconcileStart?: boolean } = {}): SyncAction {
+    const action = decide(this.situation(name, moment));
+    if (!KEEP_SPEC.has(action.kind)) this.book.dropSpec(name);
     return action;
   }
 }

@@ -44,8 +44,11 @@ export interface ReconcilerDeps {
 
 type ApplyStatus = Extract<SyncAction, { kind: 'applyStatus' }>;
 
-/** The longest path is a re-read, a rejected apply, a bare create and the status; a bound, not a goal. */
-const MAX_STEPS = 6;
+/**
+ * The longest path is an owed revision, a re-read, a rejected apply, a bare create and the status;
+ * a bound, not a goal.
+ */
+const MAX_STEPS = 7;
 
 const DONE: Outcome = { kind: 'done' };
 
@@ -66,8 +69,8 @@ export class Reconciler {
   async reconcile(name: string): Promise<Outcome> {
     try {
       await this.converge(name);
-      // A revision that could not be written is tried again with the tenant's backoff; it never
-      // holds up the Tenant's own writes.
+      // A revision that could not be written is tried again with the tenant's backoff, at the start
+      // of its next reconcile (decide.ts); it never holds up the Tenant's own writes.
       return this.deps.ledger.revisionDebts.owed(name) === undefined ? DONE : { kind: 'retry' };
     } catch (error) {
       if (!this.deps.signal.aborted) {
@@ -79,10 +82,9 @@ export class Reconciler {
 
   /** Decide, act, and decide again with what the write changed, until nothing is left to do. */
   private async converge(name: string): Promise<void> {
-    await this.payOwedRevision(name);
     let reread = false;
     for (let step = 0; step < MAX_STEPS; step++) {
-      const action = this.deps.ledger.next(name);
+      const action = this.deps.ledger.next(name, { reconcileStart: step === 0 });
       if (action.kind === 'applySpec' && !this.holdsSpec(name, action.hash)) {
         // Not kept (written before, then the Tenant was deleted or edited): read the row again,
         // once per reconcile; a second miss waits for the next trigger.
@@ -96,6 +98,12 @@ export class Reconciler {
   /** Makes the action's write; true when decide() is to be asked again about what it changed. */
   private async act(name: string, action: SyncAction): Promise<boolean> {
     switch (action.kind) {
+      case 'writeRevision':
+        await this.writeOwedRevision(name);
+        return true;
+      case 'forgetRevision':
+        this.deps.ledger.revisionDebts.paid(name);
+        return true;
       case 'applySpec':
         await this.applySpec(name, action.hash);
         return true;
@@ -194,14 +202,10 @@ export class Reconciler {
     }
   }
 
-  /** A revision owed by an earlier reconcile is written first, so revisions keep the order of applies. */
-  private async payOwedRevision(name: string): Promise<void> {
-    const owed = this.deps.ledger.revisionDebts.owed(name);
-    if (owed === undefined) return;
-    const tenant = this.deps.ledger.view.get(name);
-    // That Tenant is gone, and its history with it.
-    if (tenant?.metadata.uid !== owed.uid) return this.deps.ledger.revisionDebts.paid(name);
-    await this.recordRevision(tenant, owed.draft);
+  /** The revision an earlier reconcile owed; decide() found its Tenant still there. */
+  private async writeOwedRevision(name: string): Promise<void> {
+    const { view, revisionDebts } = this.deps.ledger;
+    await this.recordRevision(view.get(name)!, revisionDebts.owed(name)!.draft);
   }
 
   /**
