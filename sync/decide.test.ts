@@ -273,7 +273,7 @@ const cases: Case[] = [
     tweaks: [deletedRow, approved(2), tenant((t) => (t.metadata.deletionTimestamp = NOW))],
     expected: 'delete',
   },
-  // A gone row: only the guard's approval leads to a delete, and only after a confirming read.
+  // A gone row: only the budget's approval leads to a delete, and only after a confirming read.
   { name: 'a gone row not yet approved', tweaks: [goneRow], expected: 'awaitApproval' },
   { name: 'a gone row approved', tweaks: [goneRow, approved(1)], expected: 'confirmGone' },
   { name: 'a gone row without a Tenant', tweaks: [goneRow, noTenant], expected: 'nothing' },

@@ -16,7 +16,7 @@ import {
   type TableIdentity,
 } from './identity.js';
 import type { NewestRevision } from '../api/revision.js';
-import type { TakedownCause } from './prune-guard.js';
+import type { TakedownCause } from './takedown-budget.js';
 import { takedownOf } from './takedown.js';
 import type { Applied, RowState } from './row-book.js';
 import { desiredStatus, naming, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
@@ -31,7 +31,7 @@ export interface Situation {
   tenant: Tenant | undefined;
   /** The conflict last reported for this name (see Conflict.key), so that one is reported once. */
   reported: string | undefined;
-  /** The scan pass whose deletion budget approved taking this Tenant down, if one did. */
+  /** The scan pass whose takedown budget approved taking this Tenant down, if one did. */
   approval: number | undefined;
   /** Why the budget holds back the row's takedown by state (archived, purged), if it does. */
   heldBack: string | undefined;
@@ -71,13 +71,13 @@ export type SyncAction =
   | { kind: 'createBare' }
   /** Write the Synced condition and status.sync; `verdict` says what to report. */
   | { kind: 'applyStatus'; status: OwnedStatus; verdict: Verdict }
-  /** The row says `deleted: true` and the guard approved the deletion in this pass. */
+  /** The row says `deleted: true` and the takedown budget approved the deletion in this pass. */
   | { kind: 'delete'; pass: number }
-  /** The row is gone and the guard approved the deletion: read it once more, strongly, then delete. */
+  /** The row is gone and the budget approved the deletion: read it once more, strongly, then delete. */
   | { kind: 'confirmGone'; pass: number }
   /**
    * The row is gone, says `deleted: true` or takes the Tenant down by its state, but no budget
-   * approved it yet: the pruner decides when.
+   * approved it yet: the takedown approver decides when.
    */
   | { kind: 'awaitApproval'; cause: TakedownCause }
   /** The row names a Tenant sync did not make from this table: say so (log, metric, Event), touch nothing. */
@@ -135,7 +135,7 @@ export function specCurrent(
 
 const NOTHING: SyncAction = { kind: 'nothing' };
 
-/** A row that is not there: deleting its Tenant needs the guard's approval first. */
+/** A row that is not there: deleting its Tenant needs the takedown budget's approval first. */
 function decideGone(s: Situation): SyncAction {
   // An approval alone asks for the confirming read, Tenant or not, so that the approval is settled.
   if (s.approval !== undefined) return { kind: 'confirmGone', pass: s.approval };

@@ -56,7 +56,7 @@ describe('Ledger', () => {
 
   it('gathers the approval and sync’s own apply into the situation', () => {
     const l = ledger(tenantAt('h1'));
-    l.approveDeletion('a', 3);
+    l.approveTakedown('a', 3);
     expect(l.situation('a')).toMatchObject({ row: undefined, approval: 3 });
     expect(l.next('a')).toEqual({ kind: 'confirmGone', pass: 3 });
     l.record(valid('h1'));

@@ -1,6 +1,6 @@
 // What sync knows about each tenant, in one place: the rows as read (its own row book, which nothing
 // else reaches), the Tenant cache (Tenants as watched and written) and the identity. Every path records here what
-// it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
+// it learnt (intake a row read or gone, the takedown approver an approved takedown, the reconciler what its
 // writes did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
 import type { RevisionDraft, RowVia } from '../api/revision.js';
@@ -116,7 +116,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.timedOut(name, hash, now, parkMs);
   }
 
-  /** The guard held back the row's takedown: the Synced condition says so, with this message. */
+  /** The takedown budget held back the row's takedown: the Synced condition says so, with this message. */
   holdBack(name: string, message: string): void {
     this.book.holdBack(name, message);
   }
@@ -162,13 +162,13 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     this.book.reportedConflict(name, key);
   }
 
-  /** The deletion budget of this pass lets the Tenant go. */
-  approveDeletion(name: string, pass: number): void {
+  /** The takedown budget of this pass lets the Tenant go. */
+  approveTakedown(name: string, pass: number): void {
     this.book.approve(name, pass);
   }
 
   /** The pass that approved deleting this Tenant, if one did. */
-  deletionApproval(name: string): number | undefined {
+  takedownApproval(name: string): number | undefined {
     return this.book.approval(name);
   }
 

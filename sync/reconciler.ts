@@ -151,7 +151,7 @@ export class Reconciler {
       return;
     }
     view.wrote(tenant);
-    const approval = this.deps.ledger.deletionApproval(name);
+    const approval = this.deps.ledger.takedownApproval(name);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
     if (approval !== undefined) {
       // Only a takedown by state (archived, purged) waits for an approval before its apply.
@@ -279,7 +279,7 @@ export class Reconciler {
     if (updated === undefined) return;
     this.deps.ledger.revisionDebts.named(name, status.sync.revision);
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
-    // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
+    // A held-back takedown is announced by the takedown approver (log, Event, metric), once per hold.
     if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
@@ -288,10 +288,10 @@ export class Reconciler {
     this.deps.events.record(updated, 'Warning', reason, verdict.message);
   }
 
-  /** The guard approved deleting the Tenant of a gone row: delete it unless the row is back. */
+  /** The takedown budget approved deleting the Tenant of a gone row: delete it unless the row is back. */
   private async confirmGone(name: string, pass: number): Promise<boolean> {
     const found = await this.deps.intake.reread(name, this.deps.signal);
-    // Back (or never gone): a row that exists is synced, never pruned.
+    // Back (or never gone): a row that exists is synced, never taken down.
     if (found !== 'gone') return found === 'recorded';
     return this.deleteTenant(name, pass, SYNC_LOG.deletedGone);
   }
@@ -312,7 +312,7 @@ export class Reconciler {
         await this.deps.writer.delete(tenant);
       } catch (err) {
         if (isNotFound(err)) return this.deleted(name, tenant);
-        this.deps.ledger.approveDeletion(name, pass);
+        this.deps.ledger.approveTakedown(name, pass);
         throw err;
       }
       this.deps.logger.info(message, { tenant: name, pass });

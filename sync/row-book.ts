@@ -27,13 +27,13 @@ export class RowBook {
   private readonly specs = new Map<string, RevisionDraft>();
   private readonly rejections = new Map<string, Rejection>();
   /**
-   * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
+   * Tenants the takedown budget approved taking down (rows gone, saying `deleted: true`, or moving the Tenant
    * to archived or purged), with the pass.
    */
   private readonly approved = new Map<string, number>();
   /** Applies of a spec that timed out: a second timeout of one hash parks it until `until`. */
   private readonly timeouts = new Map<string, { hash: string; count: number; until?: number }>();
-  /** Why the guard held back a row's takedown by state, as the Synced condition says it. */
+  /** Why the takedown budget held back a row's takedown by state, as the Synced condition says it. */
   private readonly heldBack = new Map<string, string>();
   /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
   private readonly appliedSpecs = new Map<string, Applied>();
@@ -123,7 +123,7 @@ export class RowBook {
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
   applied(name: string, hash: string, generation: number | undefined): void {
     this.written(name, hash);
-    // A takedown the guard approved is done: its approval is used up.
+    // A takedown the budget approved is done: its approval is used up.
     this.approved.delete(name);
     this.timeouts.delete(name);
     this.heldBack.delete(name);
@@ -185,7 +185,7 @@ export class RowBook {
     this.heldBack.set(name, message);
   }
 
-  /** Why the guard holds back the row's takedown, if it does. */
+  /** Why the takedown budget holds back the row's takedown, if it does. */
   heldBackFor(name: string): string | undefined {
     return this.heldBack.get(name);
   }

@@ -20,7 +20,7 @@ export type Verdict =
   | { kind: 'invalid'; message: string }
   /** The row (with this hash) parsed, but the API server refused the Tenant built from it. */
   | { kind: 'rejected'; hash: string; message: string }
-  /** The row takes the Tenant down (archived, purged) and the deletion budget holds it back for now. */
+  /** The row takes the Tenant down (archived, purged) and the takedown budget holds it back for now. */
   | { kind: 'heldBack'; message: string };
 
 export interface OwnedStatus {
