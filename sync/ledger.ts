@@ -1,7 +1,8 @@
 // What sync knows about each tenant, in one place: the rows as read (its own row book, which nothing
-// else reaches), the Tenant cache (Tenants as watched and written) and the identity. Every path records here what
-// it learnt (intake a row read or gone, the takedown approver an approved takedown, the reconciler what its
-// writes did) and asks decide() here, so every path sees the same facts.
+// else reaches), what each tenant's history is owed (history/revision-debts.ts), the Tenant cache
+// (Tenants as watched and written) and the identity. Every path records here what it learnt (intake
+// a row read or gone, the takedown approver an approved takedown, the reconciler what its writes
+// did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
 import type { RevisionDraft, RowVia } from '../api/revision.js';
 import { owns, type TableIdentity } from './identity.js';
