@@ -92,7 +92,7 @@ export interface NamespaceScope {
   /**
    * What "{id}" in the tenant's name template stands for: the id of the namespace the tenant holds
    * or has just claimed from its class's warm pool (the caller found it by label and owner uid),
-   * else the one derived from its uid (a cold namespace, pool/ids.ts). Unused by "{name}" templates.
+   * else the one derived from its uid (a cold namespace, ids.ts). Unused by "{name}" templates.
    */
   namespaceId?: string;
 }
