@@ -1,5 +1,5 @@
-// Which TenantClass a Tenant is under, and whether the Tenant may use it. Pure: the classes come
-// from the operator's watch cache.
+// Which TenantClass a Tenant is under, and whether the Tenant may use it; the other way round, which
+// Tenants a class has (tenantsUnder). Pure: the classes come from the operator's watch cache.
 //
 // A row that names a class gets that class, for as long as it names it. A row that names none gets
 // the class annotated landlord.dev/is-default-class: "true", once: the operator records it in
