@@ -1,9 +1,13 @@
 // The warm pool controller, on the Lease holder: for every TenantClass, keep `size` members Ready or
-// starting (plan.ts), make new ones at a bounded rate shared by all classes (rate.ts), remove the
+// starting (sizing.ts), make new ones at a bounded rate shared by all classes (rate.ts), remove the
 // ones a smaller size or a changed spec no longer wants, and complete one a crash left half-made.
 // It runs beside the tenant queue, never in it: a claim (claim.ts, in a tenant's reconcile) never
 // waits for a refill. Level-triggered like the reconciler: a watch event only wakes it, and each
 // pass decides from the caches. A pass over classes whose pools are full writes nothing.
+//
+// Members are written by the operator's Applier (operator/apply.ts), the one apply path tenants
+// use, with its drift check and apply waves (the Deployment last, once the quota is enforced); the
+// class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../api/tenant.js';
 import {
@@ -14,20 +18,23 @@ import {
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
-import { ApiError, CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
+import { ApiError, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { apiPath } from '../../runtime/kube/paths.js';
+import { StatusWriter } from '../../runtime/kube/status-writer.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
+import { Applier, readChild } from '../apply.js';
 import { childRef, errorText, type ChildRef } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { PolicyConfig } from '../policy/index.js';
 import type { SecretSources } from '../secrets/sources.js';
 import type { PoolCaches } from '../watches.js';
-import { memberContents, memberNamespace, poolBlueprint, type PoolBlueprint } from './member-objects.js';
+import { memberChildren, poolBlueprint, type PoolBlueprint } from './member-objects.js';
 import { memberClassUid, memberOf, type Member } from './members.js';
-import { planPool, type PoolTarget } from './plan.js';
+import { sizePool, type PoolTarget } from './sizing.js';
 import { TokenBucket } from './rate.js';
+import { poolStatusOf, saysPoolStatus, type PoolStatus } from './warm-status.js';
 
 export interface PoolControllerDeps {
   api: KubeApi;
@@ -48,8 +55,20 @@ const DEBOUNCE_MS = 100;
 const TICK_MS = 5_000;
 /** A member without its Deployment this long after it was made was left half-made: completed again. */
 const HALF_MADE_MS = 10_000;
+/** A member whose Deployment waits for its quota to be enforced is looked at again this soon. */
+const QUOTA_WAIT_MS = 500;
 
 type Blueprint = Extract<PoolBlueprint, { ok: true }>;
+
+/** What a class's members are made from in one pass. */
+interface MemberSpec {
+  tenantClass: ClassPolicy;
+  classUid: string;
+  blueprint: Blueprint;
+}
+
+/** A new member's name is taken (an object the cache did not show): the next pass draws another id. */
+class NameTaken extends Error {}
 
 export class PoolController {
   private readonly bucket: TokenBucket;
@@ -62,9 +81,22 @@ export class PoolController {
   private readonly refused = new Map<string, string>();
   /** class → the hash of what its members hold now, as the last pass computed it. */
   private readonly hashes = new Map<string, string>();
+  /** member → its class, while its Deployment waits for the member's quota to be enforced. */
+  private readonly quotaWaits = new Map<string, string>();
+  private readonly applier: Applier;
+  private readonly status: StatusWriter<TenantClass, PoolStatus>;
 
   constructor(private readonly deps: PoolControllerDeps) {
     this.bucket = new TokenBucket(deps.refillPerSecond, Date.now());
+    // A claim applies the member's objects again as the tenant's, under the same field manager:
+    // created by apply, they have no create's fields for that apply to take over first.
+    this.applier = new Applier(deps.api, { createBy: 'apply' });
+    this.status = new StatusWriter(deps.api, undefined, {
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      fieldManager: FIELD_MANAGER.operator,
+      current: saysPoolStatus,
+    });
   }
 
   start(): void {
@@ -150,49 +182,46 @@ export class PoolController {
     const members = this.membersOf(className, classUid);
     const wanted = this.target(tenantClass);
     await this.report(tc, tenantClass.warmPool !== undefined, members);
-    const plan = planPool(wanted.target, members);
-    for (const member of plan.remove) await this.remove(member);
+    const sizing = sizePool(wanted.target, members);
+    for (const member of sizing.remove) await this.remove(member);
     if (wanted.blueprint === undefined) return;
-    for (let i = 0; i < plan.create; i++) {
+    const spec = { tenantClass, classUid, blueprint: wanted.blueprint };
+    for (let i = 0; i < sizing.create; i++) {
       if (!this.take()) return;
-      await this.create(tenantClass, classUid, wanted.blueprint);
+      await this.create(spec);
     }
-    const now = Date.now();
-    const halfMade = members.filter(
-      (m) =>
-        !m.hasDeployment && !m.deleting && m.hash === wanted.target.hash && now - m.created > HALF_MADE_MS,
-    );
-    for (const member of halfMade) {
+    for (const member of this.unfinished(className, members, wanted.target.hash)) {
       if (!this.take()) return;
-      await this.fill(member.name, className, wanted.blueprint);
+      await this.fill(spec, member.name, true);
     }
   }
 
-  /** The Ready members, as a gauge and in status.warm; nothing for a class that never had a pool. */
+  /**
+   * Members of the current spec without their Deployment: one whose Deployment waits for its quota,
+   * and one a crash left half-made (HALF_MADE_MS after it was made, so a member being made now is
+   * not made twice). A member gone meanwhile no longer waits.
+   */
+  private unfinished(className: string, members: readonly Member[], hash: string): Member[] {
+    const now = Date.now();
+    const names = new Set(members.map((m) => m.name));
+    for (const [name, waiting] of this.quotaWaits) {
+      if (waiting === className && !names.has(name)) this.forgetMember(name);
+    }
+    return members.filter(
+      (m) =>
+        !m.hasDeployment &&
+        !m.deleting &&
+        m.hash === hash &&
+        (this.quotaWaits.has(m.name) || now - m.created > HALF_MADE_MS),
+    );
+  }
+
+  /** The Ready members, as a gauge and in status.warm (warm-status.ts), written only when it changed. */
   private async report(tc: TenantClass, pooled: boolean, members: readonly Member[]): Promise<void> {
     const ready = members.filter((m) => m.ready && !m.deleting).length;
     if (pooled || members.length > 0)
       this.deps.metrics.poolMembersReady.set({ class: tc.metadata.name }, ready);
-    await this.reportWarm(tc, !pooled && ready === 0 ? undefined : ready);
-  }
-
-  /**
-   * status.warm, kubectl get tc's WARM column: the one writer of a class's status, and only when
-   * the count changed (undefined: the class has no pool, and none is reported).
-   */
-  private async reportWarm(tc: TenantClass, warm: number | undefined): Promise<void> {
-    if (tc.status?.warm === warm) return;
-    await this.deps.api.request({
-      method: 'PATCH',
-      path: apiPath({
-        apiVersion: CLASS_API_VERSION,
-        kind: CLASS_KIND,
-        name: tc.metadata.name,
-        subresource: 'status',
-      }),
-      contentType: CONTENT_TYPE.merge,
-      body: { status: { warm: warm ?? null } },
-    });
+    await this.status.write(tc, poolStatusOf(pooled, ready));
   }
 
   /** A token for one member's writes, else a pass when the next one comes. */
@@ -235,7 +264,8 @@ export class PoolController {
    * name the namespace rules refuse (reserved, trusted) or that exists already is skipped; the
    * next pass draws another id.
    */
-  private async create(tenantClass: ClassPolicy, classUid: string, blueprint: Blueprint): Promise<void> {
+  private async create(spec: MemberSpec): Promise<void> {
+    const { tenantClass } = spec;
     const id = randomId();
     const named = tenantNamespaceName('', tenantClass, { ...this.deps.policy, namespaceId: id });
     const name = fillId(tenantClass.namespace.nameTemplate, id);
@@ -243,38 +273,59 @@ export class PoolController {
       this.refuse(tenantClass.name, `namespace ${name} ${named.problem}`);
       return;
     }
-    const namespace = memberNamespace(tenantClass, classUid, name, blueprint.hash);
     try {
-      await this.apply(childRef('Namespace', '', name), {
-        ...namespace,
-        metadata: { ...namespace.metadata, resourceVersion: '1' },
-      });
+      await this.fill(spec, name, false);
     } catch (err) {
-      if (isConflict(err)) return;
+      if (err instanceof NameTaken) return;
       throw err;
     }
-    await this.fill(name, tenantClass.name, blueprint);
     this.deps.logger.info('made warm pool member', { class: tenantClass.name, namespace: name });
   }
 
-  /** The objects in a member's namespace, the Deployment last (so the quota and limits apply to its pods). */
-  private async fill(namespace: string, className: string, blueprint: Blueprint): Promise<void> {
-    const contents = memberContents(blueprint, className, namespace);
-    const deployment = contents.filter((c) => c.ref.kind === 'Deployment');
-    const fences = contents.filter((c) => c.ref.kind !== 'Deployment');
-    await Promise.all(fences.map((c) => this.apply(c.ref, c.manifest)));
-    await Promise.all(deployment.map((c) => this.apply(c.ref, c.manifest)));
+  /**
+   * Applies what a member holds that is missing or drifted, in the Applier's waves: its Namespace,
+   * what fences it in, then the Deployment once the quota is enforced (so the quota and limits
+   * apply to its pods; until then the member waits, and is looked at again soon). `cached`: the
+   * member exists, and the caches show its Namespace and Deployment (a new one's are not looked up).
+   */
+  private async fill(
+    { tenantClass, classUid, blueprint }: MemberSpec,
+    name: string,
+    cached: boolean,
+  ): Promise<void> {
+    const desired = memberChildren(blueprint, tenantClass, classUid, name);
+    const seen = desired.map((child) => (cached ? this.cachedOf(child.ref) : undefined));
+    const applied = await this.applier.applyDrifted(name, desired, seen, (ref) => this.takeUnseen(ref));
+    if (applied.quotaWait === undefined) {
+      this.forgetMember(name);
+      return;
+    }
+    this.quotaWaits.set(name, tenantClass.name);
+    this.wake(QUOTA_WAIT_MS);
   }
 
-  private async apply(ref: ChildRef, manifest: KubernetesObject): Promise<void> {
-    await this.deps.api.request({
-      method: 'PATCH',
-      path: apiPath(ref),
-      query: { fieldManager: FIELD_MANAGER.operator, force: true },
-      contentType: CONTENT_TYPE.apply,
-      body: { apiVersion: ref.apiVersion, kind: ref.kind, ...manifest },
-      verb: 'apply',
-    });
+  /** A member's Namespace and Deployment, as the pool's caches hold them; its other objects are not cached. */
+  private cachedOf(ref: ChildRef): KubernetesObject | undefined {
+    const { namespaces, deployments } = this.deps.caches;
+    if (ref.kind === 'Namespace') return namespaces.list().find((ns) => ns.metadata?.name === ref.name);
+    if (ref.kind === 'Deployment')
+      return deployments?.list(ref.namespace).find((d) => d.metadata?.name === ref.name);
+    return undefined;
+  }
+
+  /**
+   * An apply found an object the caches do not show. A new member's Namespace: the name is taken.
+   * Anything in a member's namespace, which the class controls: the pool's, read to be compared.
+   */
+  private async takeUnseen(ref: ChildRef): Promise<KubernetesObject | undefined> {
+    if (ref.kind === 'Namespace') throw new NameTaken(`namespace ${ref.name} exists`);
+    return await readChild(this.deps.api, ref);
+  }
+
+  /** The member is complete or gone: nothing of it is remembered. */
+  private forgetMember(name: string): void {
+    this.quotaWaits.delete(name);
+    this.applier.forget(name);
   }
 
   /**

@@ -10,7 +10,7 @@ export interface PoolTarget {
   hash: string;
 }
 
-export interface PoolPlan {
+export interface PoolSizing {
   /** Unclaimed members to delete (each on the condition that nobody claimed it meanwhile). */
   remove: Member[];
   /** New members to make. */
@@ -28,7 +28,7 @@ function cheapestFirst(a: Member, b: Member): number {
  * Stale ones (made from an older spec) are replaced at most `maxUnavailable` at a time, counting
  * the current ones still starting, so a class edit never empties the pool.
  */
-export function planPool(target: PoolTarget, members: readonly Member[]): PoolPlan {
+export function sizePool(target: PoolTarget, members: readonly Member[]): PoolSizing {
   const live = members.filter((m) => !m.deleting);
   const stale = live.filter((m) => m.hash !== target.hash).sort(cheapestFirst);
   const current = live.filter((m) => m.hash === target.hash).sort(cheapestFirst);
