@@ -221,7 +221,7 @@ export class PoolController {
     const ready = members.filter((m) => m.ready && !m.deleting).length;
     if (pooled || members.length > 0)
       this.deps.metrics.poolMembersReady.set({ class: tc.metadata.name }, ready);
-    await this.status.write(tc, poolStatusOf(pooled, ready));
+    await this.status.write(tc, poolStatusOf(tc, pooled, ready));
   }
 
   /** A token for one member's writes, else a pass when the next one comes. */

@@ -1,8 +1,10 @@
 // What a TenantClass's status says of its warm pool, pure: `warm`, kubectl get tc's WARM column,
-// the Ready unclaimed members. Nothing for a class that has no pool and no Ready member left, so a
-// class that never had one shows none. The pool controller writes it through the runtime's status
-// writer (runtime/kube/status-writer.ts), which asks saysPoolStatus first: an unchanged count costs
-// no write. The pool controller is the one writer of a class's status.
+// the Ready unclaimed members. A class that never had a pool shows none; one that has shown a
+// count keeps showing one, 0 once its pool is gone. So the field is never removed: server-side
+// apply removes a field only its own manager holds, and an operator before this one wrote it by
+// merge patch, under another. The pool controller writes it through the runtime's status writer
+// (runtime/kube/status-writer.ts), which asks saysPoolStatus first: an unchanged count costs no
+// write. The pool controller is the one writer of a class's status.
 import type { TenantClass } from '../../api/tenantclass.js';
 
 /** The part of a TenantClass's status the pool controller writes. */
@@ -10,9 +12,10 @@ export interface PoolStatus {
   warm?: number;
 }
 
-/** What the status says for a class with (`pooled`) or without a pool, `ready` members Ready. */
-export function poolStatusOf(pooled: boolean, ready: number): PoolStatus {
-  return !pooled && ready === 0 ? {} : { warm: ready };
+/** What the class's status says: `ready` members Ready; nothing for a class without a pool that never showed a count. */
+export function poolStatusOf(tenantClass: TenantClass, pooled: boolean, ready: number): PoolStatus {
+  const shown = tenantClass.status?.warm !== undefined;
+  return pooled || shown || ready > 0 ? { warm: ready } : {};
 }
 
 /** The class already says it: no write. */
