@@ -3,13 +3,14 @@
 // "500m") is remembered so it is not mistaken for drift.
 //
 // A child the cache does not hold is created by POST: the cheapest write for the API server, and
-// one request without reading first (or, for objects another apply of the operator's takes over
-// later, a warm pool member's, by a server-side apply that only creates: see ApplierOptions). An object the cache cannot show (one without the tenant label:
-// made by hand or by another tool) is never overwritten: the refused create (409) says something is
-// there, and only then is it read and its owner checked. A child the cache holds is changed by a
-// forced server-side apply naming its uid, so an object replaced meanwhile is refused (metadata.uid
-// is immutable); before the first such apply, what the create recorded is folded into the
-// operator's Apply entry, so the apply removes what a spec stops naming (field-ownership.ts).
+// one request without reading first (a warm pool member's by a server-side apply that only
+// creates, since a claiming tenant's apply takes it over: ApplierOptions). An object the cache
+// cannot show (one without the tenant label: made by hand or by another tool) is never
+// overwritten: the refused create (409) says something is there, and only then is it read and its
+// owner checked. A child the cache holds is changed by a forced server-side apply naming its uid,
+// so an object replaced meanwhile is refused (metadata.uid is immutable); before the first such
+// apply, what the create recorded is folded into the operator's Apply entry, so the apply removes
+// what a spec stops naming (field-ownership.ts).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kube/api.js';

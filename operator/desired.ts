@@ -36,7 +36,7 @@ export function withOwnership(manifest: KubernetesObject, tenant: Tenant, kind: 
 /**
  * The manifest, with whatever ownership it carries already, stamped with the hash of itself: what
  * the Applier's drift check compares (a warm pool member's objects, controlled by their class,
- * are applied so too). Takes a copy it may change.
+ * are applied so too). `manifest` itself is left as it is.
  */
 export function hashedChild(manifest: KubernetesObject, kind: ChildKind): DesiredChild {
   const hash = contentHash(manifest);
