@@ -5,10 +5,8 @@
 // waits for a refill. Level-triggered like the reconciler: a watch event only wakes it, and each
 // pass decides from the caches. A pass over classes whose pools are full writes nothing.
 //
-// Members are written by the operator's Applier (operator/apply.ts), the one apply path tenants
-// use, with its drift check and apply waves (the Deployment last, once the quota is enforced); the
-// class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
-import type { KubernetesObject } from '@kubernetes/client-node';
+// Members are written through the operator's Applier (member-writes.ts), the one apply path tenants
+// use; the class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
 import { FIELD_MANAGER } from '../../api/tenant.js';
 import {
   CLASS_API_VERSION,
@@ -18,21 +16,20 @@ import {
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
-import { ApiError, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
-import { apiPath } from '../../runtime/kube/paths.js';
+import type { KubeApi } from '../../runtime/kube/api.js';
 import { StatusWriter } from '../../runtime/kube/status-writer.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
-import { Applier, readChild } from '../apply.js';
-import { childRef, errorText, type ChildRef } from '../child-ref.js';
+import { errorText } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { PolicyConfig } from '../policy/index.js';
 import type { SecretSources } from '../secrets/sources.js';
 import type { PoolCaches } from '../watches.js';
-import { memberChildren, poolBlueprint, type PoolBlueprint } from './member-objects.js';
+import { poolBlueprint, type PoolBlueprint } from './member-objects.js';
+import { MemberWrites, type Filled, type MemberSpec } from './member-writes.js';
 import { memberClassUid, memberOf, type Member } from './members.js';
-import { sizePool, type PoolTarget } from './sizing.js';
+import { sizePool, unfinished, type PoolTarget } from './sizing.js';
 import { TokenBucket } from './rate.js';
 import { poolStatusOf, saysPoolStatus, type PoolStatus } from './warm-status.js';
 
@@ -53,22 +50,10 @@ export interface PoolControllerDeps {
 const DEBOUNCE_MS = 100;
 /** The safety net for a lost event, as the tenants' resync is. */
 const TICK_MS = 5_000;
-/** A member without its Deployment this long after it was made was left half-made: completed again. */
-const HALF_MADE_MS = 10_000;
 /** A member whose Deployment waits for its quota to be enforced is looked at again this soon. */
 const QUOTA_WAIT_MS = 500;
 
 type Blueprint = Extract<PoolBlueprint, { ok: true }>;
-
-/** What a class's members are made from in one pass. */
-interface MemberSpec {
-  tenantClass: ClassPolicy;
-  classUid: string;
-  blueprint: Blueprint;
-}
-
-/** A new member's name is taken (an object the cache did not show): the next pass draws another id. */
-class NameTaken extends Error {}
 
 export class PoolController {
   private readonly bucket: TokenBucket;
@@ -81,16 +66,12 @@ export class PoolController {
   private readonly refused = new Map<string, string>();
   /** class → the hash of what its members hold now, as the last pass computed it. */
   private readonly hashes = new Map<string, string>();
-  /** member → its class, while its Deployment waits for the member's quota to be enforced. */
-  private readonly quotaWaits = new Map<string, string>();
-  private readonly applier: Applier;
+  private readonly writes: MemberWrites;
   private readonly status: StatusWriter<TenantClass, PoolStatus>;
 
   constructor(private readonly deps: PoolControllerDeps) {
     this.bucket = new TokenBucket(deps.refillPerSecond, Date.now());
-    // A claim applies the member's objects again as the tenant's, under the same field manager:
-    // created by apply, they have no create's fields for that apply to take over first.
-    this.applier = new Applier(deps.api, { createBy: 'apply' });
+    this.writes = new MemberWrites(deps.api, deps.caches);
     this.status = new StatusWriter(deps.api, undefined, {
       apiVersion: CLASS_API_VERSION,
       kind: CLASS_KIND,
@@ -184,36 +165,18 @@ export class PoolController {
     await this.report(tc, tenantClass.warmPool !== undefined, members);
     const sizing = sizePool(wanted.target, members);
     for (const member of sizing.remove) await this.remove(member);
+    this.writes.keepOnly(className, members);
     if (wanted.blueprint === undefined) return;
     const spec = { tenantClass, classUid, blueprint: wanted.blueprint };
     for (let i = 0; i < sizing.create; i++) {
       if (!this.take()) return;
       await this.create(spec);
     }
-    for (const member of this.unfinished(className, members, wanted.target.hash)) {
+    const now = Date.now();
+    for (const member of unfinished(members, wanted.target.hash, now, (m) => this.writes.waitsForQuota(m))) {
       if (!this.take()) return;
       await this.fill(spec, member.name, true);
     }
-  }
-
-  /**
-   * Members of the current spec without their Deployment: one whose Deployment waits for its quota,
-   * and one a crash left half-made (HALF_MADE_MS after it was made, so a member being made now is
-   * not made twice). A member gone meanwhile no longer waits.
-   */
-  private unfinished(className: string, members: readonly Member[], hash: string): Member[] {
-    const now = Date.now();
-    const names = new Set(members.map((m) => m.name));
-    for (const [name, waiting] of this.quotaWaits) {
-      if (waiting === className && !names.has(name)) this.forgetMember(name);
-    }
-    return members.filter(
-      (m) =>
-        !m.hasDeployment &&
-        !m.deleting &&
-        m.hash === hash &&
-        (this.quotaWaits.has(m.name) || now - m.created > HALF_MADE_MS),
-    );
   }
 
   /** The Ready members, as a gauge and in status.warm (warm-status.ts), written only when it changed. */
@@ -273,81 +236,19 @@ export class PoolController {
       this.refuse(tenantClass.name, `namespace ${name} ${named.problem}`);
       return;
     }
-    try {
-      await this.fill(spec, name, false);
-    } catch (err) {
-      if (err instanceof NameTaken) return;
-      throw err;
-    }
+    if ((await this.fill(spec, name, false)) === 'taken') return;
     this.deps.logger.info('made warm pool member', { class: tenantClass.name, namespace: name });
   }
 
-  /**
-   * Applies what a member holds that is missing or drifted, in the Applier's waves: its Namespace,
-   * what fences it in, then the Deployment once the quota is enforced (so the quota and limits
-   * apply to its pods; until then the member waits, and is looked at again soon). `cached`: the
-   * member exists, and the caches show its Namespace and Deployment (a new one's are not looked up).
-   */
-  private async fill(
-    { tenantClass, classUid, blueprint }: MemberSpec,
-    name: string,
-    cached: boolean,
-  ): Promise<void> {
-    const desired = memberChildren(blueprint, tenantClass, classUid, name);
-    const seen = desired.map((child) => (cached ? this.cachedOf(child.ref) : undefined));
-    const applied = await this.applier.applyDrifted(name, desired, seen, (ref) => this.takeUnseen(ref));
-    if (applied.quotaWait === undefined) {
-      this.forgetMember(name);
-      return;
-    }
-    this.quotaWaits.set(name, tenantClass.name);
-    this.wake(QUOTA_WAIT_MS);
+  /** Makes or completes a member; one whose Deployment waits for its quota is looked at again soon. */
+  private async fill(spec: MemberSpec, name: string, existing: boolean): Promise<Filled> {
+    const filled = await this.writes.fill(spec, name, existing);
+    if (filled === 'waiting') this.wake(QUOTA_WAIT_MS);
+    return filled;
   }
 
-  /** A member's Namespace and Deployment, as the pool's caches hold them; its other objects are not cached. */
-  private cachedOf(ref: ChildRef): KubernetesObject | undefined {
-    const { namespaces, deployments } = this.deps.caches;
-    if (ref.kind === 'Namespace') return namespaces.list().find((ns) => ns.metadata?.name === ref.name);
-    if (ref.kind === 'Deployment')
-      return deployments?.list(ref.namespace).find((d) => d.metadata?.name === ref.name);
-    return undefined;
-  }
-
-  /**
-   * An apply found an object the caches do not show. A new member's Namespace: the name is taken.
-   * Anything in a member's namespace, which the class controls: the pool's, read to be compared.
-   */
-  private async takeUnseen(ref: ChildRef): Promise<KubernetesObject | undefined> {
-    if (ref.kind === 'Namespace') throw new NameTaken(`namespace ${ref.name} exists`);
-    return await readChild(this.deps.api, ref);
-  }
-
-  /** The member is complete or gone: nothing of it is remembered. */
-  private forgetMember(name: string): void {
-    this.quotaWaits.delete(name);
-    this.applier.forget(name);
-  }
-
-  /**
-   * Deletes an unclaimed member, on the condition that it is still the version the plan saw: a
-   * member claimed meanwhile has another resourceVersion, and the API server refuses (409).
-   */
   private async remove(member: Member): Promise<void> {
-    try {
-      await this.deps.api.request({
-        method: 'DELETE',
-        path: apiPath(childRef('Namespace', '', member.name)),
-        body: {
-          kind: 'DeleteOptions',
-          apiVersion: 'v1',
-          preconditions: { uid: member.uid, resourceVersion: member.resourceVersion },
-          propagationPolicy: 'Background',
-        },
-      });
+    if (await this.writes.remove(member))
       this.deps.logger.info('removed warm pool member', { namespace: member.name });
-    } catch (err) {
-      if (isNotFound(err) || isConflict(err)) return;
-      throw err instanceof ApiError ? err : new Error(errorText(err));
-    }
   }
 }

@@ -2,7 +2,7 @@
 // how stale ones are replaced without emptying the pool.
 import { describe, expect, it } from 'vitest';
 import type { Member } from './members.js';
-import { sizePool, type PoolTarget } from './sizing.js';
+import { HALF_MADE_MS, sizePool, unfinished, type PoolTarget } from './sizing.js';
 
 const HASH = 'current';
 const target = (size: number, maxUnavailable = 1): PoolTarget => ({ size, maxUnavailable, hash: HASH });
@@ -98,5 +98,48 @@ describe('sizePool', () => {
     const sizing = sizePool(target(1, 1), [member('c'), member('s', { hash: 'old' })]);
     expect(names(sizing.remove)).toEqual(['s']);
     expect(sizing.create).toBe(0);
+  });
+});
+
+describe('unfinished', () => {
+  const NOW = 100_000;
+  const halfMade = (name: string, tweak: Partial<Member> = {}): Member =>
+    member(name, { ready: false, hasDeployment: false, ...tweak });
+  const none = (): boolean => false;
+
+  it.each([
+    { why: 'a complete member: no', m: member('a'), waiting: none, done: false },
+    {
+      why: 'half-made long enough ago: yes',
+      m: halfMade('a', { created: NOW - HALF_MADE_MS - 1 }),
+      waiting: none,
+      done: true,
+    },
+    {
+      why: 'being made now: not twice',
+      m: halfMade('a', { created: NOW - 1000 }),
+      waiting: none,
+      done: false,
+    },
+    {
+      why: 'waiting for its quota: yes, at once',
+      m: halfMade('a', { created: NOW - 1000 }),
+      waiting: () => true,
+      done: true,
+    },
+    {
+      why: 'of an older spec: replaced, not completed',
+      m: halfMade('a', { created: 0, hash: 'old' }),
+      waiting: none,
+      done: false,
+    },
+    {
+      why: 'being deleted: no',
+      m: halfMade('a', { created: 0, deleting: true }),
+      waiting: () => true,
+      done: false,
+    },
+  ])('$why', ({ m, waiting, done }) => {
+    expect(names(unfinished([m], HASH, NOW, waiting))).toEqual(done ? ['a'] : []);
   });
 });

@@ -1,5 +1,6 @@
 // The pool arithmetic of one class, pure: from its members now and its spec, which members to
-// remove and how many to make. The controller (controller.ts) carries it out, at a bounded rate.
+// remove, how many to make, and which to complete. The controller (controller.ts) carries it out,
+// at a bounded rate.
 import type { Member } from './members.js';
 
 export interface PoolTarget {
@@ -53,4 +54,27 @@ export function sizePool(target: PoolTarget, members: readonly Member[]): PoolSi
   }
   const kept = current.length + stale.length;
   return { remove, create: Math.max(0, target.size - kept) };
+}
+
+/** A member without its Deployment this long after it was made was left half-made: completed again. */
+export const HALF_MADE_MS = 10_000;
+
+/**
+ * Members of the current spec without their Deployment, to complete: one whose Deployment waits for
+ * its quota (`waiting`), and one a crash left half-made, HALF_MADE_MS after it was made (so a
+ * member being made now is not made twice).
+ */
+export function unfinished(
+  members: readonly Member[],
+  hash: string,
+  now: number,
+  waiting: (name: string) => boolean,
+): Member[] {
+  return members.filter(
+    (m) =>
+      !m.hasDeployment &&
+      !m.deleting &&
+      m.hash === hash &&
+      (waiting(m.name) || now - m.created > HALF_MADE_MS),
+  );
 }
