@@ -142,8 +142,10 @@ beforeAll(async () => {
   await putSource('shared', 'for everyone');
   await putSource(`${id}-first-db`, 'for the first tenant');
   // Exposed too: the members' pods carry the label the tenants' Services select, so a claim keeps them.
+  // With a quota: a member's Deployment waits until the quota controller enforces it.
   await createClass(pool3, {
     ...pooledClass(3, `${id}-{id}`, POOL_DEPLOYMENT, POOL3_SECRETS),
+    resourceQuota: { hard: { pods: '10' } },
     expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
     allowedDomains: [DOMAIN],
   });
@@ -181,6 +183,10 @@ describe('a warm pool of 3', () => {
     const name = first!.metadata!.name!;
     expect(name).toMatch(new RegExp(`^${id}-[0-9a-z]{8}$`));
     await core.readNamespacedServiceAccount({ name: 'landlord-tenant', namespace: name });
+    // The quota was enforced before the Deployment was made, and counts the member's pod.
+    const quota = await core.readNamespacedResourceQuota({ name: 'landlord-quota', namespace: name });
+    expect(quota.status?.hard).toEqual({ pods: '10' });
+    expect(quota.status?.used).toEqual({ pods: '1' });
     // The shared secret is there already, labelled with the pool; the per-tenant one comes with a claim.
     const shared = await core.readNamespacedSecret({ name: 'shared', namespace: name });
     expect(Buffer.from(shared.data!.value!, 'base64').toString()).toBe('for everyone');
