@@ -5,11 +5,14 @@
 // So a row whose Deployment has the pool Deployment's name and pod template asks for exactly the
 // pod template already running: applying it changes the Deployment's metadata, not its pods.
 // Nothing here depends on a tenant: "{name}" labels, RoleBindings and secrets come with the claim.
+// memberChildren stamps a member's objects with their hashes for the Applier (operator/apply.ts),
+// the one apply path tenants use too: an object that already matches costs no write.
 import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { ANNOTATION, API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
 import { childRef, type ChildRef } from '../child-ref.js';
+import { hashedChild, type DesiredChild } from '../desired.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import { evaluateTenant, type PolicyConfig, type Refusal } from '../policy/index.js';
 import { withExposedPods } from '../exposure/objects.js';
@@ -31,6 +34,24 @@ export type PoolBlueprint =
 /** The name a refusal gives the pool's Deployment, as if a tenant of this name had asked for it. */
 const poolTenantName = (className: string): string => `${className}-warm-pool`;
 
+/** What the shape check sees in place of a member's namespace, which no pool Deployment can know. */
+const MEMBER_NAMESPACE_STAND_IN = 'warm-pool-member';
+
+/**
+ * The pool's Deployment as the policy reads a row's. The policy places every child of a PerTenant
+ * class in the tenant's namespace whatever its manifest says (policy/tenant-namespace.ts); a
+ * member's is not known yet, so a Deployment written without `metadata.namespace`, as
+ * docs/warm-pool.md's example is, is given a stand-in that the placement then replaces. One that
+ * names a namespace is read as written, so its members' hash stays what it was.
+ */
+function withStandInNamespace(deployment: unknown): V1Deployment {
+  const manifest = deployment as V1Deployment | undefined;
+  const metadata = manifest?.metadata;
+  if (typeof metadata !== 'object' || metadata === null || metadata.namespace !== undefined)
+    return manifest as V1Deployment;
+  return { ...manifest, metadata: { ...metadata, namespace: MEMBER_NAMESPACE_STAND_IN } };
+}
+
 /**
  * The pool's Deployment as the policy makes a row's, and the class's objects, for one class; the
  * hash covers all of it (the shared copies' values too), so any change to what a member holds marks
@@ -43,7 +64,7 @@ export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_
     apiVersion: API_VERSION,
     kind: KIND,
     metadata: { name: poolTenantName(tenantClass.name) },
-    spec: { deployment: pool?.deployment as unknown as V1Deployment, configMaps: [] },
+    spec: { deployment: withStandInNamespace(pool?.deployment), configMaps: [] },
   };
   const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
   if (!verdict.ok) return verdict;
@@ -153,4 +174,22 @@ export function memberContents(
       },
     },
   }));
+}
+
+/**
+ * Everything one member holds, as the Applier applies it (operator/apply.ts): its Namespace,
+ * controlled by the class, then its contents, each stamped with the hash of its manifest so a
+ * member object that already matches costs no write.
+ */
+export function memberChildren(
+  blueprint: Extract<PoolBlueprint, { ok: true }>,
+  tenantClass: ClassPolicy,
+  classUid: string,
+  namespace: string,
+): DesiredChild[] {
+  const member = memberNamespace(tenantClass, classUid, namespace, blueprint.hash);
+  return [
+    hashedChild(member, 'Namespace'),
+    ...memberContents(blueprint, tenantClass.name, namespace).map((c) => hashedChild(c.manifest, c.ref.kind)),
+  ];
 }
