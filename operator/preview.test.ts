@@ -1,4 +1,4 @@
-// planChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
+// previewChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
 // given as data; the e2e plan test checks the same against the real API server.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,9 @@ import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantcl
 import { testConfig, validTenant } from '../testing/policy.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { desiredChildren } from './desired.js';
-import { planChildren, type ChildReader } from './plan.js';
+import { previewChildren, type ChildReader } from './preview.js';
 import { evaluateTenant } from './policy/index.js';
+import type { SecretSources } from './secrets/sources.js';
 
 function tenant(): Tenant {
   const t = validTenant();
@@ -35,7 +36,7 @@ function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildRe
 
 /** Under the built-in class unless `builtIn` is false (then a Tenant with no default class waits). */
 const summary = async (t: Tenant, children: ChildReader, builtIn = true): Promise<unknown> => {
-  const plan = await planChildren(t, { ...testConfig(), useBuiltInClass: builtIn }, children);
+  const plan = await previewChildren(t, { ...testConfig(), useBuiltInClass: builtIn }, children);
   return plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : plan;
 };
 
@@ -47,7 +48,7 @@ const standard: TenantClass = {
   spec: { namespace: { mode: 'PerTenant' } },
 };
 
-describe('planChildren', () => {
+describe('previewChildren', () => {
   it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
     const t = tenant();
     t.spec!.class = 'standard';
@@ -75,7 +76,7 @@ describe('planChildren', () => {
         allowedDomains: ['apps.example.com'],
       },
     };
-    const plan = await planChildren(t, testConfig(), { ...reader([]), classes: [web] });
+    const plan = await previewChildren(t, testConfig(), { ...reader([]), classes: [web] });
     expect(plan).toMatchObject({ kind: 'converge', url: 'http://acme.apps.example.com' });
     const changes = plan.kind === 'converge' ? plan.changes.map((c) => describeRef(c.ref)) : [];
     expect(changes).toContain('Service acme/landlord-app');
@@ -122,7 +123,7 @@ describe('planChildren', () => {
     const t = tenant();
     const old = appliedChildren(t);
     t.spec!.class = 'standard';
-    const moving = await planChildren(t, testConfig(), { ...reader(old), classes: [standard] });
+    const moving = await previewChildren(t, testConfig(), { ...reader(old), classes: [standard] });
     expect(moving).toMatchObject({
       kind: 'converge',
       pruneHeld: { until: { kind: 'Deployment', namespace: 'acme', name: 'web' }, gap: 'not created yet' },
@@ -130,7 +131,7 @@ describe('planChildren', () => {
     const moved = structuredClone(old[0]!) as KubernetesObject & { status?: object };
     moved.metadata = { ...moved.metadata, namespace: 'acme', generation: 1 };
     moved.status = { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 };
-    const rolledOut = await planChildren(t, testConfig(), {
+    const rolledOut = await previewChildren(t, testConfig(), {
       ...reader([...old, moved]),
       classes: [standard],
     });
@@ -198,7 +199,7 @@ describe('planChildren', () => {
   });
 });
 
-describe('planChildren, a class that names namespaces by "{id}"', () => {
+describe('previewChildren, a class that names namespaces by "{id}"', () => {
   const pooled: TenantClass = {
     ...standard,
     metadata: { name: 'quick' },
@@ -253,7 +254,7 @@ describe('planChildren, a class that names namespaces by "{id}"', () => {
   });
 });
 
-describe('planChildren: the TenantClass', () => {
+describe('previewChildren: the TenantClass', () => {
   const small: TenantClass = {
     apiVersion: CLASS_API_VERSION,
     kind: CLASS_KIND,
@@ -299,7 +300,7 @@ describe('planChildren: the TenantClass', () => {
   });
 });
 
-describe("planChildren, a class's secrets (names only)", () => {
+describe("previewChildren, a class's secrets (names only)", () => {
   const withSecrets: TenantClass = {
     ...standard,
     metadata: { name: 'with-secrets' },
@@ -311,7 +312,7 @@ describe("planChildren, a class's secrets (names only)", () => {
       ],
     },
   };
-  const sources = (names: string[]): ChildReader['secretSources'] => ({
+  const sources = (names: string[]): SecretSources => ({
     secret: (namespace, name) =>
       namespace === 'platform-secrets' && names.includes(name)
         ? { type: 'Opaque', data: { k: 'dmFsdWU=' } }
@@ -324,10 +325,14 @@ describe("planChildren, a class's secrets (names only)", () => {
     const t = tenant();
     t.spec!.class = 'with-secrets';
     const kept = childRef('Secret', 'acme', 'db');
-    const base = { ...reader([], [kept]), classes: [withSecrets], secretSources: sources(['sendgrid']) };
+    const base = {
+      ...reader([], [kept]),
+      classes: [withSecrets],
+      cluster: { sources: sources(['sendgrid']) },
+    };
     // The kept copy is this Tenant's: the reader has no object for it, so controlledBy would say no
     // anyway; what matters is that the plan never names it.
-    const plan = await planChildren(t, config, base);
+    const plan = await previewChildren(t, config, base);
     const lines =
       plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : [];
     expect(lines).toContain('created Secret acme/sendgrid');
