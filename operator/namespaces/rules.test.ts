@@ -73,6 +73,19 @@ describe('tenantNamespaceName', () => {
   it('is not held to the allow-list, which is for Shared children', () => {
     expect(tenantNamespaceName('acme', classWith('{name}'), LISTED)).toEqual({ ok: true, namespace: 'acme' });
   });
+
+  it('reserves every secret source namespace, whether or not it exists, under any template', () => {
+    const scope = { ...OPEN, secretSourceNamespaces: ['platform-secrets', 'db-creds'] };
+    for (const [tenant, template] of [
+      ['platform-secrets', '{name}'],
+      ['creds', 'db-{name}'],
+    ]) {
+      const result = tenantNamespaceName(tenant!, classWith(template!), scope);
+      expect(result).toMatchObject({ ok: false, kind: 'reserved' });
+      if (!result.ok) expect(result.problem).toContain('secret source namespace');
+    }
+    expect(tenantNamespaceName('platform', classWith('{name}'), scope).ok).toBe(true);
+  });
 });
 
 describe("tenantNamespaceName: a namespace the class's own network rules trust", () => {
@@ -221,6 +234,15 @@ describe("namespaceProblem for a Shared class's children", () => {
   it.each(SYSTEM_NAMESPACES)('refuses %s, even when listed', (namespace) => {
     const scope = { ...OPEN, allowedNamespaces: [namespace] };
     expect(namespaceProblem(namespace, 'children', scope)).toContain('Kubernetes system namespace');
+  });
+
+  it('refuses a secret source namespace, even when listed: its pods could mount every source', () => {
+    const scope = {
+      ...LISTED,
+      allowedNamespaces: ['platform-secrets'],
+      secretSourceNamespaces: ['platform-secrets'],
+    };
+    expect(namespaceProblem('platform-secrets', 'children', scope)).toContain('secret source namespace');
   });
 
   it("refuses the operator's own namespace, even when nothing is listed", () => {

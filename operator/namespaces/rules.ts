@@ -85,6 +85,12 @@ export interface NamespaceScope {
   /** Globs of names no tenant may take for itself (besides `kube-*`); `*` is any run of characters. */
   reservedNamespaces: readonly string[];
   /**
+   * The namespaces classes copy Secrets from (LANDLORD_SECRET_SOURCE_NAMESPACES), reserved whether
+   * they exist yet or not: whoever held one would write what landlord copies into other tenants'
+   * namespaces, and pods running there could mount every source.
+   */
+  secretSourceNamespaces?: readonly string[];
+  /**
    * The name template of every PerTenant TenantClass, to tell when another class's template makes
    * the same name for another tenant. Absent: no other class is known (`landlord validate` alone).
    */
@@ -106,14 +112,18 @@ export interface ClassTemplate {
 /** `children`: a Shared class's children, in a namespace others share. `tenant`: a tenant's own. */
 export type NamespaceUse = 'children' | 'tenant';
 
-const SAYS: Record<NamespaceUse, { system: string; landlords: string }> = {
+const SAYS: Record<NamespaceUse, { system: string; landlords: string; source: string }> = {
   children: {
     system: 'is a Kubernetes system namespace, which landlord never manages',
     landlords: "is the operator's own namespace, which tenants may not use",
+    source:
+      "is a secret source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES): pods there could read every tenant's copied Secrets",
   },
   tenant: {
     system: 'is a Kubernetes system namespace, which no tenant may have for itself',
     landlords: "is landlord's own namespace",
+    source:
+      'is a secret source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES), reserved whether it exists or not: its holder would write the Secrets landlord copies to other tenants',
   },
 };
 const NOT_A_NAME = `is not a namespace name (${DNS1123_LABEL_RULE})`;
@@ -132,6 +142,8 @@ export function namespaceProblem(
   if (use === 'tenant' && !isDns1123Label(namespace)) return NOT_A_NAME;
   if (isSystemNamespace(namespace, use)) return SAYS[use].system;
   if (namespace === scope.operatorNamespace) return SAYS[use].landlords;
+  if (use === 'children' && scope.secretSourceNamespaces?.includes(namespace) === true)
+    return SAYS[use].source;
   if (use === 'children' && !isAllowedByScope(namespace, scope)) return NOT_CONFIGURED;
   return undefined;
 }
@@ -203,6 +215,8 @@ export function tenantNamespaceName(
       'reserved',
       `matches the reserved name ${JSON.stringify(glob)}, which the platform keeps for itself`,
     );
+  if (scope.secretSourceNamespaces?.includes(namespace) === true)
+    return refuse('reserved', SAYS.tenant.source);
   const trustedBy = trustingRule(tenant, tenantClass, namespace);
   if (trustedBy !== undefined)
     return refuse(
