@@ -6,7 +6,8 @@
 // replica starts and is ready beside the old ones (they share the Lease), an old one stops, and so
 // on until only new ones run. Watches opened before the upgrade count what it did: no pod
 // restarts, nothing is deleted, no Tenant's Ready flaps, no tenant child is written, and a Tenant
-// is written at most once. The figures are printed for the release notes.
+// is written at most once. Then the same roll back to the previous release, measured the same
+// way (docs/deploying.md promises rollbacks as quiet). The figures are printed for the release notes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
@@ -23,6 +24,7 @@ import {
   WATCHED,
   writesPerObject,
   type Recorder,
+  type UpgradeRecord,
   type Write,
 } from './support/upgrade.js';
 import { members, POOL_APP, pooledClass, readyMembers } from './support/warm-pool.js';
@@ -107,13 +109,16 @@ const OWN_ENV = {
 type Component = keyof typeof OWN_ENV;
 
 let previous: PreviousVersion;
-const replicas: Record<'old' | 'new', Record<Component, LandlordProcess[]>> = {
-  old: { sync: [], operator: [] },
-  new: { sync: [], operator: [] },
+type Version = 'previous' | 'tree';
+/** The replicas running now, by version and component; every one ever started, to kill at the end. */
+const running: Record<Version, Record<Component, LandlordProcess[]>> = {
+  previous: { sync: [], operator: [] },
+  tree: { sync: [], operator: [] },
 };
+const started: LandlordProcess[] = [];
 
 /** One replica of a component, the previous version's or this tree's, as the chart's pod runs it. */
-function replica(component: Component, version: 'old' | 'new'): LandlordProcess {
+function replica(component: Component, version: Version): LandlordProcess {
   const env = componentEnv({
     ...LEASE,
     ...OWN_ENV[component],
@@ -121,14 +126,19 @@ function replica(component: Component, version: 'old' | 'new'): LandlordProcess 
     LANDLORD_LOG_LEVEL: 'info',
     LANDLORD_IDENTITY: uniqueName(`${version}-${component}`),
   });
-  const started = startLandlord(component, env, version === 'old' ? previous.cli : undefined);
-  replicas[version][component].push(started);
-  return started;
+  const child = startLandlord(component, env, version === 'previous' ? previous.cli : undefined);
+  running[version][component].push(child);
+  started.push(child);
+  return child;
 }
 
 const leads = (p: LandlordProcess): boolean => p.logs.some((l) => l.msg === 'became leader');
-const leader = (version: 'old' | 'new', component: Component): LandlordProcess | undefined =>
-  replicas[version][component].find(leads);
+const leader = (version: Version, component: Component): LandlordProcess | undefined =>
+  running[version][component].find(leads);
+const allRunning = (version: Version) => (): void =>
+  Object.values(running[version])
+    .flat()
+    .forEach((p) => p.assertRunning());
 
 /** This test's objects: its namespaces and what is in them, its Tenants. */
 function inScope(_kind: string, obj: { metadata?: { name?: string; namespace?: string } }): boolean {
@@ -177,24 +187,163 @@ function quiet(recorder: Recorder, abortIf: () => void): Promise<number> {
   );
 }
 
+/**
+ * Proves the recorder sees what it must: a ConfigMap made and changed in this test's namespace is
+ * recorded as made, written and deleted (then forgotten). A recorder that saw nothing would pass
+ * every check below.
+ */
+async function probe(recorder: Recorder): Promise<void> {
+  const name = uniqueName('probe');
+  await core.createNamespacedConfigMap({ namespace: home, body: { metadata: { name }, data: { a: '1' } } });
+  await core.replaceNamespacedConfigMap({
+    namespace: home,
+    name,
+    body: { metadata: { name }, data: { a: '2' } },
+  });
+  const key = `ConfigMap/${home}/${name}`;
+  await waitUntil(
+    'the recorder to see the probe made and written',
+    () =>
+      Promise.resolve(
+        (recorder.record.created.includes(key) &&
+          recorder.record.writes.some((w) => w.key === key && w.fields.includes('data.a'))) ||
+          undefined,
+      ),
+    { timeoutMs: 30_000 },
+  );
+  await core.deleteNamespacedConfigMap({ namespace: home, name });
+  await waitUntil(
+    'the recorder to see the probe deleted',
+    () => Promise.resolve(recorder.record.deleted.includes(key) || undefined),
+    { timeoutMs: 30_000 },
+  );
+}
+
 /** The chart's rolling update of one component: maxSurge 1, maxUnavailable 0. */
-async function roll(component: Component): Promise<(number | string)[]> {
+async function roll(component: Component, from: Version, to: Version): Promise<(number | string)[]> {
   const exits: (number | string)[] = [];
-  for (const stale of [...replicas.old[component]]) {
-    await replica(component, 'new').ready();
+  for (const stale of [...running[from][component]]) {
+    await replica(component, to).ready();
     exits.push(await stale.stop());
+    running[from][component] = running[from][component].filter((p) => p !== stale);
   }
   return exits;
 }
 
-const newRunning = (): void =>
-  Object.values(replicas.new)
-    .flat()
-    .forEach((p) => p.assertRunning());
-const oldRunning = (): void =>
-  Object.values(replicas.old)
-    .flat()
-    .forEach((p) => p.assertRunning());
+/** When a replica of `to` first led each component, polled while the roll runs. */
+function leaderTimes(to: Version): { at: Partial<Record<Component, number>>; stop(): void } {
+  const at: Partial<Record<Component, number>> = {};
+  const timer = setInterval(() => {
+    for (const c of ['sync', 'operator'] as const)
+      if (at[c] === undefined && leader(to, c) !== undefined) at[c] = Date.now();
+  }, 100);
+  return { at, stop: () => clearInterval(timer) };
+}
+
+/** The new leaders have gone over everything: the operator reconciled every Tenant, sync scanned. */
+async function leadersCaughtUp(to: Version): Promise<void> {
+  const abortIf = allRunning(to);
+  const operator = await waitUntil('a leading operator', () => Promise.resolve(leader(to, 'operator')), {
+    timeoutMs: 60_000,
+    abortIf,
+  });
+  const sync = await waitUntil('a leading sync', () => Promise.resolve(leader(to, 'sync')), {
+    timeoutMs: 60_000,
+    abortIf,
+  });
+  await waitUntil(
+    `the new operator to reconcile all ${ALL.length} Tenants`,
+    async () => metricValue(await operator.metrics(), 'landlord_reconcile_total') >= ALL.length || undefined,
+    { timeoutMs: 120_000, abortIf },
+  );
+  await sync.waitForLog((l) => l.msg === 'scan complete', 60_000);
+  await allReady(abortIf);
+  await readyMembers(classOf('pooled'), POOL_SIZE, { abortIf });
+}
+
+interface Outcome {
+  record: UpgradeRecord;
+  pods: number;
+  restarted: string[];
+  rehashed: string[];
+  exits: (number | string)[];
+  tenantWrites: [string, number][];
+  childWrites: Write[];
+  figures: [string, string | number][];
+}
+
+/** Rolls both components from one version to the other and says what it did to the tenants. */
+async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
+  const recorder = await recordUpgrade(inScope);
+  await probe(recorder);
+  await quiet(recorder, allRunning(from));
+  const before = await pods();
+  recorder.reset();
+  const begun = Date.now();
+  const seconds = (at: number | undefined): string =>
+    at === undefined ? '-' : `${((at - begun) / 1000).toFixed(1)} s`;
+  const leaders = leaderTimes(to);
+  const exits = (await Promise.all([roll('sync', from, to), roll('operator', from, to)])).flat();
+  const rolledAt = Date.now();
+  await leadersCaughtUp(to);
+  const caughtUpAt = Date.now();
+  leaders.stop();
+  const lastChange = await quiet(recorder, allRunning(to));
+  const record = recorder.stop();
+  const after = await pods();
+  const restarted = [...before].filter(([key, p]) => after.get(key)?.uid !== p.uid).map(([key]) => key);
+  const rehashed = [...before].filter(([key, p]) => after.get(key)?.hash !== p.hash).map(([key]) => key);
+  const tenantWrites = [...writesPerObject(record.writes)].filter(([key]) => kindOfKey(key) === 'Tenant');
+  const childWrites = record.writes.filter((w) => kindOfKey(w.key) !== 'Tenant');
+  const figures: [string, string | number][] = [
+    ['pods restarted', `${restarted.length} of ${before.size}`],
+    ['pod-template-hash changed', `${rehashed.length} of ${before.size} pods`],
+    ['objects deleted', record.deleted.length],
+    ['objects created', record.created.length],
+    ['writes to tenant children', childWrites.length],
+    [
+      'writes to Tenants',
+      `${tenantWrites.reduce((n, [, w]) => n + w, 0)} (at most ${Math.max(0, ...tenantWrites.map(([, w]) => w))} per Tenant)`,
+    ],
+    ['Tenants whose Ready flapped', new Set(record.notReady.map((r) => r.split(':')[0])).size],
+    ['replaced replicas exited with', exits.join(', ')],
+    ['new leader: sync, operator', `${seconds(leaders.at.sync)}, ${seconds(leaders.at.operator)}`],
+    ['rolling update done', seconds(rolledAt)],
+    ['steady (new leaders caught up)', seconds(caughtUpAt)],
+    ['last change to a tenant object', lastChange >= begun ? seconds(lastChange) : 'none'],
+  ];
+  return { record, pods: before.size, restarted, rehashed, exits, tenantWrites, childWrites, figures };
+}
+
+function report(title: string, outcome: Outcome): void {
+  const width = Math.max(...outcome.figures.map(([k]) => k.length));
+  const lines = outcome.figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
+  const { record } = outcome;
+  const writes = record.writes.slice(0, 30).map((w) => `  ${w.key}: ${w.fields.slice(0, 6).join(', ')}`);
+  console.log(
+    [
+      title,
+      `  watched: ${WATCHED.map((w) => w.kind).join(', ')}`,
+      ...lines,
+      ...(writes.length > 0 ? ['writes:', ...writes] : []),
+      ...(record.deleted.length > 0 ? [`deleted: ${record.deleted.join(', ')}`] : []),
+      ...(record.created.length > 0 ? [`created: ${record.created.join(', ')}`] : []),
+      ...(record.notReady.length > 0 ? [`not Ready: ${record.notReady.slice(0, 20).join('; ')}`] : []),
+    ].join('\n'),
+  );
+}
+
+/** What an upgrade (or a rollback) may do to running tenants: nothing they would notice. */
+function expectUnnoticed(outcome: Outcome): void {
+  expect(outcome.restarted).toEqual([]);
+  expect(outcome.rehashed).toEqual([]);
+  expect(outcome.record.deleted).toEqual([]);
+  expect(outcome.record.notReady).toEqual([]);
+  expect(outcome.childWrites).toEqual([]);
+  for (const [key, count] of outcome.tenantWrites)
+    expect({ key, count }).toEqual({ key, count: Math.min(count, 1) });
+  expect(outcome.exits).toEqual([0, 0, 0, 0]);
+}
 
 beforeAll(async () => {
   previous = await previousVersion((line) => console.log(`[upgrade] ${line}`));
@@ -212,20 +361,14 @@ beforeAll(async () => {
   for (const kind of KINDS) await createClass(custom, classOf(kind), CLASSES[kind]);
   await createTable(table);
   for (const kind of KINDS) for (const name of tenantsOf(kind)) await putRow(table, rowOf(name, kind));
-  for (const component of ['sync', 'operator', 'sync', 'operator'] as const) replica(component, 'old');
-  await Promise.all(
-    Object.values(replicas.old)
-      .flat()
-      .map((p) => p.ready()),
-  );
-  await allReady(oldRunning);
-  await readyMembers(classOf('pooled'), POOL_SIZE, { timeoutMs: 120_000, abortIf: oldRunning });
+  for (const component of ['sync', 'operator', 'sync', 'operator'] as const) replica(component, 'previous');
+  await Promise.all(started.map((p) => p.ready()));
+  await leadersCaughtUp('previous');
 }, 600_000);
 
 afterAll(async () => {
-  const all = [...Object.values(replicas.old), ...Object.values(replicas.new)].flat();
-  all.forEach((p) => p.kill('SIGKILL'));
-  await Promise.all(all.map((p) => p.exited));
+  started.forEach((p) => p.kill('SIGKILL'));
+  await Promise.all(started.map((p) => p.exited));
   await deleteSyncedTenants(table);
   for (const kind of KINDS) await deleteClass(custom, classOf(kind));
   const pool = (await members(classOf('pooled'))).map((m) => m.ns.metadata!.name!);
@@ -233,105 +376,24 @@ afterAll(async () => {
     await core.deleteNamespace({ name: namespace }).catch(() => undefined);
 }, 300_000);
 
-function figures(rows: [string, string | number][]): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n');
-}
-
-function describeWrites(writes: readonly Write[]): string {
-  return writes
-    .slice(0, 30)
-    .map((w) => `  ${w.key}: ${w.fields.slice(0, 6).join(', ')}`)
-    .join('\n');
-}
-
-describe(`an upgrade from the previous release to this tree`, () => {
+describe('an upgrade from the previous release to this tree, as the chart rolls it', () => {
   it('restarts no pod, deletes nothing, flaps no Ready, writes no tenant child', async () => {
-    const recorder = await recordUpgrade(inScope);
-    await quiet(recorder, oldRunning);
-    const podsBefore = await pods();
-    recorder.reset();
-    const started = Date.now();
-    const seconds = (at: number): string => `${((at - started) / 1000).toFixed(1)} s`;
-
-    const leaderAt: Partial<Record<Component, number>> = {};
-    const watchLeaders = setInterval(() => {
-      for (const c of ['sync', 'operator'] as const)
-        if (leaderAt[c] === undefined && leader('new', c) !== undefined) leaderAt[c] = Date.now();
-    }, 100);
-    const [syncExits, operatorExits] = await Promise.all([roll('sync'), roll('operator')]);
-    const rolledAt = Date.now();
-    await waitUntil(
-      'a new leader of each component',
-      () => Promise.resolve(leaderAt.sync && leaderAt.operator),
-      {
-        timeoutMs: 60_000,
-        abortIf: newRunning,
-      },
+    const outcome = await measuredRoll('previous', 'tree');
+    const from = `${previous.version} (${previous.commit.slice(0, 7)})`;
+    report(
+      `upgrade ${from} → this tree: ${ALL.length} Tenants (${PER_KIND} each: ${KINDS.join(', ')}), ` +
+        `${POOL_SIZE} pool members`,
+      outcome,
     );
-    clearInterval(watchLeaders);
-    // The new leaders have gone over everything: the operator reconciled every Tenant, sync scanned.
-    const operatorLeader = leader('new', 'operator')!;
-    await waitUntil(
-      `the new operator to reconcile all ${ALL.length} Tenants`,
-      async () =>
-        metricValue(await operatorLeader.metrics(), 'landlord_reconcile_total') >= ALL.length || undefined,
-      { timeoutMs: 120_000, abortIf: newRunning },
-    );
-    await leader('new', 'sync')!.waitForLog((l) => l.msg === 'scan complete', 60_000);
-    await allReady(newRunning);
-    await readyMembers(classOf('pooled'), POOL_SIZE, { abortIf: newRunning });
-    const lastChange = await quiet(recorder, newRunning);
-    const record = recorder.stop();
-    const podsAfter = await pods();
-
-    const restarted = [...podsBefore]
-      .filter(([key, p]) => podsAfter.get(key)?.uid !== p.uid)
-      .map(([key]) => key);
-    const rehashed = [...podsBefore]
-      .filter(([key, p]) => podsAfter.get(key)?.hash !== p.hash)
-      .map(([key]) => key);
-    const perObject = writesPerObject(record.writes);
-    const tenantWrites = [...perObject].filter(([key]) => kindOfKey(key) === 'Tenant');
-    const childWrites = record.writes.filter((w) => kindOfKey(w.key) !== 'Tenant');
-    const steady = Math.max(lastChange, rolledAt);
-    console.log(
-      `upgrade ${previous.version} (${previous.commit.slice(0, 7)}) → this tree: ` +
-        `${ALL.length} Tenants (${PER_KIND} each: ${KINDS.join(', ')}) + ${POOL_SIZE} pool members\n` +
-        figures([
-          ['kinds watched', WATCHED.map((w) => w.kind).join(', ')],
-          ['pods restarted', `${restarted.length} of ${podsBefore.size}`],
-          ['pod-template-hash changed', `${rehashed.length} of ${podsBefore.size} pods`],
-          ['objects deleted', record.deleted.length],
-          ['objects created', record.created.length],
-          ['writes to tenant children', childWrites.length],
-          [
-            'writes to Tenants',
-            `${tenantWrites.reduce((n, [, w]) => n + w, 0)} (at most ${Math.max(0, ...tenantWrites.map(([, w]) => w))} per Tenant)`,
-          ],
-          ['Tenants whose Ready flapped', new Set(record.notReady.map((r) => r.split(':')[0])).size],
-          ['old replicas exited with', [...syncExits, ...operatorExits].join(', ')],
-          ['new leader: sync, operator', `${seconds(leaderAt.sync!)}, ${seconds(leaderAt.operator!)}`],
-          ['rolling update done', seconds(rolledAt)],
-          ['steady state (last change)', seconds(steady)],
-        ]) +
-        (record.writes.length > 0 ? `\nwrites:\n${describeWrites(record.writes)}` : '') +
-        (record.deleted.length + record.created.length > 0
-          ? `\ndeleted: ${record.deleted.join(', ')}\ncreated: ${record.created.join(', ')}`
-          : '') +
-        (record.notReady.length > 0 ? `\nnot Ready: ${record.notReady.slice(0, 20).join('; ')}` : ''),
-    );
-
-    expect(restarted).toEqual([]);
-    expect(rehashed).toEqual([]);
-    expect(record.deleted).toEqual([]);
-    expect(record.notReady).toEqual([]);
-    expect(childWrites).toEqual([]);
-    for (const [key, count] of tenantWrites)
-      expect({ key, count }).toEqual({ key, count: Math.min(count, 1) });
-    expect([...syncExits, ...operatorExits]).toEqual([0, 0, 0, 0]);
-    // Exactly the children the old version made, still labelled for their Tenant.
+    expectUnnoticed(outcome);
+    // Every PerTenant tenant still in its one namespace, labelled for it.
     const labelled = await core.listNamespace({ labelSelector: LABEL.tenant });
     expect(labelled.items.filter((ns) => inScope('Namespace', ns)).length).toBe(ALL.length - PER_KIND);
+  });
+
+  it('and a rollback to the previous release does the same', async () => {
+    const outcome = await measuredRoll('tree', 'previous');
+    report(`rollback: this tree → ${previous.version} (${previous.commit.slice(0, 7)})`, outcome);
+    expectUnnoticed(outcome);
   });
 });

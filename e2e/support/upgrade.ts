@@ -73,7 +73,7 @@ function comparable(obj: Obj, withStatus: boolean): Record<string, unknown> {
 }
 
 /** Dotted paths at which two JSON values differ (objects descended, arrays compared whole). */
-export function changedPaths(a: unknown, b: unknown, path = ''): string[] {
+function changedPaths(a: unknown, b: unknown, path = ''): string[] {
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(a) || !isObject(b)) return isDeepStrictEqual(a, b) ? [] : [path || '(root)'];
