@@ -263,7 +263,8 @@ async function leadersCaughtUp(to: Version): Promise<void> {
 
 interface Outcome {
   record: UpgradeRecord;
-  pods: number;
+  /** What the tenants had when the roll began, by kind. */
+  objects: Map<string, number>;
   restarted: string[];
   rehashed: string[];
   exits: (number | string)[];
@@ -278,6 +279,7 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
   await probe(recorder);
   await quiet(recorder, allRunning(from));
   const before = await pods();
+  const objects = recorder.objects();
   recorder.reset();
   const begun = Date.now();
   const seconds = (at: number | undefined): string =>
@@ -296,6 +298,7 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
   const tenantWrites = [...writesPerObject(record.writes)].filter(([key]) => kindOfKey(key) === 'Tenant');
   const childWrites = record.writes.filter((w) => kindOfKey(w.key) !== 'Tenant');
   const figures: [string, string | number][] = [
+    ['objects watched', [...objects].map(([kind, n]) => `${n} ${kind}`).join(', ')],
     ['pods restarted', `${restarted.length} of ${before.size}`],
     ['pod-template-hash changed', `${rehashed.length} of ${before.size} pods`],
     ['objects deleted', record.deleted.length],
@@ -312,7 +315,7 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
     ['steady (new leaders caught up)', seconds(caughtUpAt)],
     ['last change to a tenant object', lastChange >= begun ? seconds(lastChange) : 'none'],
   ];
-  return { record, pods: before.size, restarted, rehashed, exits, tenantWrites, childWrites, figures };
+  return { record, objects, restarted, rehashed, exits, tenantWrites, childWrites, figures };
 }
 
 function report(title: string, outcome: Outcome): void {
@@ -323,7 +326,6 @@ function report(title: string, outcome: Outcome): void {
   console.log(
     [
       title,
-      `  watched: ${WATCHED.map((w) => w.kind).join(', ')}`,
       ...lines,
       ...(writes.length > 0 ? ['writes:', ...writes] : []),
       ...(record.deleted.length > 0 ? [`deleted: ${record.deleted.join(', ')}`] : []),
@@ -386,6 +388,9 @@ describe('an upgrade from the previous release to this tree, as the chart rolls 
       outcome,
     );
     expectUnnoticed(outcome);
+    // Every kind a tenant has was there to be left alone (sync's revisions included).
+    const absent = WATCHED.map((w) => w.kind).filter((kind) => (outcome.objects.get(kind) ?? 0) === 0);
+    expect(absent).toEqual([]);
     // Every PerTenant tenant still in its one namespace, labelled for it.
     const labelled = await core.listNamespace({ labelSelector: LABEL.tenant });
     expect(labelled.items.filter((ns) => inScope('Namespace', ns)).length).toBe(ALL.length - PER_KIND);

@@ -57,7 +57,10 @@ function entryName(entry: { manager?: string; operation?: string; subresource?: 
   return `${entry.manager ?? '?'}/${entry.operation ?? '?'}${entry.subresource ? `/${entry.subresource}` : ''}`;
 }
 
-/** The object without what says only that it was written (resourceVersion), by field manager. */
+/**
+ * The object without what says only that it was written (resourceVersion), its managedFields by
+ * field manager, and without kind and apiVersion (a list's items lack them, a watch's objects not).
+ */
 function comparable(obj: Obj, withStatus: boolean): Record<string, unknown> {
   const { managedFields, ...metadata } = obj.metadata ?? {};
   delete metadata.resourceVersion;
@@ -68,6 +71,8 @@ function comparable(obj: Obj, withStatus: boolean): Record<string, unknown> {
     ...obj,
     metadata: { ...metadata, managedFields: Object.fromEntries(entries) },
   };
+  delete copy.kind;
+  delete copy.apiVersion;
   if (!withStatus) delete copy.status;
   return copy;
 }
@@ -96,6 +101,8 @@ function notReadyReason(tenant: Tenant): string | undefined {
 export interface Recorder {
   /** Live: grows as events arrive. */
   readonly record: UpgradeRecord;
+  /** How many objects in scope exist now, by kind. */
+  objects(): Map<string, number>;
   /** Forgets what was recorded so far (what came before the upgrade), keeping the watches. */
   reset(): void;
   stop(): UpgradeRecord;
@@ -137,7 +144,8 @@ export async function recordUpgrade(inScope: (kind: string, obj: Obj) => boolean
       const fields = writtenFields(kind, before, obj);
       if (fields.length > 0) record.writes.push({ at: Date.now(), key, fields });
     }
-    last.set(key, obj);
+    if (phase === 'DELETED') last.delete(key);
+    else last.set(key, obj);
   };
   for (const { kind, path } of WATCHED) {
     const list = await api.request<Collection>({ method: 'GET', path });
@@ -159,6 +167,11 @@ export async function recordUpgrade(inScope: (kind: string, obj: Obj) => boolean
   }
   return {
     record,
+    objects: () => {
+      const byKind = new Map<string, number>();
+      for (const key of last.keys()) byKind.set(kindOfKey(key), (byKind.get(kindOfKey(key)) ?? 0) + 1);
+      return byKind;
+    },
     reset: () => {
       for (const list of [record.writes, record.deleted, record.created, record.notReady]) list.length = 0;
     },
