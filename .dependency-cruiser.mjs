@@ -54,6 +54,14 @@ export default {
       { path: '^(api|runtime|operator|sync|purger|cli|e2e|bench|harness|sandbox)/' },
     ),
     forbid(
+      'cli-reads-revisions-through-the-api',
+      "The revision format and the row's change note are the contract between sync, which writes them, and " +
+        '`landlord history` and `rollback`, which read and write them back: the CLI takes them from api/, never ' +
+        "from sync's history or row parsing.",
+      { path: '^cli/' },
+      { path: '^sync/(history/|row/note\\.ts$)' },
+    ),
+    forbid(
       'runtime-knows-no-component',
       'The process runtime serves every component, so it can depend on none.',
       { path: '^runtime/' },

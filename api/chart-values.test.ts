@@ -59,6 +59,7 @@ describe('charts/landlord values.schema.json', () => {
     expect(rest).toEqual(expected([COMMON_SETTINGS, PURGER_SETTINGS]));
     expect(AWS_REGION).toMatchObject({ type: 'string' });
     expect(Object.keys(settingsOf('purger').patternProperties ?? {})).toEqual(['^AWS_[A-Z0-9_]+$']);
+    expect(settingsOf('purger').required).toEqual(['LANDLORD_PURGER_TENANT_TABLES']);
     expect((values.purger as { enabled: boolean }).enabled).toBe(false);
   });
 

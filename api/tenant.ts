@@ -12,6 +12,11 @@ export const CRD_NAME = `${PLURAL}.${GROUP}`;
 /** Field managers: one per component, so server-side apply keeps their fields apart. */
 export const FIELD_MANAGER = {
   operator: 'landlord-operator',
+  /**
+   * The operator's claim of a warm pool member: a merge patch (an update, not an apply), so its
+   * own name in managedFields, apart from the operator's Apply entry the tenant's children use.
+   */
+  operatorClaim: 'landlord-operator-claim',
   sync: 'landlord-sync',
   purger: 'landlord-purger',
 } as const;

@@ -2,7 +2,7 @@
 // last, with a one-line summary of what each changed; `--revision N` shows one revision's diff
 // against the revision before it. Needs only `list` on ControllerRevisions in landlord's namespace.
 import type { Command } from 'commander';
-import type { Revision } from '../sync/history/revision.js';
+import type { Revision } from '../api/revision.js';
 import {
   failed,
   HISTORY_EXIT,

@@ -2,7 +2,7 @@
 // rows to DynamoDB directly): unreachable (connections refused, then requests that hang), throttled,
 // and a scan that fails on its second page. sync backs off, deletes nothing it should not, stays up,
 // and catches up once DynamoDB answers again. The outage lasts a minute (LANDLORD_SOAK=1: five).
-// (sync-faults.test.ts covers DynamoDB frozen with SIGSTOP, start-up errors and a table without a stream.)
+// (sync-table-problems.test.ts covers DynamoDB frozen with SIGSTOP, start-up errors and a table without a stream.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_LOG } from '../sync/reasons.js';
 import { waitUntil } from '../harness/wait.js';

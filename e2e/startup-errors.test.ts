@@ -51,6 +51,23 @@ describe('start-up errors', () => {
     });
   });
 
+  it('a purger without LANDLORD_PURGER_TENANT_TABLES: one line naming it, before it starts', async () => {
+    const env = componentEnv();
+    delete env.LANDLORD_PURGER_TENANT_TABLES;
+    const purger = startLandlord('purger', env);
+    // The setting is read before anything starts: stderr's one line, no JSON log, no component.
+    await purger.waitForLog((l) => String(l.msg).includes('LANDLORD_PURGER_TENANT_TABLES'));
+    expect(await purger.exited).toBe(2);
+    expect(purger.logs).toEqual([
+      {
+        level: 'raw',
+        msg: expect.stringMatching(
+          /^landlord: LANDLORD_PURGER_TENANT_TABLES is required: Comma-separated tenant tables .+$/,
+        ) as unknown,
+      },
+    ]);
+  });
+
   it('an API server that cannot be reached: one line naming it and KUBECONFIG', async () => {
     // A loopback port that closes every connection: the kubeconfig points at no API server.
     const server = `https://127.0.0.1:${await heldPort()}`;

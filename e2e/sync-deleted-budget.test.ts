@@ -4,7 +4,7 @@
 // end, and none of those left unmarked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../harness/wait.js';
-import { allowance } from '../sync/prune-guard.js';
+import { allowance } from '../sync/takedown-budget.js';
 import { SYNC_EVENT, SYNC_LOG } from '../sync/reasons.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';

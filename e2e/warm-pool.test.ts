@@ -4,8 +4,9 @@
 // once; class edits (size down, a changed Deployment) and the class's deletion move only unclaimed
 // members; a "{name}" template on a pooled class is refused; members hold the class's shared
 // secrets and a claim adds the tenant's own; an application slow to start (kwok's delay stage) is
-// Ready at once from the pool. One operator for the file; sync only for the burst's rows, the other
-// Tenants made directly.
+// Ready at once from the pool. The pools' Deployments name no namespace, as docs/warm-pool.md's
+// example does. One operator for the file; sync only for the burst's rows, the other Tenants made
+// directly.
 import { NetworkingV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, LABEL, PLURAL, type Tenant } from '../api/tenant.js';
@@ -50,7 +51,16 @@ const classes = CLASSES;
 let operator: LandlordProcess;
 const tenants: string[] = [];
 
+/** The Deployment the rows ask for: a row names a namespace, which its class replaces. */
 const APP = POOL_APP;
+
+/** The Deployment as a pool runs it, in docs/warm-pool.md's shape: no namespace, each member's is given. */
+function poolShape(deployment: V1Deployment): V1Deployment {
+  const metadata = { ...deployment.metadata };
+  delete metadata.namespace;
+  return { ...deployment, metadata };
+}
+const POOL_DEPLOYMENT = poolShape(APP);
 
 /** Where the pool of 3's class copies its secrets from (the operator is installed to read it). */
 const SOURCES = `src-${id}`;
@@ -64,7 +74,7 @@ const POOL3_SECRETS = [
 const pooledClass = (
   size: number,
   template = `${id}-{id}`,
-  deployment = APP,
+  deployment = POOL_DEPLOYMENT,
   secrets: TenantClassSpec['secrets'] = [],
 ): TenantClassSpec => poolClassOf(size, template, deployment, secrets);
 
@@ -132,8 +142,10 @@ beforeAll(async () => {
   await putSource('shared', 'for everyone');
   await putSource(`${id}-first-db`, 'for the first tenant');
   // Exposed too: the members' pods carry the label the tenants' Services select, so a claim keeps them.
+  // With a quota: a member's Deployment waits until the quota controller enforces it.
   await createClass(pool3, {
-    ...pooledClass(3, `${id}-{id}`, APP, POOL3_SECRETS),
+    ...pooledClass(3, `${id}-{id}`, POOL_DEPLOYMENT, POOL3_SECRETS),
+    resourceQuota: { hard: { pods: '10' } },
     expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
     allowedDomains: [DOMAIN],
   });
@@ -171,6 +183,10 @@ describe('a warm pool of 3', () => {
     const name = first!.metadata!.name!;
     expect(name).toMatch(new RegExp(`^${id}-[0-9a-z]{8}$`));
     await core.readNamespacedServiceAccount({ name: 'landlord-tenant', namespace: name });
+    // The quota was enforced before the Deployment was made, and counts the member's pod.
+    const quota = await core.readNamespacedResourceQuota({ name: 'landlord-quota', namespace: name });
+    expect(quota.status?.hard).toEqual({ pods: '10' });
+    expect(quota.status?.used).toEqual({ pods: '1' });
     // The shared secret is there already, labelled with the pool; the per-tenant one comes with a claim.
     const shared = await core.readNamespacedSecret({ name: 'shared', namespace: name });
     expect(Buffer.from(shared.data!.value!, 'base64').toString()).toBe('for everyone');
@@ -413,7 +429,7 @@ describe('50 rows at once, through sync, against a pool of 10', () => {
     const before = (await members(pool10)).map((m) => m.ns.metadata!.name!);
     const claimed = (await readTenant(custom, burst[0]!)).status!.namespace!;
     const pods = await podUids(claimed);
-    await patchPool(pool10, { deployment: deploymentManifest('app', 'default', 'nginx:1.28') });
+    await patchPool(pool10, { deployment: poolShape(deploymentManifest('app', 'default', 'nginx:1.28')) });
     const after = await waitUntil(
       'every member replaced',
       async () => {
@@ -535,7 +551,7 @@ describe('an application slow to become available (20 s): warm against cold in o
   };
 
   it(`${CLAIMS} warm claims run the pool's pods, already Ready; a cold one waits the full 20 s`, async () => {
-    await createClass(slow, pooledClass(CLAIMS, `${id}-{id}`, slowApp()));
+    await createClass(slow, pooledClass(CLAIMS, `${id}-{id}`, poolShape(slowApp())));
     const memberPods = new Map<string, string[]>();
     for (const ns of await readyMembers(slow, CLAIMS, 120_000)) memberPods.set(ns, await podsOf(ns));
     // One after another, as signups come: the burst of e2e 2 covers claims at once.

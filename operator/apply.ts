@@ -3,15 +3,17 @@
 // "500m") is remembered so it is not mistaken for drift.
 //
 // A child the cache does not hold is created by POST: the cheapest write for the API server, and
-// one request without reading first. An object the cache cannot show (one without the tenant label:
-// made by hand or by another tool) is never overwritten: the refused create (409) says something is
-// there, and only then is it read and its owner checked. A child the cache holds is changed by a
-// forced server-side apply naming its uid, so an object replaced meanwhile is refused (metadata.uid
-// is immutable); before the first such apply, what the create recorded is folded into the
-// operator's Apply entry, so the apply removes what a spec stops naming (field-ownership.ts).
+// one request without reading first (a warm pool member's by a server-side apply that only
+// creates, since a claiming tenant's apply takes it over: ApplierOptions). An object the cache
+// cannot show (one without the tenant label: made by hand or by another tool) is never
+// overwritten: the refused create (409) says something is there, and only then is it read and its
+// owner checked. A child the cache holds is changed by a forced server-side apply naming its uid,
+// so an object replaced meanwhile is refused (metadata.uid is immutable); before the first such
+// apply, what the create recorded is folded into the operator's Apply entry, so the apply removes
+// what a spec stops naming (field-ownership.ts).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
-import { ApiError, CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
 import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import { APPLY_WAVES, valuesAreRead, WORKLOAD_WAVE } from './facets/kinds.js';
@@ -86,33 +88,52 @@ export function quotaWaitOf(
   return desired.some((child, i) => WORKLOAD_WAVE.includes(child.ref.kind) && writes(i)) ? wait : undefined;
 }
 
+export interface ApplierOptions {
+  /**
+   * How a child the cache does not hold is created. 'post' (the default): a create, the cheapest
+   * write, whose fields a later apply first takes over (field-ownership.ts). 'apply': a forced
+   * server-side apply naming a resourceVersion no object has, so it only creates (an existing
+   * object refuses it, 409, as a create's would): for children that another apply under the same
+   * field manager takes over soon, a warm pool member's when a tenant claims it, which then has no
+   * create's fields to take over first.
+   */
+  createBy?: 'post' | 'apply';
+}
+
 export class Applier {
   /**
-   * tenant → child key → its normalized manifest: one entry per child, replaced when an edit
-   * changes its hash, dropped when the spec stops naming it or the Tenant goes. Memory follows the
-   * Tenants and children there are, never the number of edits (a 300 KB row edited a thousand
+   * owner → child key → its normalized manifest: one entry per child, replaced when an edit
+   * changes its hash, dropped when the spec stops naming it or the owner goes. Memory follows the
+   * owners and children there are, never the number of edits (a 300 KB row edited a thousand
    * times holds one copy, not a thousand).
    */
   private readonly normalized = new Map<string, Map<string, Normalized>>();
+  private readonly createBy: 'post' | 'apply';
 
-  constructor(private readonly api: KubeApi) {}
+  constructor(
+    private readonly api: KubeApi,
+    options: ApplierOptions = {},
+  ) {
+    this.createBy = options.createBy ?? 'post';
+  }
 
   /**
    * Applies every child that is absent from the cache or differs from its desired manifest, wave
    * by wave (each at once): a PerTenant tenant's Namespace, then what fences it in, then the
    * Deployment and ConfigMaps, since a pod created before the quota or the LimitRange would escape
    * them. The last wave also waits until the quota controller enforces the quota (`quotaWait`):
-   * the quota's first status write wakes the Tenant again. `cached` is what the cache holds
-   * (already checked as this Tenant's); a child whose apply finds an object the cache did not show
-   * is handed to `claim`, then applied if still needed.
+   * the quota's first status write wakes the Tenant again. `owner` names whose children these are
+   * (a Tenant's name; a warm pool member's namespace), for what is remembered of them. `cached` is
+   * what the cache holds (already checked as the owner's); a child whose apply finds an object the
+   * cache did not show is handed to `claim`, then applied if still needed.
    */
   async applyDrifted(
-    tenant: string,
+    owner: string,
     desired: readonly DesiredChild[],
     cached: readonly (KubernetesObject | undefined)[],
     claim: ClaimUnseen,
   ): Promise<Applied> {
-    const known = this.keep(tenant, desired);
+    const known = this.keep(owner, desired);
     const outcomes: Outcome[] = desired.map((_, i) => ({ object: cached[i] }));
     let quotaWait: QuotaWait | undefined;
     try {
@@ -128,8 +149,8 @@ export class Applier {
       }
     } finally {
       // Most Tenants have nothing to remember: an empty Map each cost ~0.3 KB per Tenant.
-      if (known.size === 0) this.normalized.delete(tenant);
-      else this.normalized.set(tenant, known);
+      if (known.size === 0) this.normalized.delete(owner);
+      else this.normalized.set(owner, known);
     }
     return {
       objects: outcomes.map((o) => o.object),
@@ -207,9 +228,9 @@ export class Applier {
     }
   }
 
-  /** The Tenant's entries still current: for children the spec names, at the hash it names them. */
-  private keep(tenant: string, desired: readonly DesiredChild[]): Map<string, Normalized> {
-    const before = this.normalized.get(tenant);
+  /** The owner's entries still current: for children the spec names, at the hash it names them. */
+  private keep(owner: string, desired: readonly DesiredChild[]): Map<string, Normalized> {
+    const before = this.normalized.get(owner);
     const kept = new Map<string, Normalized>();
     for (const child of desired) {
       const key = childKey(child.ref);
@@ -219,9 +240,9 @@ export class Applier {
     return kept;
   }
 
-  /** The Tenant is gone: so is what was remembered of its children. */
-  forget(tenant: string): void {
-    this.normalized.delete(tenant);
+  /** The owner is gone (or done with): so is what was remembered of its children. */
+  forget(owner: string): void {
+    this.normalized.delete(owner);
   }
 
   /** Number of children with a normalized manifest remembered (for tests). */
@@ -240,7 +261,7 @@ export class Applier {
     const manifest = { apiVersion: child.ref.apiVersion, kind: child.ref.kind, ...child.manifest };
     try {
       const result = await this.api.request<KubernetesObject>(
-        target === 'create'
+        target === 'create' && this.createBy === 'post'
           ? {
               method: 'POST',
               path: apiPath({ ...child.ref, name: undefined }),
@@ -252,7 +273,7 @@ export class Applier {
               path: apiPath(child.ref),
               query: { fieldManager: FIELD_MANAGER.operator, force: true },
               contentType: CONTENT_TYPE.apply,
-              body: { ...manifest, metadata: { ...manifest.metadata, uid: target.uid } },
+              body: { ...manifest, metadata: { ...manifest.metadata, ...precondition(target) } },
               verb: 'apply',
             },
       );
@@ -264,6 +285,23 @@ export class Applier {
     } catch (err) {
       throw applyError(child.ref, err);
     }
+  }
+}
+
+/**
+ * What an apply names so it changes only the object it means: the uid of the one the cache holds,
+ * or, to create, a resourceVersion no object has ("1").
+ */
+const precondition = (target: 'create' | { uid: string }): { uid: string } | { resourceVersion: string } =>
+  target === 'create' ? { resourceVersion: '1' } : { uid: target.uid };
+
+/** A child as the API server has it now; undefined when there is none. */
+export async function readChild(api: KubeApi, ref: ChildRef): Promise<KubernetesObject | undefined> {
+  try {
+    return await api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw retryable(OPERATOR_REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
   }
 }
 

@@ -5,11 +5,10 @@
 // a read and a write.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
-import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
-import { apiPath } from '../runtime/kube/paths.js';
+import type { KubeApi } from '../runtime/kube/api.js';
 import { KeyedLock } from '../util/keyed-lock.js';
-import { Applier, type Applied, type QuotaWait } from './apply.js';
-import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { Applier, readChild, type Applied, type QuotaWait } from './apply.js';
+import { childKey, childRef, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { controlledBy, namespaceClaim, ownership } from './ownership.js';
@@ -113,18 +112,9 @@ export class Converger {
    * another tool): read it, and refuse it unless it is this Tenant's.
    */
   private async claimUnseen(tenant: Tenant, ref: ChildRef): Promise<KubernetesObject | undefined> {
-    const live = await this.read(ref);
+    const live = await readChild(this.api, ref);
     this.assertOwnable(tenant, ref, live);
     return live;
-  }
-
-  private async read(ref: ChildRef): Promise<KubernetesObject | undefined> {
-    try {
-      return await this.api.request<KubernetesObject>({ method: 'GET', path: apiPath(ref) });
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw retryable(OPERATOR_REASON.applyFailed, `reading ${describeRef(ref)}: ${errorText(err)}`);
-    }
   }
 
   /**

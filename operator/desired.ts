@@ -30,10 +30,20 @@ export function withOwnership(manifest: KubernetesObject, tenant: Tenant, kind: 
     ...manifest,
     metadata: { ...manifest.metadata, labels, ownerReferences: [tenantOwnerReference(tenant)] },
   };
-  const hash = contentHash(owned);
-  owned.metadata!.annotations = { ...owned.metadata!.annotations, [SPEC_HASH_ANNOTATION]: hash };
-  const ref = childRef(kind, owned.metadata!.namespace ?? '', owned.metadata!.name!);
-  return { ref, manifest: owned, hash };
+  return hashedChild(owned, kind);
+}
+
+/**
+ * The manifest, with whatever ownership it carries already, stamped with the hash of itself: what
+ * the Applier's drift check compares (a warm pool member's objects, controlled by their class,
+ * are applied so too). `manifest` itself is left as it is.
+ */
+export function hashedChild(manifest: KubernetesObject, kind: ChildKind): DesiredChild {
+  const hash = contentHash(manifest);
+  const metadata = { ...manifest.metadata, annotations: { ...manifest.metadata?.annotations } };
+  metadata.annotations[SPEC_HASH_ANNOTATION] = hash;
+  const ref = childRef(kind, metadata.namespace ?? '', metadata.name!);
+  return { ref, manifest: { ...manifest, metadata }, hash };
 }
 
 export function desiredChildren(tenant: Tenant, children: DesiredChildren): DesiredChild[] {

@@ -43,8 +43,6 @@ class PurgerComponent implements Component {
     await tenants.start();
     if (this.policy.tables.length === 0)
       ctx.logger.warn('no data tables configured (LANDLORD_PURGER_TABLES): purges will delete nothing');
-    if (this.policy.tenantTables.length === 0)
-      ctx.logger.warn('no tenant table configured (LANDLORD_PURGER_TENANT_TABLES): every purge is refused');
   }
 
   lead(ctx: ComponentContext): Promise<Work> {

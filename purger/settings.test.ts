@@ -4,16 +4,20 @@ import { ConfigError, formerNamesInUse, loadSettings } from '../runtime/config.j
 import { PURGER_SETTINGS, purgePolicy, type PurgerSettings } from './settings.js';
 
 type Own = Omit<PurgerSettings, keyof CommonSettings>;
-const load = (env: Record<string, string>): Own => loadSettings<Own>(PURGER_SETTINGS, env);
+const loadOwn = (env: Record<string, string>): Own => loadSettings<Own>(PURGER_SETTINGS, env);
+
+/** The one setting without a default: the tenant table whose Tenants may be purged. */
+const TENANT_TABLE = { LANDLORD_PURGER_TENANT_TABLES: 'tenants' };
+const load = (env: Record<string, string>): Own => loadOwn({ ...TENANT_TABLE, ...env });
 
 describe('purger settings', () => {
-  it('defaults: a day of delay, no tables, no tenant table, no rate ceiling, 10 purges an hour', () => {
+  it('defaults: a day of delay, no tables, no rate ceiling, 10 purges an hour', () => {
     const settings = load({});
     expect(settings).toMatchObject({ delay: '24h', tables: '[]', rate: 0, budget: 10 });
     expect(purgePolicy(settings)).toEqual({
       delayMs: 86_400_000,
       tables: [],
-      tenantTables: [],
+      tenantTables: ['tenants'],
       budgetPerHour: 10,
     });
   });
@@ -25,6 +29,15 @@ describe('purger settings', () => {
       /LANDLORD_PURGER_TENANT_TABLES=/,
     );
   });
+
+  it.each<Record<string, string>>([{}, { LANDLORD_PURGER_TENANT_TABLES: '' }])(
+    'stops start-up without a tenant table (%j): one ConfigError naming the variable',
+    (env) => {
+      const missing = (): Own => loadOwn(env);
+      expect(missing).toThrow(ConfigError);
+      expect(missing).toThrow(/^LANDLORD_PURGER_TENANT_TABLES is required: Comma-separated tenant tables/);
+    },
+  );
 
   it.each(['0', '-1', 'ten'])('refuses the budget %s', (budget) => {
     expect(() => load({ LANDLORD_PURGER_BUDGET: budget })).toThrow(/LANDLORD_PURGER_BUDGET/);

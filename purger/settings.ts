@@ -20,9 +20,9 @@ export const PURGER_SETTINGS = {
   },
   tenantTables: {
     env: 'LANDLORD_PURGER_TENANT_TABLES',
+    // Required: a purger that may purge no Tenant is a mistake in the manifest, said at start-up.
     description:
-      "Comma-separated tenant tables (as sync's DYNAMODB_TABLE) whose Tenants the purger may purge: only Tenants sync made from one of them. Unset: every purge is refused.",
-    optional: true,
+      "Comma-separated tenant tables (as sync's DYNAMODB_TABLE) whose Tenants the purger may purge: only Tenants sync made from one of them.",
     schema: { type: 'string', pattern: '^[a-zA-Z0-9_.-]{3,255}(,[a-zA-Z0-9_.-]{3,255})*$' },
   },
   delay: {
@@ -71,7 +71,7 @@ export const PURGER_SETTINGS = {
 
 export interface PurgerSettings extends CommonSettings {
   tables: string;
-  tenantTables?: string;
+  tenantTables: string;
   delay: string;
   rate: number;
   budget: number;
@@ -87,7 +87,7 @@ export interface PurgerSettings extends CommonSettings {
 export interface PurgePolicy {
   delayMs: number;
   tables: readonly DataTableSpec[];
-  /** The tenant tables whose Tenants (as sync marks them) may be purged; empty: none. */
+  /** The tenant tables whose Tenants (as sync marks them) may be purged: one at least. */
   tenantTables: readonly string[];
   /** Purges that may start in any one hour. */
   budgetPerHour: number;
@@ -103,11 +103,10 @@ export function purgePolicy(
       `${PURGER_SETTINGS.delay.env}=${JSON.stringify(settings.delay)}: expected a duration`,
     );
   try {
-    const tenantTables = settings.tenantTables?.split(',') ?? [];
     return {
       delayMs,
       tables: parseDataTables(settings.tables),
-      tenantTables,
+      tenantTables: settings.tenantTables.split(','),
       budgetPerHour: settings.budget,
     };
   } catch (err) {

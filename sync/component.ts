@@ -5,10 +5,10 @@
 //   scan / stream (table-loop.ts) → intake records each row in the ledger (intake.ts, ledger.ts)
 //   → decide() finds the next write, if any (decide.ts) → the trigger queues the tenant (trigger.ts)
 //   → the reconciler acts, deciding again after each write (reconciler.ts) → TenantWriter (SSA).
-// Prune path: a complete scan, a stream REMOVE or a row now saying `deleted: true` → Pruner approves
-//   within the one deletion budget (prune.ts, prune-guard.ts) → trigger → reconciler confirms (a gone
-//   row is read again, through intake; the Tenant is read again and must still be this table's),
-//   then deletes.
+// Takedown path: a complete scan, a stream REMOVE or a row now saying `deleted: true` → the
+//   TakedownApprover approves within the one takedown budget (takedown-approver.ts,
+//   takedown-budget.ts) → trigger → reconciler confirms (a gone row is read again, through intake;
+//   the Tenant is read again and must still be this table's), then deletes.
 // Ownership: only Tenants with this table's marks (identity.ts) are written or deleted; a row naming
 //   another is reported (decide.ts).
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
@@ -25,7 +25,7 @@ import { tableIdentity, type TableIdentity } from './identity.js';
 import { RevisionRecorder } from './history/recorder.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
-import { Pruner } from './prune.js';
+import { TakedownApprover } from './takedown-approver.js';
 import { Reconciler } from './reconciler.js';
 import { checkChanges, placementOf, type SyncSettings } from './settings.js';
 import { statusCurrent } from './status.js';
@@ -79,8 +79,8 @@ class SyncComponent implements Component {
     // The queue runs the reconciler made below, once started.
     const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     const trigger = new Trigger(ledger, queue);
-    const pruner = this.pruner(ctx, ledger, trigger);
-    const intake = new Intake({ ledger, trigger, pruner, source: this.source!, logger: ctx.logger });
+    const approver = this.approver(ctx, ledger, trigger);
+    const intake = new Intake({ ledger, trigger, approver, source: this.source!, logger: ctx.logger });
     const reconciler = new Reconciler({
       ledger,
       writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
@@ -108,7 +108,7 @@ class SyncComponent implements Component {
     };
     tenants.on('update', recheck);
     tenants.on('delete', recheck);
-    const loop = this.tableLoop(ctx, { ledger, intake, pruner }, queue);
+    const loop = this.tableLoop(ctx, { ledger, intake, approver }, queue);
     queue.start();
     const running = loop.run(controller.signal);
     return Promise.resolve({
@@ -120,9 +120,9 @@ class SyncComponent implements Component {
     });
   }
 
-  private pruner(ctx: ComponentContext, ledger: Ledger, trigger: Trigger): Pruner {
+  private approver(ctx: ComponentContext, ledger: Ledger, trigger: Trigger): TakedownApprover {
     const { events, logger, metrics } = ctx;
-    return new Pruner({
+    return new TakedownApprover({
       ledger,
       view: this.tenants!,
       wake: (name) => trigger.tenant(name),
@@ -139,7 +139,7 @@ class SyncComponent implements Component {
 
   private tableLoop(
     ctx: ComponentContext,
-    parts: Pick<TableLoopDeps, 'ledger' | 'intake' | 'pruner'>,
+    parts: Pick<TableLoopDeps, 'ledger' | 'intake' | 'approver'>,
     queue: WorkQueue,
   ): TableLoop {
     return new TableLoop({

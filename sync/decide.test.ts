@@ -273,7 +273,7 @@ const cases: Case[] = [
     tweaks: [deletedRow, approved(2), tenant((t) => (t.metadata.deletionTimestamp = NOW))],
     expected: 'delete',
   },
-  // A gone row: only the guard's approval leads to a delete, and only after a confirming read.
+  // A gone row: only the budget's approval leads to a delete, and only after a confirming read.
   { name: 'a gone row not yet approved', tweaks: [goneRow], expected: 'awaitApproval' },
   { name: 'a gone row approved', tweaks: [goneRow, approved(1)], expected: 'confirmGone' },
   { name: 'a gone row without a Tenant', tweaks: [goneRow, noTenant], expected: 'nothing' },
@@ -349,6 +349,8 @@ describe('needsReconcile', () => {
     [{ kind: 'delete', pass: 1 }, true],
     [{ kind: 'reportForeign', conflict: { cause: 'unmarked', key: 'u1/unmarked/' } }, true],
     [{ kind: 'confirmGone', pass: 1 }, true],
+    [{ kind: 'writeRevision' }, true],
+    [{ kind: 'forgetRevision' }, true],
     [{ kind: 'awaitApproval', cause: 'rowGone' }, false],
     [{ kind: 'nothing' }, false],
   ])('%o → %s', (action, expected) => {
@@ -448,5 +450,33 @@ describe('decide: a spec whose apply timed out twice is parked', () => {
       kind: 'applySpec',
       hash: 'h2',
     });
+  });
+});
+
+describe('decide: a revision an earlier apply could not write', () => {
+  const owed =
+    (uid = 'u1') =>
+    (s: Situation): void => {
+      s.owedRevision = { uid };
+    };
+  const reconcileStart = (s: Situation): void => {
+    s.reconcileStart = true;
+  };
+
+  it.each<[string, ((s: Situation) => void)[], SyncAction['kind']]>([
+    ['is written at the start of a reconcile', [owed(), reconcileStart], 'writeRevision'],
+    [
+      'is written before the changed row is applied',
+      [owed(), rowHash('h2'), reconcileStart],
+      'writeRevision',
+    ],
+    ['waits for the next reconcile once the first decision is made', [owed(), rowHash('h2')], 'applySpec'],
+    ['waits for the next reconcile, holding up no status', [owed(), invalidRow()], 'applyStatus'],
+    ['is dropped when its Tenant is gone', [owed(), noTenant, reconcileStart], 'forgetRevision'],
+    ['is dropped when its Tenant was replaced', [owed('u0'), reconcileStart], 'forgetRevision'],
+    ['is nothing to do when none is owed', [reconcileStart], 'nothing'],
+    ['leaves the changed row to apply when none is owed', [rowHash('h2'), reconcileStart], 'applySpec'],
+  ])('%s', (_case, tweaks, expected) => {
+    expect(decide(situation(...tweaks)).kind).toBe(expected);
   });
 });

@@ -1,9 +1,10 @@
-// The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached and
-// the deletion approval, the next write to make, if any. Every path asks here: intake and the
-// informer ("is there anything to queue?") and the reconciler ("what do I do now?"), so they can
-// never disagree, and an unchanged table costs no API writes. A Tenant sync did not make from its
-// own table is never written to nor deleted, only reported; and every takedown, whatever its
-// cause (a deletion, or a state that removes the children), waits for the deletion budget's approval.
+// The one decision sync makes about a tenant: from the row as recorded, the Tenant as cached, the
+// takedown approval and what the tenant's history is owed, the next write to make, if any. Every
+// path asks here: intake and the informer ("is there anything to queue?") and the reconciler ("what
+// do I do now?"), so they can never disagree, and an unchanged table costs no API writes. A Tenant
+// sync did not make from its own table is never written to nor deleted, only reported; and every
+// takedown, whatever its cause (a deletion, or a state that removes the children), waits for the
+// takedown budget's approval.
 import { findCondition } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Tenant } from '../api/tenant.js';
 import {
@@ -14,8 +15,8 @@ import {
   type Ownership,
   type TableIdentity,
 } from './identity.js';
-import type { NewestRevision } from './history/revision.js';
-import type { TakedownCause } from './prune-guard.js';
+import type { NewestRevision } from '../api/revision.js';
+import type { TakedownCause } from './takedown-budget.js';
 import { takedownOf } from './takedown.js';
 import type { Applied, RowState } from './row-book.js';
 import { desiredStatus, naming, statusCurrent, type OwnedStatus, type Verdict } from './status.js';
@@ -30,7 +31,7 @@ export interface Situation {
   tenant: Tenant | undefined;
   /** The conflict last reported for this name (see Conflict.key), so that one is reported once. */
   reported: string | undefined;
-  /** The scan pass whose deletion budget approved taking this Tenant down, if one did. */
+  /** The scan pass whose takedown budget approved taking this Tenant down, if one did. */
   approval: number | undefined;
   /** Why the budget holds back the row's takedown by state (archived, purged), if it does. */
   heldBack: string | undefined;
@@ -40,6 +41,10 @@ export interface Situation {
   applied: Applied | undefined;
   /** The revision sync recorded since the status last named one, for the status to name. */
   recorded?: NewestRevision | undefined;
+  /** A revision an earlier apply could not write: the uid of the Tenant whose history it belongs to. */
+  owedRevision?: { uid: string } | undefined;
+  /** This is the first decision of a reconcile, the one that pays an owed revision. */
+  reconcileStart?: boolean;
   identity: TableIdentity;
   now: Date;
 }
@@ -56,19 +61,23 @@ export interface Conflict {
 }
 
 export type SyncAction =
+  /** Write the revision an earlier apply could not write (history/revision-debts.ts). */
+  | { kind: 'writeRevision' }
+  /** The Tenant an owed revision was for is gone, and its history with it: the debt is dropped. */
+  | { kind: 'forgetRevision' }
   /** Apply the row's spec (with this hash), labels and annotations: create or update the Tenant. */
   | { kind: 'applySpec'; hash: string }
   /** A refused row with no Tenant yet: create one without a spec, to carry the refusal. */
   | { kind: 'createBare' }
   /** Write the Synced condition and status.sync; `verdict` says what to report. */
   | { kind: 'applyStatus'; status: OwnedStatus; verdict: Verdict }
-  /** The row says `deleted: true` and the guard approved the deletion in this pass. */
+  /** The row says `deleted: true` and the takedown budget approved the deletion in this pass. */
   | { kind: 'delete'; pass: number }
-  /** The row is gone and the guard approved the deletion: read it once more, strongly, then delete. */
+  /** The row is gone and the budget approved the deletion: read it once more, strongly, then delete. */
   | { kind: 'confirmGone'; pass: number }
   /**
    * The row is gone, says `deleted: true` or takes the Tenant down by its state, but no budget
-   * approved it yet: the pruner decides when.
+   * approved it yet: the takedown approver decides when.
    */
   | { kind: 'awaitApproval'; cause: TakedownCause }
   /** The row names a Tenant sync did not make from this table: say so (log, metric, Event), touch nothing. */
@@ -126,7 +135,7 @@ export function specCurrent(
 
 const NOTHING: SyncAction = { kind: 'nothing' };
 
-/** A row that is not there: deleting its Tenant needs the guard's approval first. */
+/** A row that is not there: deleting its Tenant needs the takedown budget's approval first. */
 function decideGone(s: Situation): SyncAction {
   // An approval alone asks for the confirming read, Tenant or not, so that the approval is settled.
   if (s.approval !== undefined) return { kind: 'confirmGone', pass: s.approval };
@@ -169,7 +178,23 @@ function decideApply(s: Situation, tenant: Tenant | undefined, hash: string): Sy
     : { kind: 'applyStatus', status, verdict };
 }
 
+/**
+ * A revision owed by an earlier reconcile is paid first, before any other write, so that revisions
+ * keep the order of applies; and only at the start of a reconcile: one that fails again waits for
+ * the tenant's next reconcile (the queue's backoff) and never holds up the Tenant's own writes.
+ */
+function decideOwedRevision(s: Situation): SyncAction | undefined {
+  if (s.owedRevision === undefined || s.reconcileStart !== true) return undefined;
+  return s.tenant?.metadata.uid === s.owedRevision.uid
+    ? { kind: 'writeRevision' }
+    : { kind: 'forgetRevision' };
+}
+
 export function decide(s: Situation): SyncAction {
+  return decideOwedRevision(s) ?? decideTenant(s);
+}
+
+function decideTenant(s: Situation): SyncAction {
   const owner = s.tenant === undefined ? undefined : ownership(s.tenant, s.identity);
   if (owner?.kind === 'foreign') return decideForeign(s, s.tenant!, owner);
   if (s.row?.kind === 'deleted') return decideMarkedDeleted(s);

@@ -6,7 +6,7 @@ import { memoryLogger, recordingQueue } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
-import { Pruner } from './prune.js';
+import { TakedownApprover } from './takedown-approver.js';
 import { SYNC_LOG } from './reasons.js';
 import { Trigger } from './trigger.js';
 import { desiredStatus } from './status.js';
@@ -56,7 +56,7 @@ describe('Intake', () => {
   let queued: string[];
   let forgotten: string[];
   let intake: Intake;
-  let pruner: Pruner;
+  let approver: TakedownApprover;
   let lines: Record<string, unknown>[];
   /** The rows a re-read finds, by name. */
   let table: Map<string, Item>;
@@ -73,7 +73,7 @@ describe('Intake', () => {
     lines = log.lines;
     const events = { record: () => Promise.resolve() } as unknown as EventRecorder;
     const trigger = new Trigger(ledger, recorded.queue);
-    pruner = new Pruner({
+    approver = new TakedownApprover({
       ledger,
       view,
       wake: (name) => trigger.tenant(name),
@@ -86,7 +86,7 @@ describe('Intake', () => {
     intake = new Intake({
       ledger,
       trigger,
-      pruner,
+      approver,
       source: { read: (name) => Promise.resolve(table.get(name)) },
       logger: log.logger,
     });
@@ -135,17 +135,17 @@ describe('Intake', () => {
     intake.accept({ name: { S: 'gone' }, deleted: { BOOL: true } });
     expect(queued).toEqual([]);
     informer.emit('add', tenantFor(item('a')));
-    // Read by a scan: the scan's end asks the guard (prune.ts); until then it waits.
+    // Read by a scan: the scan's end asks the takedown budget (takedown-approver.ts); until then it waits.
     expect(intake.accept({ name: { S: 'a' }, deleted: { BOOL: true } })).toMatchObject({ deleted: true });
     expect(queued).toEqual([]);
-    pruner.afterScan(new Set(['a']));
-    expect(ledger.deletionApproval('a')).toBe(1);
+    approver.afterScan(new Set(['a']));
+    expect(ledger.takedownApproval('a')).toBe(1);
     expect(queued).toEqual(['a']);
   });
 
   it('takes a stream batch marking rows deleted: true through the same budget as removed rows', () => {
     for (const name of ['a', 'b', 'c']) informer.emit('add', tenantFor(item(name)));
-    pruner.afterScan(new Set(['a', 'b', 'c'])); // an interval of max(1, 10% of 3) = 1 deletion
+    approver.afterScan(new Set(['a', 'b', 'c'])); // an interval of max(1, 10% of 3) = 1 deletion
     intake.acceptBatch({
       changes: ['a', 'b', 'c'].map((name) => ({
         kind: 'upsert' as const,
@@ -164,11 +164,11 @@ describe('Intake', () => {
     const foreign = tenantFor(item('a'));
     foreign.metadata.labels = {};
     informer.emit('add', foreign);
-    pruner.afterScan(new Set());
+    approver.afterScan(new Set());
     intake.acceptBatch({
       changes: [{ kind: 'upsert', item: { name: { S: 'a' }, deleted: { BOOL: true } } }],
     });
-    expect(ledger.deletionApproval('a')).toBeUndefined();
+    expect(ledger.takedownApproval('a')).toBeUndefined();
     expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toBeUndefined();
     // The row is reported (once), never deleted.
     expect(queued).toEqual(['a']);
@@ -196,15 +196,15 @@ describe('Intake', () => {
     });
     expect(ledger.hasRow('a')).toBe(true);
     expect(ledger.hasRow('b')).toBe(false);
-    // Before the first complete scan the guard has no budget: b's deletion is held back.
-    expect(ledger.deletionApproval('b')).toBeUndefined();
+    // Before the first complete scan there is no budget yet: b's deletion is held back.
+    expect(ledger.takedownApproval('b')).toBeUndefined();
     expect(queued).toEqual([]);
     expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
 
   it('takes a row moved to another cluster as removed here, through the same budget', () => {
     for (const name of ['a', 'b']) informer.emit('add', tenantFor(item(name)));
-    pruner.afterScan(new Set(['a', 'b'])); // one deletion this interval
+    approver.afterScan(new Set(['a', 'b'])); // one deletion this interval
     const moved = (name: string): Item => ({ ...item(name), cluster: { S: 'eu' } });
     intake.acceptBatch({
       changes: [
@@ -214,7 +214,7 @@ describe('Intake', () => {
     });
     expect(ledger.hasRow('a')).toBe(false);
     expect(queued).toEqual(['a']);
-    expect(ledger.deletionApproval('a')).toBeDefined();
+    expect(ledger.takedownApproval('a')).toBeDefined();
     expect(lines.find((l) => l.msg === SYNC_LOG.heldBack)).toMatchObject({ tenants: ['b'], rowGone: 1 });
   });
 

@@ -5,13 +5,13 @@
 // The reconciler's re-reads of a single row come in here too, recorded the same way.
 import type { Logger } from '../runtime/logger.js';
 import type { Ledger } from './ledger.js';
-import type { Pruner } from './prune.js';
+import type { TakedownApprover } from './takedown-approver.js';
 import { SYNC_LOG } from './reasons.js';
 import { placedHere } from './placement.js';
 import { readName } from './row/fields.js';
 import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
-import type { RowVia } from './history/revision.js';
+import type { RowVia } from '../api/revision.js';
 import type { Trigger } from './trigger.js';
 
 /** The most characters of an unusable name a log line repeats. */
@@ -20,7 +20,7 @@ const RAW_NAME_SHOWN = 64;
 export interface IntakeDeps {
   ledger: Ledger;
   trigger: Trigger;
-  pruner: Pruner;
+  approver: TakedownApprover;
   /** Where a single row is read again. */
   source: Pick<TableSource, 'read'>;
   logger: Logger;
@@ -62,7 +62,7 @@ export class Intake {
 
   /**
    * Another cluster's row. Forgotten if it was this sync's (it moved away): its Tenant here is then
-   * deleted as a gone row's, by the scan's prune or, from the stream, as a removal.
+   * deleted as a gone row's, by the scan's takedown approval or, from the stream, as a removal.
    */
   private elsewhere(item: Item): Accepted {
     const name = readName(item.name);
@@ -73,7 +73,8 @@ export class Intake {
   /**
    * Reads the row again (strongly consistent) and records it as accept() would, without waking the
    * trigger: the reconciler that asks decides again itself. A row gone since, or placed on another
-   * cluster since, is forgotten: the stream's REMOVE or the next scan prunes it, through the guard.
+   * cluster since, is forgotten: the stream's REMOVE or the next scan takes it down, within the
+   * takedown budget.
    */
   async reread(name: string, signal: AbortSignal): Promise<Reread> {
     const item = await this.deps.source.read(name, signal);
@@ -113,11 +114,11 @@ export class Intake {
     }
     for (const name of removed) marked.delete(name);
     for (const name of [...removed, ...marked]) written.delete(name);
-    // Every takedown (gone, deleted, or a state such as archived) goes through the guard, from the
-    // interval's one budget.
-    if (removed.size > 0) this.deps.pruner.rowsRemoved([...removed]);
-    if (marked.size > 0) this.deps.pruner.rowsMarkedDeleted([...marked]);
-    if (written.size > 0) this.deps.pruner.rowsTakingDown([...written]);
+    // Every takedown (gone, deleted, or a state such as archived) goes through the takedown budget,
+    // the interval's one budget.
+    if (removed.size > 0) this.deps.approver.rowsRemoved([...removed]);
+    if (marked.size > 0) this.deps.approver.rowsMarkedDeleted([...marked]);
+    if (written.size > 0) this.deps.approver.rowsTakingDown([...written]);
     return rescan;
   }
 

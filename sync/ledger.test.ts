@@ -56,7 +56,7 @@ describe('Ledger', () => {
 
   it('gathers the approval and sync’s own apply into the situation', () => {
     const l = ledger(tenantAt('h1'));
-    l.approveDeletion('a', 3);
+    l.approveTakedown('a', 3);
     expect(l.situation('a')).toMatchObject({ row: undefined, approval: 3 });
     expect(l.next('a')).toEqual({ kind: 'confirmGone', pass: 3 });
     l.record(valid('h1'));
@@ -79,17 +79,47 @@ describe('Ledger', () => {
   it('asks for a status naming a revision just recorded, for that Tenant only, until one is written', () => {
     const l = ledger(tenantAt('h1'));
     l.record(valid('h1'));
-    l.revisionWritten('a', { uid: 'u1', revision: 2, hash: 'h1' });
+    l.revisionDebts.paid('a', { uid: 'u1', revision: 2, hash: 'h1' });
     const action = l.next('a');
     expect(action).toMatchObject({
       kind: 'applyStatus',
       status: { sync: { revision: 2, revisionHash: 'h1' } },
     });
-    l.statusWritten('a', 2);
+    l.revisionDebts.named('a', 2);
     expect(l.situation('a').recorded).toBeUndefined();
 
-    l.revisionWritten('a', { uid: 'another Tenant of this name', revision: 7, hash: 'h1' });
+    l.revisionDebts.paid('a', { uid: 'another Tenant of this name', revision: 7, hash: 'h1' });
     expect(l.situation('a').recorded).toBeUndefined();
     expect(l.next('a')).toEqual({ kind: 'nothing' });
+  });
+
+  it('drops what is owed to a history once its row makes no Tenant, is gone, or a scan missed it', () => {
+    const draft = { hash: 'h1', spec, via: 'scan' as const };
+    const l = ledger(tenantAt('h1'));
+    const owe = (): void => {
+      l.record(valid('h1'));
+      l.revisionDebts.owe('a', 'u1', draft);
+    };
+    owe();
+    l.record({ kind: 'deleted', name: 'a' });
+    expect(l.revisionDebts.owed('a')).toBeUndefined();
+    owe();
+    l.rowGone('a');
+    expect(l.revisionDebts.owed('a')).toBeUndefined();
+    owe();
+    l.scanFound(new Set(['a']));
+    expect(l.revisionDebts.owed('a')).toEqual({ uid: 'u1', draft });
+    l.scanFound(new Set());
+    expect(l.revisionDebts.owed('a')).toBeUndefined();
+  });
+
+  it('asks for an owed revision first thing in a reconcile, keeping the spec to write after it', () => {
+    const l = ledger(tenantAt('h1'));
+    const uid = l.view.get('a')!.metadata.uid!;
+    l.record(valid('h2'));
+    l.revisionDebts.owe('a', uid, { hash: 'h1', spec, via: 'scan' });
+    expect(l.next('a', { reconcileStart: true })).toEqual({ kind: 'writeRevision' });
+    expect(l.specToWrite('a', 'h2')).toBe(spec);
+    expect(l.next('a')).toEqual({ kind: 'applySpec', hash: 'h2' });
   });
 });

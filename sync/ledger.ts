@@ -1,11 +1,13 @@
 // What sync knows about each tenant, in one place: the rows as read (its own row book, which nothing
-// else reaches), the Tenant cache (Tenants as watched and written) and the identity. Every path records here what
-// it learnt (intake a row read or gone, the pruner an approved deletion, the reconciler what its
-// writes did) and asks decide() here, so every path sees the same facts.
+// else reaches), what each tenant's history is owed (history/revision-debts.ts), the Tenant cache
+// (Tenants as watched and written) and the identity. Every path records here what it learnt (intake
+// a row read or gone, the takedown approver an approved takedown, the reconciler what its writes
+// did) and asks decide() here, so every path sees the same facts.
 import { decide, type Situation, type SyncAction } from './decide.js';
-import type { RevisionDraft, RowVia } from './history/revision.js';
+import type { RevisionDraft, RowVia } from '../api/revision.js';
 import { owns, type TableIdentity } from './identity.js';
-import { RowBook, type RecordedRevision, type RowState } from './row-book.js';
+import { RevisionDebts } from './history/revision-debts.js';
+import { RowBook, type RowState } from './row-book.js';
 import type { ParsedRow } from './row/index.js';
 import { recordedRejection, type Verdict } from './status.js';
 import { DEFAULT_STATE, type Tenant, type TenantSpec } from '../api/tenant.js';
@@ -33,6 +35,9 @@ const noteOf = (row: NamedRow & { kind: 'tenant' }): Pick<RevisionDraft, 'note'>
 const contentChanged = (before: RowState | undefined, after: RowState): boolean =>
   JSON.stringify(before) !== JSON.stringify(after);
 
+/** Actions after which a kept spec may still be written: its apply, or a revision paid before it. */
+const KEEP_SPEC: ReadonlySet<SyncAction['kind']> = new Set(['applySpec', 'writeRevision', 'forgetRevision']);
+
 /** Where the ledger finds a Tenant: the live Tenant cache, or a listed snapshot (`landlord plan`). */
 export interface TenantLookup {
   get(name: string): Tenant | undefined;
@@ -40,6 +45,8 @@ export interface TenantLookup {
 
 export class Ledger<View extends TenantLookup = TenantCache> {
   private readonly book = new RowBook();
+  /** What sync owes each tenant's history: the reconciler records here what its revision writes did. */
+  readonly revisionDebts = new RevisionDebts();
 
   constructor(
     readonly view: View,
@@ -55,7 +62,11 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     const { book } = this;
     const state = rowStateOf(row);
     const changed = contentChanged(book.set(row.name, state), state);
-    if (row.kind !== 'tenant') return changed;
+    if (row.kind !== 'tenant') {
+      // A row that makes no Tenant (any more) leaves sync no history to keep.
+      this.revisionDebts.forget(row.name);
+      return changed;
+    }
     // A row the API server rejected before (this process or an earlier one) is not sent again; only
     // a Tenant of this table's can say so.
     const tenant = this.view.get(row.name);
@@ -69,11 +80,12 @@ export class Ledger<View extends TenantLookup = TenantCache> {
   /** The row is gone from the table (or placed on another cluster): nothing of it is kept. */
   rowGone(name: string): void {
     this.book.forget(name);
+    this.revisionDebts.forget(name);
   }
 
   /** A complete scan found exactly these rows: every other one is gone. */
   scanFound(names: ReadonlySet<string>): void {
-    this.book.retainOnly(names);
+    for (const name of this.book.retainOnly(names)) this.revisionDebts.forget(name);
   }
 
   /** A row of this name was read and is not known to be gone. */
@@ -105,7 +117,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.timedOut(name, hash, now, parkMs);
   }
 
-  /** The guard held back the row's takedown: the Synced condition says so, with this message. */
+  /** The takedown budget held back the row's takedown: the Synced condition says so, with this message. */
   holdBack(name: string, message: string): void {
     this.book.holdBack(name, message);
   }
@@ -136,25 +148,6 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return this.book.draft(name, hash);
   }
 
-  /** The revision of a spec applied to the Tenant with this uid could not be written: it is retried. */
-  oweRevision(name: string, uid: string, draft: RevisionDraft): void {
-    this.book.owe(name, uid, draft);
-  }
-
-  owedRevision(name: string): { uid: string; draft: RevisionDraft } | undefined {
-    return this.book.owed(name);
-  }
-
-  /** The revision is written (or was there already): `newest` is what the status is to name. */
-  revisionWritten(name: string, newest?: RecordedRevision): void {
-    this.book.paid(name, newest);
-  }
-
-  /** A status write named this revision (or none). */
-  statusWritten(name: string, revision: number | undefined): void {
-    this.book.revisionNamed(name, revision);
-  }
-
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
   specApplied(name: string, hash: string, generation: number | undefined): void {
     this.book.applied(name, hash, generation);
@@ -170,13 +163,13 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     this.book.reportedConflict(name, key);
   }
 
-  /** The deletion budget of this pass lets the Tenant go. */
-  approveDeletion(name: string, pass: number): void {
+  /** The takedown budget of this pass lets the Tenant go. */
+  approveTakedown(name: string, pass: number): void {
     this.book.approve(name, pass);
   }
 
   /** The pass that approved deleting this Tenant, if one did. */
-  deletionApproval(name: string): number | undefined {
+  takedownApproval(name: string): number | undefined {
     return this.book.approval(name);
   }
 
@@ -185,7 +178,7 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     this.book.unapprove(name);
   }
 
-  situation(name: string, now = new Date()): Situation {
+  situation(name: string, { reconcileStart = false } = {}, now = new Date()): Situation {
     const { book, view, identity } = this;
     return {
       row: book.get(name),
@@ -196,16 +189,21 @@ export class Ledger<View extends TenantLookup = TenantCache> {
       heldBack: book.heldBackFor(name),
       parked: book.parked(name),
       applied: book.appliedSpec(name),
-      recorded: book.recordedRevision(name, view.get(name)?.metadata.uid),
+      recorded: this.revisionDebts.recorded(name, view.get(name)?.metadata.uid),
+      owedRevision: this.revisionDebts.owed(name),
+      reconcileStart,
       identity,
       now,
     };
   }
 
-  /** decide() on what sync knows now. A kept spec that is not to be written any more is dropped. */
-  next(name: string): SyncAction {
-    const action = decide(this.situation(name));
-    if (action.kind !== 'applySpec') this.book.dropSpec(name);
+  /**
+   * decide() on what sync knows now; `reconcileStart`: the reconciler's first question of a
+   * reconcile. A kept spec that is not to be written any more is dropped.
+   */
+  next(name: string, moment: { reconcileStart?: boolean } = {}): SyncAction {
+    const action = decide(this.situation(name, moment));
+    if (!KEEP_SPEC.has(action.kind)) this.book.dropSpec(name);
     return action;
   }
 }

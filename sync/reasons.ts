@@ -3,7 +3,7 @@
 // so an unchanged situation never rewrites a Tenant's status or starts a new Event.
 // Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
 // reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
-import type { DeletionCause } from './prune-guard.js';
+import type { DeletionCause } from './takedown-budget.js';
 import type { StateTakedown } from './takedown.js';
 import type { ForeignCause } from './identity.js';
 

@@ -16,7 +16,7 @@ import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Conflict, SyncAction } from './decide.js';
 import type { RevisionRecorder } from './history/recorder.js';
-import type { RevisionDraft } from './history/revision.js';
+import type { RevisionDraft } from '../api/revision.js';
 import { owns } from './identity.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
@@ -44,8 +44,11 @@ export interface ReconcilerDeps {
 
 type ApplyStatus = Extract<SyncAction, { kind: 'applyStatus' }>;
 
-/** The longest path is a re-read, a rejected apply, a bare create and the status; a bound, not a goal. */
-const MAX_STEPS = 6;
+/**
+ * The longest path is an owed revision, a re-read, a rejected apply, a bare create and the status;
+ * a bound, not a goal.
+ */
+const MAX_STEPS = 7;
 
 const DONE: Outcome = { kind: 'done' };
 
@@ -66,9 +69,9 @@ export class Reconciler {
   async reconcile(name: string): Promise<Outcome> {
     try {
       await this.converge(name);
-      // A revision that could not be written is tried again with the tenant's backoff; it never
-      // holds up the Tenant's own writes.
-      return this.deps.ledger.owedRevision(name) === undefined ? DONE : { kind: 'retry' };
+      // A revision that could not be written is tried again with the tenant's backoff, at the start
+      // of its next reconcile (decide.ts); it never holds up the Tenant's own writes.
+      return this.deps.ledger.revisionDebts.owed(name) === undefined ? DONE : { kind: 'retry' };
     } catch (error) {
       if (!this.deps.signal.aborted) {
         this.deps.logger.warn(SYNC_LOG.writeFailed, { tenant: name, error: describeError(error) });
@@ -79,10 +82,9 @@ export class Reconciler {
 
   /** Decide, act, and decide again with what the write changed, until nothing is left to do. */
   private async converge(name: string): Promise<void> {
-    await this.payOwedRevision(name);
     let reread = false;
     for (let step = 0; step < MAX_STEPS; step++) {
-      const action = this.deps.ledger.next(name);
+      const action = this.deps.ledger.next(name, { reconcileStart: step === 0 });
       if (action.kind === 'applySpec' && !this.holdsSpec(name, action.hash)) {
         // Not kept (written before, then the Tenant was deleted or edited): read the row again,
         // once per reconcile; a second miss waits for the next trigger.
@@ -96,6 +98,12 @@ export class Reconciler {
   /** Makes the action's write; true when decide() is to be asked again about what it changed. */
   private async act(name: string, action: SyncAction): Promise<boolean> {
     switch (action.kind) {
+      case 'writeRevision':
+        await this.writeOwedRevision(name);
+        return true;
+      case 'forgetRevision':
+        this.deps.ledger.revisionDebts.paid(name);
+        return true;
       case 'applySpec':
         await this.applySpec(name, action.hash);
         return true;
@@ -143,7 +151,7 @@ export class Reconciler {
       return;
     }
     view.wrote(tenant);
-    const approval = this.deps.ledger.deletionApproval(name);
+    const approval = this.deps.ledger.takedownApproval(name);
     this.deps.ledger.specApplied(name, hash, tenant.metadata.generation);
     if (approval !== undefined) {
       // Only a takedown by state (archived, purged) waits for an approval before its apply.
@@ -173,10 +181,10 @@ export class Reconciler {
     const name = tenant.metadata.name!;
     try {
       const recorded = await this.deps.history.record(tenant, draft, created);
-      if (recorded.kind === 'off') return this.deps.ledger.revisionWritten(name);
+      if (recorded.kind === 'off') return this.deps.ledger.revisionDebts.paid(name);
       // The status names the newest revision, for the next record() to start from.
       const named = tenant.status?.sync?.revision === recorded.newest.revision;
-      this.deps.ledger.revisionWritten(
+      this.deps.ledger.revisionDebts.paid(
         name,
         named ? undefined : { uid: tenant.metadata.uid!, ...recorded.newest },
       );
@@ -187,21 +195,17 @@ export class Reconciler {
         });
       }
     } catch (err) {
-      this.deps.ledger.oweRevision(name, tenant.metadata.uid!, draft);
+      this.deps.ledger.revisionDebts.owe(name, tenant.metadata.uid!, draft);
       if (!this.deps.signal.aborted) {
         this.deps.logger.warn(SYNC_LOG.revisionFailed, { tenant: name, error: describeError(err) });
       }
     }
   }
 
-  /** A revision owed by an earlier reconcile is written first, so revisions keep the order of applies. */
-  private async payOwedRevision(name: string): Promise<void> {
-    const owed = this.deps.ledger.owedRevision(name);
-    if (owed === undefined) return;
-    const tenant = this.deps.ledger.view.get(name);
-    // That Tenant is gone, and its history with it.
-    if (tenant?.metadata.uid !== owed.uid) return this.deps.ledger.revisionWritten(name);
-    await this.recordRevision(tenant, owed.draft);
+  /** The revision an earlier reconcile owed; decide() found its Tenant still there. */
+  private async writeOwedRevision(name: string): Promise<void> {
+    const { view, revisionDebts } = this.deps.ledger;
+    await this.recordRevision(view.get(name)!, revisionDebts.owed(name)!.draft);
   }
 
   /**
@@ -273,9 +277,9 @@ export class Reconciler {
     // decide() found the Tenant (a status is never its first write) saying something else.
     const updated = await this.deps.statusWriter.write(view.get(name)!, status);
     if (updated === undefined) return;
-    this.deps.ledger.statusWritten(name, status.sync.revision);
+    this.deps.ledger.revisionDebts.named(name, status.sync.revision);
     this.deps.metrics.syncWritesTotal.inc({ kind: 'status' });
-    // A held-back takedown is announced by the pruner (log, Event, metric), once per hold.
+    // A held-back takedown is announced by the takedown approver (log, Event, metric), once per hold.
     if (verdict.kind === 'synced' || verdict.kind === 'heldBack') return;
     // A status write happens only when the problem changed: one log line and one Event per problem.
     const attribute = this.deps.ledger.invalidAttribute(name);
@@ -284,10 +288,10 @@ export class Reconciler {
     this.deps.events.record(updated, 'Warning', reason, verdict.message);
   }
 
-  /** The guard approved deleting the Tenant of a gone row: delete it unless the row is back. */
+  /** The takedown budget approved deleting the Tenant of a gone row: delete it unless the row is back. */
   private async confirmGone(name: string, pass: number): Promise<boolean> {
     const found = await this.deps.intake.reread(name, this.deps.signal);
-    // Back (or never gone): a row that exists is synced, never pruned.
+    // Back (or never gone): a row that exists is synced, never taken down.
     if (found !== 'gone') return found === 'recorded';
     return this.deleteTenant(name, pass, SYNC_LOG.deletedGone);
   }
@@ -308,7 +312,7 @@ export class Reconciler {
         await this.deps.writer.delete(tenant);
       } catch (err) {
         if (isNotFound(err)) return this.deleted(name, tenant);
-        this.deps.ledger.approveDeletion(name, pass);
+        this.deps.ledger.approveTakedown(name, pass);
         throw err;
       }
       this.deps.logger.info(message, { tenant: name, pass });

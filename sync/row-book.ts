@@ -2,7 +2,7 @@
 // things waiting on a write. The Tenant cache already holds every spec; a spec is kept here only
 // from the moment a row is read until its Tenant has been written, so memory stays O(rows).
 import type { TenantSpec, TenantState } from '../api/tenant.js';
-import type { NewestRevision, RevisionDraft } from './history/revision.js';
+import type { RevisionDraft } from '../api/revision.js';
 import type { Verdict } from './status.js';
 
 export type RowState =
@@ -16,9 +16,6 @@ export interface Applied {
   generation: number;
 }
 
-/** A revision recorded, and the Tenant whose history it is. */
-export type RecordedRevision = NewestRevision & { uid: string };
-
 interface Rejection {
   hash: string;
   message: string;
@@ -28,19 +25,15 @@ export class RowBook {
   private readonly rows = new Map<string, RowState>();
   /** A spec to write, with how its row came (the revision it becomes once applied). */
   private readonly specs = new Map<string, RevisionDraft>();
-  /** A spec applied whose revision could not be written yet: at most one per tenant, retried. */
-  private readonly owedRevisions = new Map<string, { uid: string; draft: RevisionDraft }>();
-  /** The newest revision recorded, until a status write names it (then the Tenant holds it). */
-  private readonly recordedRevisions = new Map<string, RecordedRevision>();
   private readonly rejections = new Map<string, Rejection>();
   /**
-   * Tenants the guard allowed to take down (rows gone, saying `deleted: true`, or moving the Tenant
+   * Tenants the takedown budget approved taking down (rows gone, saying `deleted: true`, or moving the Tenant
    * to archived or purged), with the pass.
    */
   private readonly approved = new Map<string, number>();
   /** Applies of a spec that timed out: a second timeout of one hash parks it until `until`. */
   private readonly timeouts = new Map<string, { hash: string; count: number; until?: number }>();
-  /** Why the guard held back a row's takedown by state, as the Synced condition says it. */
+  /** Why the takedown budget held back a row's takedown by state, as the Synced condition says it. */
   private readonly heldBack = new Map<string, string>();
   /** Until the status write records it, sync's own spec apply looks like someone else's edit. */
   private readonly appliedSpecs = new Map<string, Applied>();
@@ -79,8 +72,6 @@ export class RowBook {
     if (state.kind !== 'tenant') {
       this.specs.delete(name);
       this.appliedSpecs.delete(name);
-      this.owedRevisions.delete(name);
-      this.recordedRevisions.delete(name);
     }
     if (state.kind !== 'tenant' || this.rejections.get(name)?.hash !== state.hash)
       this.rejections.delete(name);
@@ -96,15 +87,13 @@ export class RowBook {
     this.conflicts.delete(name);
     this.heldBack.delete(name);
     this.timeouts.delete(name);
-    this.owedRevisions.delete(name);
-    this.recordedRevisions.delete(name);
   }
 
-  /** Drops every row not in `names`: after a complete scan, those are gone. */
-  retainOnly(names: ReadonlySet<string>): void {
-    for (const name of [...this.rows.keys()]) {
-      if (!names.has(name)) this.forget(name);
-    }
+  /** Drops every row not in `names` (after a complete scan, those are gone); returns their names. */
+  retainOnly(names: ReadonlySet<string>): string[] {
+    const gone = [...this.rows.keys()].filter((name) => !names.has(name));
+    for (const name of gone) this.forget(name);
+    return gone;
   }
 
   keepSpec(name: string, draft: RevisionDraft): void {
@@ -122,32 +111,6 @@ export class RowBook {
     return kept?.hash === hash ? kept : undefined;
   }
 
-  /** The revision of a spec applied to the Tenant with this uid is still to be written. */
-  owe(name: string, uid: string, draft: RevisionDraft): void {
-    this.owedRevisions.set(name, { uid, draft });
-  }
-
-  owed(name: string): { uid: string; draft: RevisionDraft } | undefined {
-    return this.owedRevisions.get(name);
-  }
-
-  paid(name: string, newest: RecordedRevision | undefined): void {
-    this.owedRevisions.delete(name);
-    if (newest !== undefined) this.recordedRevisions.set(name, newest);
-  }
-
-  /** The newest revision recorded of the Tenant with this uid, if no status names it yet. */
-  recordedRevision(name: string, uid: string | undefined): NewestRevision | undefined {
-    const recorded = this.recordedRevisions.get(name);
-    if (recorded === undefined || recorded.uid !== uid) return undefined;
-    return { revision: recorded.revision, hash: recorded.hash };
-  }
-
-  /** A status naming this revision was written: the Tenant holds it now. */
-  revisionNamed(name: string, revision: number | undefined): void {
-    if (this.recordedRevisions.get(name)?.revision === revision) this.recordedRevisions.delete(name);
-  }
-
   /** The spec is not to be written (any more): the Tenant holds it, or the row was refused. */
   dropSpec(name: string): void {
     this.specs.delete(name);
@@ -160,7 +123,7 @@ export class RowBook {
   /** sync applied the spec with this hash, and the Tenant came back with this generation. */
   applied(name: string, hash: string, generation: number | undefined): void {
     this.written(name, hash);
-    // A takedown the guard approved is done: its approval is used up.
+    // A takedown the budget approved is done: its approval is used up.
     this.approved.delete(name);
     this.timeouts.delete(name);
     this.heldBack.delete(name);
@@ -222,7 +185,7 @@ export class RowBook {
     this.heldBack.set(name, message);
   }
 
-  /** Why the guard holds back the row's takedown, if it does. */
+  /** Why the takedown budget holds back the row's takedown, if it does. */
   heldBackFor(name: string): string | undefined {
     return this.heldBack.get(name);
   }

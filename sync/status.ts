@@ -9,7 +9,7 @@ import {
   type ConditionInput,
 } from '../api/conditions.js';
 import { ANNOTATION, CONDITION, type Condition, type SyncStatus, type Tenant } from '../api/tenant.js';
-import type { NewestRevision } from './history/revision.js';
+import type { NewestRevision } from '../api/revision.js';
 import { SYNC_MESSAGE, SYNC_REASON } from './reasons.js';
 
 /** What sync concluded about a row that names a Tenant. */
@@ -20,7 +20,7 @@ export type Verdict =
   | { kind: 'invalid'; message: string }
   /** The row (with this hash) parsed, but the API server refused the Tenant built from it. */
   | { kind: 'rejected'; hash: string; message: string }
-  /** The row takes the Tenant down (archived, purged) and the deletion budget holds it back for now. */
+  /** The row takes the Tenant down (archived, purged) and the takedown budget holds it back for now. */
   | { kind: 'heldBack'; message: string };
 
 export interface OwnedStatus {

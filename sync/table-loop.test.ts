@@ -6,7 +6,7 @@ import { memoryLogger, recordingQueue } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import { Intake } from './intake.js';
 import { Ledger } from './ledger.js';
-import { Pruner } from './prune.js';
+import { TakedownApprover } from './takedown-approver.js';
 import { SYNC_LOG } from './reasons.js';
 import { TableLoop } from './table-loop.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
@@ -68,12 +68,12 @@ function harness(source: ScriptedTable, existing: string[]) {
   const trigger = new Trigger(ledger, queue);
   const wake = (name: string): void => trigger.tenant(name);
   const limits = { fraction: 0.5, minimum: 0 };
-  const pruner = new Pruner({ ledger, view, wake, events, logger, metrics, limits, identity });
-  const intake = new Intake({ ledger, trigger, pruner, source, logger });
+  const approver = new TakedownApprover({ ledger, view, wake, events, logger, metrics, limits, identity });
+  const intake = new Intake({ ledger, trigger, approver, source, logger });
   const loop = new TableLoop({
     source,
     intake,
-    pruner,
+    approver,
     ledger,
     drained: () => Promise.resolve(),
     metrics,
@@ -99,14 +99,14 @@ describe('TableLoop', () => {
     const source = new ScriptedTable([{ pages: [[row('a')]], failAfter: true }, { pages: [[row('a')], []] }]);
     const { loop, ledger, lines } = harness(source, ['a', 'b', 'c', 'd']);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan failed: nothing is pruned; retrying'));
-    expect(['b', 'c', 'd'].map((name) => ledger.deletionApproval(name))).toEqual([
+    expect(['b', 'c', 'd'].map((name) => ledger.takedownApproval(name))).toEqual([
       undefined,
       undefined,
       undefined,
     ]);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
     // Half of four Tenants may go in one pass; the third is held back.
-    expect(['b', 'c', 'd'].map((name) => ledger.deletionApproval(name) !== undefined)).toEqual([
+    expect(['b', 'c', 'd'].map((name) => ledger.takedownApproval(name) !== undefined)).toEqual([
       true,
       true,
       false,
@@ -122,7 +122,7 @@ describe('TableLoop', () => {
     const source = new ScriptedTable([{ pages: [[row('a'), broken]] }]);
     const { loop, ledger, lines } = harness(source, ['a', 'b']);
     await runUntil(loop, () => lines.some((l) => l.msg === 'scan complete'));
-    expect(ledger.deletionApproval('a')).toBeUndefined();
-    expect(ledger.deletionApproval('b')).toBeUndefined();
+    expect(ledger.takedownApproval('a')).toBeUndefined();
+    expect(ledger.takedownApproval('b')).toBeUndefined();
   });
 });

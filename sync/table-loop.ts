@@ -7,7 +7,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import { describeError } from './dynamo/errors.js';
 import type { Intake } from './intake.js';
-import type { Pruner } from './prune.js';
+import type { TakedownApprover } from './takedown-approver.js';
 import { SYNC_LOG } from './reasons.js';
 import type { Ledger } from './ledger.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
@@ -17,7 +17,7 @@ const RETRY = { baseMs: 1_000, maxMs: 60_000, jitter: 0.2 } as const;
 export interface TableLoopDeps {
   source: TableSource;
   intake: Intake;
-  pruner: Pruner;
+  approver: TakedownApprover;
   ledger: Pick<Ledger, 'pendingWrites' | 'scanFound'>;
   /** Resolves when the work queue has no tenant waiting or running. */
   drained: () => Promise<void>;
@@ -95,7 +95,7 @@ export class TableLoop {
     intake.scanFinished();
     metrics.syncScansTotal.inc({ result: 'success' });
     metrics.syncInvalidRows.set(invalid);
-    this.deps.pruner.afterScan(seen);
+    this.deps.approver.afterScan(seen);
     const level = this.scans++ === 0 ? 'info' : 'debug';
     const durationMs = Math.round(performance.now() - startedAt);
     logger.log(level, SYNC_LOG.scanComplete, { rows, invalid, tenants: seen.size, durationMs });

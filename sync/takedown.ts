@@ -1,7 +1,7 @@
 // Which row changes take a running tenant down without deleting it: a state that removes its
-// children (archived) or its data too (purged). These share the deletion budget with rows gone or
-// saying `deleted: true` (prune-guard.ts): eight rows set to archived at once must not empty eight
-// namespaces within seconds, any more than eight deleted rows may. Pure.
+// children (archived) or its data too (purged). These share the takedown budget with rows gone or
+// saying `deleted: true` (takedown-budget.ts): eight rows set to archived at once must not empty
+// eight namespaces within seconds, any more than eight deleted rows may. Pure.
 import { DEFAULT_STATE, type Tenant, type TenantState } from '../api/tenant.js';
 
 /** A takedown by state: the state the row moves the Tenant to. */

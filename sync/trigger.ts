@@ -1,5 +1,5 @@
 // The one way onto the work queue. Whatever noticed a tenant (a row read by intake, a deletion the
-// guard approved, a Tenant changed in the cluster) only names it; it is queued when decide() finds
+// takedown budget approved, a Tenant changed in the cluster) only names it; it is queued when decide() finds
 // something to do, so the steady state runs no reconciles at all.
 import type { WorkQueue } from '../runtime/work-queue.js';
 import { needsReconcile } from './decide.js';

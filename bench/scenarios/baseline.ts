@@ -42,12 +42,7 @@ import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, ten
 import type { RunContext } from '../run-context.js';
 import { createSources, knownSources } from '../secrets.js';
 import { benchPolicy, OPERATOR_NAMESPACE, perTenantWaves, type Tenancy } from '../tenancy.js';
-import {
-  REVISION_API_VERSION,
-  REVISION_KIND,
-  revisionData,
-  revisionObject,
-} from '../../sync/history/revision.js';
+import { REVISION_API_VERSION, REVISION_KIND, revisionData, revisionObject } from '../../api/revision.js';
 import type { SecretScope } from '../../operator/secrets/wanted.js';
 import type { BenchCluster } from '../cluster.js';
 

@@ -22,6 +22,8 @@ export function landlordEnv(
     KUBECONFIG: env.KUBECONFIG,
     DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT,
     DYNAMODB_TABLE: table,
+    // The purger (at rest, rest.ts) does not start without its tenant table.
+    LANDLORD_PURGER_TENANT_TABLES: table,
     AWS_REGION: env.AWS_REGION,
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,

@@ -12,7 +12,7 @@ import {
   revisionSelector,
   type Revision,
   type RevisionObject,
-} from '../../sync/history/revision.js';
+} from '../../api/revision.js';
 
 /** Where a tenant's history is read from. */
 export interface HistorySource {

@@ -1,6 +1,6 @@
 // `landlord history`'s output: a table for people, newest last, and JSON for scripts; one
 // revision's diff against the revision kept before it.
-import type { Revision } from '../../sync/history/revision.js';
+import type { Revision } from '../../api/revision.js';
 import { specDiff, summarize } from './changes.js';
 
 const HEADINGS = ['REVISION', 'APPLIED', 'SOURCE', 'CHANGED BY', 'CHANGE'] as const;

@@ -8,8 +8,8 @@ import { planChildren, type ChildReader, type ChildrenPlan } from '../../operato
 import type { PolicyConfig } from '../../operator/policy/index.js';
 import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
 import type { Conflict } from '../../sync/decide.js';
-import type { TakedownCause } from '../../sync/prune-guard.js';
-import type { SyncPlan, SyncStep } from '../../sync/plan.js';
+import type { TakedownCause } from '../../sync/takedown-budget.js';
+import type { SyncPlan, SyncStep } from '../../sync/dry-run.js';
 import type { RowProblem } from '../../sync/row/index.js';
 import { describeChange, diffJson } from '../../util/json-diff.js';
 import { appliedTenant } from '../applied-tenant.js';

@@ -11,7 +11,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { apiServerStartupError } from '../../runtime/startup-error.js';
 import { DynamoTableSource } from '../../sync/dynamo/dynamo-source.js';
 import { tableIdentity } from '../../sync/identity.js';
-import { planSync } from '../../sync/plan.js';
+import { planSync } from '../../sync/dry-run.js';
 import { placementOf } from '../../sync/settings.js';
 import { makePlan, type Plan } from './plan.js';
 import { ListedChildren, readRows, readTenants, ReadOnlyKubeApi } from './read.js';

@@ -5,7 +5,7 @@
 import { GetItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { createClients } from '../../sync/dynamo/clients.js';
 import { isConditionFailed } from '../../sync/dynamo/errors.js';
-import type { Revision } from '../../sync/history/revision.js';
+import type { Revision } from '../../api/revision.js';
 import { parseRow } from '../../sync/row/index.js';
 import { specDiff, summarize } from '../history/changes.js';
 import { readRevisions } from '../history/read.js';

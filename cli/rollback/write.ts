@@ -4,8 +4,8 @@
 // Pure: the request is built here and sent by run.ts.
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_STATE } from '../../api/tenant.js';
-import type { Revision } from '../../sync/history/revision.js';
-import { NOTE_ATTRIBUTE } from '../../sync/row/note.js';
+import type { Revision } from '../../api/revision.js';
+import { NOTE_ATTRIBUTE } from '../../api/row-notes.js';
 
 type Item = Record<string, AttributeValue>;
 

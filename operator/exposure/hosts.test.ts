@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostProblem, isUnder } from './hosts.js';
 
@@ -40,5 +41,28 @@ describe('isUnder', () => {
     expect(isUnder('a.apps.example.com', 'apps.example.com')).toBe(true);
     expect(isUnder('apps.example.com', 'apps.example.com')).toBe(true);
     expect(isUnder('xapps.example.com', 'apps.example.com')).toBe(false);
+  });
+});
+
+const label = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
+
+describe('hostProblem properties', () => {
+  it('routes any DNS name under an allowed domain, up to 253 characters', () => {
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 5 }), (labels) => {
+        const host = [...labels, 'example.org'].join('.');
+        expect(hostProblem(host, DOMAINS)?.reason).toBe(host.length <= 253 ? undefined : 'InvalidHost');
+      }),
+    );
+  });
+
+  it('refuses a label of more than 63 characters, wherever it stands', () => {
+    fc.assert(
+      fc.property(label, fc.integer({ min: 64, max: 100 }), fc.boolean(), (name, length, first) => {
+        const long = 'a'.repeat(length);
+        const host = first ? `${long}.${name}.example.org` : `${name}.${long}.example.org`;
+        expect(hostProblem(host, DOMAINS)?.reason).toBe('InvalidHost');
+      }),
+    );
   });
 });

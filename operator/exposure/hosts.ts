@@ -3,6 +3,7 @@
 // allowedDomains (the domain itself or a name under it, matched by whole labels, so
 // "evilapps.example.com" is not under "apps.example.com"). Pure.
 import { isIP } from 'node:net';
+import { DNS_NAME_MAX_LENGTH, isDns1123Label } from '../../util/names.js';
 import { REFUSAL_REASON, type HostReason } from '../policy/refusals.js';
 
 export interface HostProblem {
@@ -10,9 +11,6 @@ export interface HostProblem {
   /** Completes "<host> ...": what is wrong with it. */
   text: string;
 }
-
-const LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const MAX_HOST_LENGTH = 253;
 
 /** Why a host may not be routed by a tenant of a class with these allowedDomains; undefined: it may. */
 export function hostProblem(host: string, allowedDomains: readonly string[]): HostProblem | undefined {
@@ -31,10 +29,10 @@ function shapeProblem(host: string): string | undefined {
   if (host.includes('*')) return 'is a wildcard: a tenant routes only names of its own';
   // An IPv6 address may be bracketed in a URL; either way it names a machine, not a tenant.
   if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return 'is an IP address, not a DNS name';
-  if (host.length > MAX_HOST_LENGTH) return `is longer than ${MAX_HOST_LENGTH} characters`;
+  if (host.length > DNS_NAME_MAX_LENGTH) return `is longer than ${DNS_NAME_MAX_LENGTH} characters`;
   const labels = host.split('.');
   if (labels.length < 2) return 'is a single label, not a fully qualified DNS name';
-  if (!labels.every((label) => LABEL.test(label)))
+  if (!labels.every(isDns1123Label))
     return 'is not a DNS name (lower-case letters, digits and "-", labels of 1 to 63 characters, separated by dots)';
   return undefined;
 }

@@ -47,6 +47,21 @@ type Made =
     }
   | { ok: false; refusal: Refusal };
 
+/** What every facet is given to say what a warm pool member of a class holds: no tenant yet. */
+export interface MemberInput {
+  /** The operator's policy with the pooled class. */
+  readonly policy: PolicyConfig;
+  readonly cluster: ClusterView;
+}
+
+/** One object of a warm pool member, in namespace '' until a member's name is chosen. */
+export interface MemberObject {
+  ref: ChildRef;
+  manifest: KubernetesObject;
+}
+
+type MemberMade = { ok: true; objects: readonly MemberObject[] } | { ok: false; refusal: Refusal };
+
 /** The decisions of every facet of a reconcile, for a facet whose children follow another's. */
 export interface Decisions {
   of<D>(facet: Facet<D>): D | undefined;
@@ -104,6 +119,12 @@ export interface Facet<D = unknown> {
   decide(input: FacetInput): Decided<D>;
   /** Its children in the tenant's state; `decisions` holds every facet's decision of this reconcile. */
   children(input: FacetInput, decision: D, decisions: Decisions): Made;
+  /**
+   * What a warm pool member of the class holds of this facet's children before a tenant claims it:
+   * the part that names no tenant, made by the same rules as a tenant's, so a claim that asks for
+   * the same finds it already there. Absent: nothing (it comes with the claim).
+   */
+  member?(input: MemberInput): MemberMade;
   /** The status fields its decision fills (where the tenant is reached), known before applying. */
   status?(decision: D): FacetStatus;
   /** Its own condition, read after the children were applied; undefined: none to report. */

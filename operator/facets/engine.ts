@@ -8,7 +8,15 @@ import type { DesiredChild } from '../desired.js';
 import { requestedState } from '../lifecycle.js';
 import { coldId, usesId } from '../namespaces/ids.js';
 import { tenantNamespace, type PolicyConfig, type Refusal } from '../policy/index.js';
-import type { ClusterView, Decisions, Facet, FacetInput, FacetStatus, ReadChild } from './contract.js';
+import type {
+  ClusterView,
+  Decisions,
+  Facet,
+  FacetInput,
+  FacetStatus,
+  MemberObject,
+  ReadChild,
+} from './contract.js';
 import { FACETS } from './list.js';
 
 export type Wanted =
@@ -61,6 +69,24 @@ export function desiredState(
     Object.assign(status, facet.status?.(decision));
   }
   return { ok: true, state, children, retained, namespace: placement.namespace, status, decisions };
+}
+
+/**
+ * What a warm pool member of the class holds before any tenant claims it: each facet's part that
+ * names no tenant, in the list's order, or the first refusal (the pool's Deployment, say).
+ */
+export function memberState(
+  policy: PolicyConfig,
+  cluster: ClusterView = {},
+  facets: readonly Facet<unknown>[] = FACETS,
+): { ok: true; objects: MemberObject[] } | { ok: false; refusal: Refusal } {
+  const objects: MemberObject[] = [];
+  for (const facet of facets) {
+    const made = facet.member?.({ policy, cluster });
+    if (made?.ok === false) return made;
+    objects.push(...(made?.objects ?? []));
+  }
+  return { ok: true, objects };
 }
 
 /** Every facet's condition, in the list's order, reading the children as converging left them. */

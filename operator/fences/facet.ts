@@ -6,7 +6,8 @@ import { exposureFacet } from '../exposure/facet.js';
 import { refusal, type Refusal } from '../policy/index.js';
 import type { ClassPolicy } from '../../api/tenantclass.js';
 import { egressProblem } from '../tenancy/egress.js';
-import { tenancyObjects } from '../tenancy/namespace-objects.js';
+import { classObjects, tenancyObjects } from '../tenancy/namespace-objects.js';
+import { childRef } from '../child-ref.js';
 import { readOfQuotaStatus } from '../tenancy/quota-status.js';
 
 export const fencesFacet: Facet<undefined> = {
@@ -24,6 +25,14 @@ export const fencesFacet: Facet<undefined> = {
     const problem = namespace === undefined ? undefined : egressRefusal(policy.tenantClass);
     return problem === undefined ? { ok: true, decision: undefined } : { ok: false, refusal: problem };
   },
+  // The class's objects that name no tenant; the Namespace is the pool's own, the RoleBindings come with the claim.
+  member: ({ policy }) => ({
+    ok: true,
+    objects: classObjects(policy.tenantClass, '').map(([kind, manifest]) => ({
+      ref: childRef(kind, '', manifest.metadata!.name!),
+      manifest,
+    })),
+  }),
   children({ tenant, policy, namespace }, _decision, decisions) {
     if (namespace === undefined) return { ok: true, children: [] };
     const hosts = decisions.of(exposureFacet)?.hosts ?? [];

@@ -5,6 +5,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { ID_PLACEHOLDER } from '../../api/tenantclass.js';
 import { isDns1123Label } from '../../util/names.js';
+import { placeholderValue } from './template-match.js';
 
 /** 36^8 ≈ 2.8e12 names: a collision between members is a 409 on create, retried with another id. */
 export const ID_LENGTH = 8;
@@ -30,15 +31,9 @@ export function coldId(uid: string): string {
  * (the class's template changed since) or the id would not be one an id can be.
  */
 export function idFor(template: string, namespace: string): string | undefined {
-  const fixed = template.split(ID_PLACEHOLDER);
-  const slots = fixed.length - 1;
-  if (slots === 0) return undefined;
-  const free = namespace.length - fixed.join('').length;
-  if (free <= 0 || free % slots !== 0) return undefined;
-  const first = fixed[0] ?? '';
-  const id = namespace.slice(first.length, first.length + free / slots);
-  const remade = fixed.join(id);
-  return isDns1123Label(id) && remade === namespace ? id : undefined;
+  const id = placeholderValue(template, ID_PLACEHOLDER, namespace);
+  // '' (a template without "{id}") is no label, so it is never taken for an id.
+  return id !== undefined && isDns1123Label(id) ? id : undefined;
 }
 
 /** Whether the template names namespaces by "{id}". */

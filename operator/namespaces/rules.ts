@@ -21,6 +21,7 @@ import {
 } from '../../api/tenantclass.js';
 import { matches, selects } from '../../util/label-selector.js';
 import { DNS1123_LABEL_RULE, isDns1123Label } from '../../util/names.js';
+import { placeholderValue } from './template-match.js';
 
 /** Namespaces Kubernetes itself keeps: never managed, whatever the config lists. */
 export const SYSTEM_NAMESPACES: readonly string[] = Object.freeze([
@@ -91,7 +92,7 @@ export interface NamespaceScope {
   /**
    * What "{id}" in the tenant's name template stands for: the id of the namespace the tenant holds
    * or has just claimed from its class's warm pool (the caller found it by label and owner uid),
-   * else the one derived from its uid (a cold namespace, pool/ids.ts). Unused by "{name}" templates.
+   * else the one derived from its uid (a cold namespace, ids.ts). Unused by "{name}" templates.
    */
   namespaceId?: string;
 }
@@ -286,17 +287,12 @@ function trustingRule(
 
 /**
  * The tenant name a template needs to make this namespace; '' when the template has no "{name}"
- * and is the namespace (every tenant of it gets that one name); undefined when it cannot make it.
+ * and is the namespace (every tenant of it gets that one name); undefined when it cannot make it,
+ * or only for a name no tenant may have.
  */
 export function tenantNameFor(template: string, namespace: string): string | undefined {
-  const fixed = template.split('{name}');
-  const slots = fixed.length - 1;
-  if (slots === 0) return template === namespace ? '' : undefined;
-  const free = namespace.length - fixed.join('').length;
-  if (free <= 0 || free % slots !== 0) return undefined;
-  const first = fixed[0] ?? '';
-  const candidate = namespace.slice(first.length, first.length + free / slots);
-  return isDns1123Label(candidate) && fillName(template, candidate) === namespace ? candidate : undefined;
+  const name = placeholderValue(template, '{name}', namespace);
+  return name === '' || (name !== undefined && isDns1123Label(name)) ? name : undefined;
 }
 
 /** How much of a template is fixed text: the more, the fewer names it can make. */

@@ -7,7 +7,14 @@
 // claimers (two tenants, or two operator replicas across a leader change), so a member is never
 // claimed twice and never left half-claimed. A 409 means another won: the next member is tried.
 import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
-import { ANNOTATION, LABEL, MANAGED_BY, tenantOwnerReference, type Tenant } from '../../api/tenant.js';
+import {
+  ANNOTATION,
+  FIELD_MANAGER,
+  LABEL,
+  MANAGED_BY,
+  tenantOwnerReference,
+  type Tenant,
+} from '../../api/tenant.js';
 import { fillId, type ClassPolicy } from '../../api/tenantclass.js';
 import { CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { apiPath } from '../../runtime/kube/paths.js';
@@ -91,7 +98,7 @@ export class PoolClaims {
       const result = await this.deps.api.request<V1Namespace>({
         method: 'PATCH',
         path: apiPath(ref),
-        query: { fieldManager: FIELD_MANAGER_CLAIM },
+        query: { fieldManager: FIELD_MANAGER.operatorClaim },
         contentType: CONTENT_TYPE.merge,
         body: {
           metadata: {
@@ -188,6 +195,3 @@ export class PoolClaims {
     this.claimed.delete(tenant.metadata.uid ?? '');
   }
 }
-
-/** The claim's merge patch is an update, not an apply: its own field manager says so in managedFields. */
-const FIELD_MANAGER_CLAIM = 'landlord-operator-claim';

@@ -1,10 +1,12 @@
 // The warm pool controller, on the Lease holder: for every TenantClass, keep `size` members Ready or
-// starting (plan.ts), make new ones at a bounded rate shared by all classes (rate.ts), remove the
+// starting (sizing.ts), make new ones at a bounded rate shared by all classes (rate.ts), remove the
 // ones a smaller size or a changed spec no longer wants, and complete one a crash left half-made.
 // It runs beside the tenant queue, never in it: a claim (claim.ts, in a tenant's reconcile) never
 // waits for a refill. Level-triggered like the reconciler: a watch event only wakes it, and each
 // pass decides from the caches. A pass over classes whose pools are full writes nothing.
-import type { KubernetesObject } from '@kubernetes/client-node';
+//
+// Members are written through the operator's Applier (member-writes.ts), the one apply path tenants
+// use; the class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
 import { FIELD_MANAGER } from '../../api/tenant.js';
 import {
   CLASS_API_VERSION,
@@ -14,20 +16,22 @@ import {
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
-import { ApiError, CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
-import { apiPath } from '../../runtime/kube/paths.js';
+import type { KubeApi } from '../../runtime/kube/api.js';
+import { StatusWriter } from '../../runtime/kube/status-writer.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
-import { childRef, errorText, type ChildRef } from '../child-ref.js';
+import { errorText } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { PolicyConfig } from '../policy/index.js';
 import type { SecretSources } from '../secrets/sources.js';
 import type { PoolCaches } from '../watches.js';
-import { memberContents, memberNamespace, poolBlueprint, type PoolBlueprint } from './member-objects.js';
+import { poolBlueprint, type PoolBlueprint } from './member-objects.js';
+import { MemberWrites, type Filled, type MemberSpec } from './member-writes.js';
 import { memberClassUid, memberOf, type Member } from './members.js';
-import { planPool, type PoolTarget } from './plan.js';
+import { sizePool, unfinished, type PoolTarget } from './sizing.js';
 import { TokenBucket } from './rate.js';
+import { poolStatusOf, saysPoolStatus, type PoolStatus } from './warm-status.js';
 
 export interface PoolControllerDeps {
   api: KubeApi;
@@ -46,8 +50,8 @@ export interface PoolControllerDeps {
 const DEBOUNCE_MS = 100;
 /** The safety net for a lost event, as the tenants' resync is. */
 const TICK_MS = 5_000;
-/** A member without its Deployment this long after it was made was left half-made: completed again. */
-const HALF_MADE_MS = 10_000;
+/** A member whose Deployment waits for its quota to be enforced is looked at again this soon. */
+const QUOTA_WAIT_MS = 500;
 
 type Blueprint = Extract<PoolBlueprint, { ok: true }>;
 
@@ -62,9 +66,18 @@ export class PoolController {
   private readonly refused = new Map<string, string>();
   /** class → the hash of what its members hold now, as the last pass computed it. */
   private readonly hashes = new Map<string, string>();
+  private readonly writes: MemberWrites;
+  private readonly status: StatusWriter<TenantClass, PoolStatus>;
 
   constructor(private readonly deps: PoolControllerDeps) {
     this.bucket = new TokenBucket(deps.refillPerSecond, Date.now());
+    this.writes = new MemberWrites(deps.api, deps.caches);
+    this.status = new StatusWriter(deps.api, undefined, {
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      fieldManager: FIELD_MANAGER.operator,
+      current: saysPoolStatus,
+    });
   }
 
   start(): void {
@@ -150,49 +163,28 @@ export class PoolController {
     const members = this.membersOf(className, classUid);
     const wanted = this.target(tenantClass);
     await this.report(tc, tenantClass.warmPool !== undefined, members);
-    const plan = planPool(wanted.target, members);
-    for (const member of plan.remove) await this.remove(member);
+    const sizing = sizePool(wanted.target, members);
+    for (const member of sizing.remove) await this.remove(member);
+    this.writes.keepOnly(className, members);
     if (wanted.blueprint === undefined) return;
-    for (let i = 0; i < plan.create; i++) {
+    const spec = { tenantClass, classUid, blueprint: wanted.blueprint };
+    for (let i = 0; i < sizing.create; i++) {
       if (!this.take()) return;
-      await this.create(tenantClass, classUid, wanted.blueprint);
+      await this.create(spec);
     }
     const now = Date.now();
-    const halfMade = members.filter(
-      (m) =>
-        !m.hasDeployment && !m.deleting && m.hash === wanted.target.hash && now - m.created > HALF_MADE_MS,
-    );
-    for (const member of halfMade) {
+    for (const member of unfinished(members, wanted.target.hash, now, (m) => this.writes.waitsForQuota(m))) {
       if (!this.take()) return;
-      await this.fill(member.name, className, wanted.blueprint);
+      await this.fill(spec, member.name, true);
     }
   }
 
-  /** The Ready members, as a gauge and in status.warm; nothing for a class that never had a pool. */
+  /** The Ready members, as a gauge and in status.warm (warm-status.ts), written only when it changed. */
   private async report(tc: TenantClass, pooled: boolean, members: readonly Member[]): Promise<void> {
     const ready = members.filter((m) => m.ready && !m.deleting).length;
     if (pooled || members.length > 0)
       this.deps.metrics.poolMembersReady.set({ class: tc.metadata.name }, ready);
-    await this.reportWarm(tc, !pooled && ready === 0 ? undefined : ready);
-  }
-
-  /**
-   * status.warm, kubectl get tc's WARM column: the one writer of a class's status, and only when
-   * the count changed (undefined: the class has no pool, and none is reported).
-   */
-  private async reportWarm(tc: TenantClass, warm: number | undefined): Promise<void> {
-    if (tc.status?.warm === warm) return;
-    await this.deps.api.request({
-      method: 'PATCH',
-      path: apiPath({
-        apiVersion: CLASS_API_VERSION,
-        kind: CLASS_KIND,
-        name: tc.metadata.name,
-        subresource: 'status',
-      }),
-      contentType: CONTENT_TYPE.merge,
-      body: { status: { warm: warm ?? null } },
-    });
+    await this.status.write(tc, poolStatusOf(tc, pooled, ready));
   }
 
   /** A token for one member's writes, else a pass when the next one comes. */
@@ -235,7 +227,8 @@ export class PoolController {
    * name the namespace rules refuse (reserved, trusted) or that exists already is skipped; the
    * next pass draws another id.
    */
-  private async create(tenantClass: ClassPolicy, classUid: string, blueprint: Blueprint): Promise<void> {
+  private async create(spec: MemberSpec): Promise<void> {
+    const { tenantClass } = spec;
     const id = randomId();
     const named = tenantNamespaceName('', tenantClass, { ...this.deps.policy, namespaceId: id });
     const name = fillId(tenantClass.namespace.nameTemplate, id);
@@ -243,60 +236,19 @@ export class PoolController {
       this.refuse(tenantClass.name, `namespace ${name} ${named.problem}`);
       return;
     }
-    const namespace = memberNamespace(tenantClass, classUid, name, blueprint.hash);
-    try {
-      await this.apply(childRef('Namespace', '', name), {
-        ...namespace,
-        metadata: { ...namespace.metadata, resourceVersion: '1' },
-      });
-    } catch (err) {
-      if (isConflict(err)) return;
-      throw err;
-    }
-    await this.fill(name, tenantClass.name, blueprint);
+    if ((await this.fill(spec, name, false)) === 'taken') return;
     this.deps.logger.info('made warm pool member', { class: tenantClass.name, namespace: name });
   }
 
-  /** The objects in a member's namespace, the Deployment last (so the quota and limits apply to its pods). */
-  private async fill(namespace: string, className: string, blueprint: Blueprint): Promise<void> {
-    const contents = memberContents(blueprint, className, namespace);
-    const deployment = contents.filter((c) => c.ref.kind === 'Deployment');
-    const fences = contents.filter((c) => c.ref.kind !== 'Deployment');
-    await Promise.all(fences.map((c) => this.apply(c.ref, c.manifest)));
-    await Promise.all(deployment.map((c) => this.apply(c.ref, c.manifest)));
+  /** Makes or completes a member; one whose Deployment waits for its quota is looked at again soon. */
+  private async fill(spec: MemberSpec, name: string, existing: boolean): Promise<Filled> {
+    const filled = await this.writes.fill(spec, name, existing);
+    if (filled === 'waiting') this.wake(QUOTA_WAIT_MS);
+    return filled;
   }
 
-  private async apply(ref: ChildRef, manifest: KubernetesObject): Promise<void> {
-    await this.deps.api.request({
-      method: 'PATCH',
-      path: apiPath(ref),
-      query: { fieldManager: FIELD_MANAGER.operator, force: true },
-      contentType: CONTENT_TYPE.apply,
-      body: { apiVersion: ref.apiVersion, kind: ref.kind, ...manifest },
-      verb: 'apply',
-    });
-  }
-
-  /**
-   * Deletes an unclaimed member, on the condition that it is still the version the plan saw: a
-   * member claimed meanwhile has another resourceVersion, and the API server refuses (409).
-   */
   private async remove(member: Member): Promise<void> {
-    try {
-      await this.deps.api.request({
-        method: 'DELETE',
-        path: apiPath(childRef('Namespace', '', member.name)),
-        body: {
-          kind: 'DeleteOptions',
-          apiVersion: 'v1',
-          preconditions: { uid: member.uid, resourceVersion: member.resourceVersion },
-          propagationPolicy: 'Background',
-        },
-      });
+    if (await this.writes.remove(member))
       this.deps.logger.info('removed warm pool member', { namespace: member.name });
-    } catch (err) {
-      if (isNotFound(err) || isConflict(err)) return;
-      throw err instanceof ApiError ? err : new Error(errorText(err));
-    }
   }
 }

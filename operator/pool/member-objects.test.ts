@@ -1,11 +1,25 @@
-// What a member holds of its class's secrets: copies of the shared sources only, and a hash that
-// moves with their values, so a rotated source replaces the unclaimed members.
+// What a member holds, pure: the pool's Deployment as the policy shapes a row's (placed in the
+// member's namespace, whether or not it names one; the docs' example class makes members), the
+// class's objects, copies of the shared secret sources only with a hash that moves with their
+// values (a rotated source replaces the unclaimed members), the member's Namespace controlled by
+// its class, and every object stamped for the Applier's drift check.
+import { readFileSync } from 'node:fs';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { LABEL } from '../../api/tenant.js';
-import type { ClassSecret } from '../../api/tenantclass.js';
+import { ANNOTATION, LABEL, MANAGED_BY } from '../../api/tenant.js';
+import { policyOf, type ClassSecret, type TenantClass } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validDeployment } from '../../testing/policy.js';
+import { SPEC_HASH_ANNOTATION } from '../desired.js';
 import type { SecretSources, SourceSecret } from '../secrets/sources.js';
-import { poolBlueprint } from './member-objects.js';
+import {
+  memberChildren,
+  memberContents,
+  memberNamespace,
+  poolBlueprint,
+  type MemberObject,
+  type PoolBlueprint,
+} from './member-objects.js';
 
 const SECRETS: ClassSecret[] = [
   { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } },
@@ -94,5 +108,127 @@ describe('poolBlueprint: an exposed class', () => {
     expect(made.ok && made.deployment.spec?.template.metadata?.labels).toMatchObject({
       [LABEL.exposed]: 'app',
     });
+  });
+});
+
+/** A class keeping a pool of 2 running `deployment`, named "quick-{id}", with a quota and limits. */
+function pooledPolicy(deployment: V1Deployment = validDeployment()) {
+  return testConfig({
+    tenantClass: {
+      ...perTenant('quick-{id}'),
+      name: 'quick',
+      resourceQuota: { hard: { pods: '10' } },
+      limitRange: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+      warmPool: { size: 2, deployment: deployment as unknown as Record<string, unknown>, maxUnavailable: 1 },
+    },
+  });
+}
+
+function accepted(made: PoolBlueprint): Extract<PoolBlueprint, { ok: true }> {
+  if (!made.ok) throw new Error(`refused: ${made.refusal.reason}: ${made.refusal.message}`);
+  return made;
+}
+
+function withoutNamespace(deployment: V1Deployment): V1Deployment {
+  const metadata = { ...deployment.metadata };
+  delete metadata.namespace;
+  return { ...deployment, metadata };
+}
+
+describe('poolBlueprint: the Deployment', () => {
+  it('takes a Deployment without metadata.namespace, as the same one naming any namespace', () => {
+    const named = accepted(poolBlueprint(pooledPolicy()));
+    const unnamed = accepted(poolBlueprint(pooledPolicy(withoutNamespace(validDeployment()))));
+    expect(unnamed.deployment).toEqual(named.deployment);
+    expect(unnamed.hash).toBe(named.hash);
+    expect(unnamed.deployment.metadata?.namespace).toBe('');
+  });
+
+  it("puts a namespace-less Deployment in the member's namespace", () => {
+    const made = accepted(poolBlueprint(pooledPolicy(withoutNamespace(validDeployment()))));
+    const deployment = memberContents(made, 'quick', 'quick-abc').find((o) => o.ref.kind === 'Deployment');
+    expect(deployment?.ref).toMatchObject({ namespace: 'quick-abc', name: 'web' });
+    expect(deployment?.manifest.metadata?.namespace).toBe('quick-abc');
+  });
+
+  it('refuses a Deployment the policy refuses a row, with its reason', () => {
+    const privileged = validDeployment();
+    privileged.spec!.template.spec!.containers[0]!.securityContext = { privileged: true };
+    const made = poolBlueprint(pooledPolicy(withoutNamespace(privileged)));
+    expect(made.ok).toBe(false);
+    expect(!made.ok && made.refusal.reason).toBe('PodSecurityViolation');
+  });
+
+  it("makes members from docs/warm-pool.md's example class as written", () => {
+    const text = readFileSync(new URL('../../docs/warm-pool.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(text)![1]!;
+    const tc = load(example) as TenantClass;
+    const made = accepted(poolBlueprint(testConfig({ tenantClass: policyOf(tc) })));
+    const children = memberChildren(made, policyOf(tc), 'uid-1', 't-abc');
+    expect(children.find((c) => c.ref.kind === 'Deployment')?.ref).toMatchObject({
+      namespace: 't-abc',
+      name: 'app',
+    });
+  });
+});
+
+describe("a member's objects", () => {
+  const made = accepted(poolBlueprint(pooledPolicy()));
+  const policy = pooledPolicy().tenantClass;
+
+  it('the Namespace: labelled with its class, its hash, controlled by the class without blocking its deletion', () => {
+    const ns = memberNamespace(policy, 'uid-1', 'quick-abc', made.hash);
+    expect(ns.metadata).toMatchObject({
+      name: 'quick-abc',
+      labels: { [LABEL.pool]: 'quick', [LABEL.managedBy]: MANAGED_BY.operator },
+      annotations: { [ANNOTATION.poolHash]: made.hash },
+    });
+    expect(ns.metadata?.labels?.['pod-security.kubernetes.io/enforce']).toBe('baseline');
+    expect(ns.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: 'landlord.dev/v1alpha1',
+        kind: 'TenantClass',
+        name: 'quick',
+        uid: 'uid-1',
+        controller: true,
+      },
+    ]);
+  });
+
+  it("the contents: in the member's namespace, labelled with the pool, owned by nobody, the Deployment last", () => {
+    const contents: MemberObject[] = memberContents(made, 'quick', 'quick-abc');
+    expect(contents.map((c) => c.ref.kind)).toEqual([
+      'ServiceAccount',
+      'ResourceQuota',
+      'LimitRange',
+      'NetworkPolicy',
+      'Deployment',
+    ]);
+    for (const { ref, manifest } of contents) {
+      expect(ref.namespace).toBe('quick-abc');
+      expect(manifest.metadata).toMatchObject({ namespace: 'quick-abc', labels: { [LABEL.pool]: 'quick' } });
+      expect(manifest.metadata?.ownerReferences).toBeUndefined();
+    }
+  });
+
+  it("memberChildren: the Namespace first, each stamped with its manifest's hash, the pool's pod template unchanged", () => {
+    const children = memberChildren(made, policy, 'uid-1', 'quick-abc');
+    expect(children[0]!.ref).toMatchObject({ kind: 'Namespace', name: 'quick-abc', namespace: '' });
+    for (const child of children)
+      expect(child.manifest.metadata?.annotations?.[SPEC_HASH_ANNOTATION]).toBe(child.hash);
+    const deployment = children.find((c) => c.ref.kind === 'Deployment')!.manifest as V1Deployment;
+    expect(deployment.spec?.template).toEqual(made.deployment.spec?.template);
+  });
+
+  it('memberChildren: the same for the same class, another hash per member and per spec', () => {
+    const hashes = (name: string, blueprint = made): string[] =>
+      memberChildren(blueprint, policy, 'uid-1', name).map((c) => c.hash);
+    expect(hashes('quick-abc')).toEqual(hashes('quick-abc'));
+    expect(hashes('quick-def')).not.toEqual(hashes('quick-abc'));
+    const other = validDeployment();
+    other.spec!.replicas = 3;
+    const changed = accepted(poolBlueprint(pooledPolicy(other)));
+    expect(changed.hash).not.toBe(made.hash);
+    expect(hashes('quick-abc', changed)).not.toEqual(hashes('quick-abc'));
   });
 });

@@ -1,26 +1,26 @@
 // What a warm pool member holds, pure: its Namespace (labelled with the class, controlled by the
-// TenantClass, so deleting the class has the garbage collector remove its unclaimed members), the
-// class's tenant-independent objects (tenancy/: ServiceAccount, quota, LimitRange, NetworkPolicy)
-// and the pool's Deployment, checked and shaped by the very policy a row's Deployment goes through.
-// So a row whose Deployment has the pool Deployment's name and pod template asks for exactly the
-// pod template already running: applying it changes the Deployment's metadata, not its pods.
-// Nothing here depends on a tenant: "{name}" labels, RoleBindings and secrets come with the claim.
-import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
-import { ANNOTATION, API_VERSION, KIND, LABEL, MANAGED_BY, type Tenant } from '../../api/tenant.js';
+// TenantClass, so deleting the class has the garbage collector remove its unclaimed members), and
+// what the facets say a member holds (facets/engine.ts, memberState): the class's tenant-independent
+// objects (ServiceAccount, quota, LimitRange, NetworkPolicy), the shared secrets' copies and the
+// pool's Deployment, each made by the same facet and rules as a tenant's. So a row whose Deployment
+// has the pool Deployment's name and pod template asks for exactly the pod template already
+// running: applying it changes the Deployment's metadata, not its pods. Nothing here depends on a
+// tenant: "{name}" labels, RoleBindings and per-tenant secrets come with the claim.
+// memberChildren stamps a member's objects with their hashes for the Applier (operator/apply.ts),
+// the one apply path tenants use too: an object that already matches costs no write.
+import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import { ANNOTATION, LABEL, MANAGED_BY } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
-import { childRef, type ChildRef } from '../child-ref.js';
+import { childRef } from '../child-ref.js';
+import { hashedChild, type DesiredChild } from '../desired.js';
 import { namespaceLabels } from '../namespaces/rules.js';
-import { evaluateTenant, type PolicyConfig, type Refusal } from '../policy/index.js';
-import { withExposedPods } from '../exposure/objects.js';
-import { secretCopy } from '../secrets/copy.js';
+import type { MemberObject } from '../facets/contract.js';
+import { memberState } from '../facets/engine.js';
+import { refusal, type PolicyConfig, type Refusal } from '../policy/index.js';
 import { NO_SOURCES, type SecretSources } from '../secrets/sources.js';
-import { classObjects } from '../tenancy/namespace-objects.js';
 
-export interface MemberObject {
-  ref: ChildRef;
-  manifest: KubernetesObject;
-}
+export type { MemberObject };
 
 export type PoolBlueprint =
   /** What every member of the class holds (in namespace ''), and its hash. */
@@ -28,58 +28,21 @@ export type PoolBlueprint =
   /** The pool's Deployment is one the policy refuses: no member is made. */
   | { ok: false; refusal: Refusal };
 
-/** The name a refusal gives the pool's Deployment, as if a tenant of this name had asked for it. */
-const poolTenantName = (className: string): string => `${className}-warm-pool`;
-
 /**
- * The pool's Deployment as the policy makes a row's, and the class's objects, for one class; the
- * hash covers all of it (the shared copies' values too), so any change to what a member holds marks
- * the existing ones stale, and they are replaced `maxUnavailable` at a time.
+ * What every member of the class holds, made by the desired-state engine (facets/engine.ts,
+ * memberState): each facet's part that names no tenant, the pool's Deployment among them. The hash
+ * covers all of it (the shared copies' values too), so any change to what a member holds marks the
+ * existing ones stale, and they are replaced `maxUnavailable` at a time.
  */
 export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_SOURCES): PoolBlueprint {
-  const tenantClass = policy.tenantClass;
-  const pool = tenantClass.warmPool;
-  const stand: Tenant = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: { name: poolTenantName(tenantClass.name) },
-    spec: { deployment: pool?.deployment as unknown as V1Deployment, configMaps: [] },
-  };
-  const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
-  if (!verdict.ok) return verdict;
-  // An exposed class's pods carry the label its Services select, before any tenant: a claim keeps them.
-  const deployment =
-    tenantClass.expose === undefined
-      ? verdict.children.deployment
-      : withExposedPods(verdict.children.deployment);
-  const objects = classObjects(tenantClass, '').map(([kind, manifest]) => ({
-    ref: childRef(kind, '', manifest.metadata!.name!),
-    manifest,
-  }));
-  objects.push(...sharedCopies(tenantClass, policy.secretSourceNamespaces ?? [], sources));
-  const labels = memberNamespaceLabels(tenantClass);
+  const made = memberState(policy, { sources });
+  if (!made.ok) return made;
+  const isDeployment = (o: MemberObject): boolean => o.ref.kind === 'Deployment';
+  const deployment = made.objects.find(isDeployment)?.manifest;
+  if (deployment === undefined) return { ok: false, refusal: refusal.specMissing() };
+  const objects = made.objects.filter((o) => !isDeployment(o));
+  const labels = memberNamespaceLabels(policy.tenantClass);
   return { ok: true, hash: contentHash({ labels, deployment, objects }).slice(0, 16), deployment, objects };
-}
-
-/**
- * Copies of the class's shared secrets: `from` sources named without "{name}", in a namespace the
- * operator reads, that exist now. A missing or refused one is left out: the tenant that claims the
- * member reports it, as a cold tenant would.
- */
-function sharedCopies(
-  tenantClass: ClassPolicy,
-  sourceNamespaces: readonly string[],
-  sources: SecretSources,
-): MemberObject[] {
-  return tenantClass.secrets.flatMap((entry) => {
-    const from = entry.from;
-    if (from === undefined || from.name.includes('{name}') || !sourceNamespaces.includes(from.namespace))
-      return [];
-    const secret = sources.secret(from.namespace, from.name);
-    if (secret === undefined) return [];
-    const manifest = secretCopy({ name: entry.name, namespace: '' }, from, secret);
-    return [{ ref: childRef('Secret', '', entry.name), manifest }];
-  });
 }
 
 /** The class's namespace labels that need no tenant name, and the Pod Security labels. */
@@ -153,4 +116,22 @@ export function memberContents(
       },
     },
   }));
+}
+
+/**
+ * Everything one member holds, as the Applier applies it (operator/apply.ts): its Namespace,
+ * controlled by the class, then its contents, each stamped with the hash of its manifest so a
+ * member object that already matches costs no write.
+ */
+export function memberChildren(
+  blueprint: Extract<PoolBlueprint, { ok: true }>,
+  tenantClass: ClassPolicy,
+  classUid: string,
+  namespace: string,
+): DesiredChild[] {
+  const member = memberNamespace(tenantClass, classUid, namespace, blueprint.hash);
+  return [
+    hashedChild(member, 'Namespace'),
+    ...memberContents(blueprint, tenantClass.name, namespace).map((c) => hashedChild(c.manifest, c.ref.kind)),
+  ];
 }

@@ -3,12 +3,14 @@
 // adds nothing and reports no condition; a Shared class with secrets is refused (no namespace of
 // the tenant's own to put them in).
 import { CONDITION } from '../../api/tenant.js';
-import type { ChildRef } from '../child-ref.js';
-import type { Facet } from '../facets/contract.js';
+import type { ClassPolicy } from '../../api/tenantclass.js';
+import { childRef, type ChildRef } from '../child-ref.js';
+import type { Facet, MemberObject } from '../facets/contract.js';
 import { refusal } from '../policy/index.js';
 import { secretsCondition } from './condition.js';
 import { externalProblem } from './external.js';
-import { NO_SOURCES } from './sources.js';
+import { secretCopy } from './copy.js';
+import { NO_SOURCES, type SecretSources } from './sources.js';
 import { wantedSecrets, type SecretsWanted } from './wanted.js';
 
 /** What the class's secrets came to in the tenant's namespace; undefined: the class has none. */
@@ -36,6 +38,15 @@ export const secretsFacet: Facet<SecretsDecision> = {
       decision: { wanted: wantedSecrets(tenant, tenantClass, namespace, scope), namespace },
     };
   },
+  // The shared sources' copies; a per-tenant one ("{name}") comes with the claim.
+  member: ({ policy, cluster }) => ({
+    ok: true,
+    objects: sharedCopies(
+      policy.tenantClass,
+      policy.secretSourceNamespaces ?? [],
+      cluster.sources ?? NO_SOURCES,
+    ),
+  }),
   children(_input, decision) {
     if (decision === undefined) return { ok: true, children: [] };
     return { ok: true, children: decision.wanted.children, retained: decision.wanted.retained };
@@ -46,3 +57,24 @@ export const secretsFacet: Facet<SecretsDecision> = {
     return secretsCondition(decision.wanted, decision.namespace, external);
   },
 };
+
+/**
+ * Copies of the class's shared secrets: `from` sources named without "{name}", in a namespace the
+ * operator reads, that exist now. A missing or refused one is left out: the tenant that claims the
+ * member reports it, as a cold tenant would.
+ */
+function sharedCopies(
+  tenantClass: ClassPolicy,
+  sourceNamespaces: readonly string[],
+  sources: SecretSources,
+): MemberObject[] {
+  return tenantClass.secrets.flatMap((entry) => {
+    const from = entry.from;
+    if (from === undefined || from.name.includes('{name}') || !sourceNamespaces.includes(from.namespace))
+      return [];
+    const secret = sources.secret(from.namespace, from.name);
+    if (secret === undefined) return [];
+    const manifest = secretCopy({ name: entry.name, namespace: '' }, from, secret);
+    return [{ ref: childRef('Secret', '', entry.name), manifest }];
+  });
+}

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
-import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
+import {
+  BUILT_IN_CLASS_NAME,
+  CLASS_API_VERSION,
+  CLASS_KIND,
+  DEFAULT_CLASS_ANNOTATION,
+  type TenantClass,
+} from '../../api/tenantclass.js';
 import { tenantsOfSource } from './source-routing.js';
 
 const tenant = (name: string, className: string, how: 'spec' | 'status' = 'status'): Tenant => ({
@@ -10,10 +16,14 @@ const tenant = (name: string, className: string, how: 'spec' | 'status' = 'statu
   ...(how === 'spec' ? { spec: { class: className } } : { status: { class: className } }),
 });
 
-const klass = (name: string, from: { namespace: string; name: string }[]): TenantClass => ({
+const klass = (
+  name: string,
+  from: { namespace: string; name: string }[],
+  isDefault = false,
+): TenantClass => ({
   apiVersion: CLASS_API_VERSION,
   kind: CLASS_KIND,
-  metadata: { name },
+  metadata: { name, annotations: isDefault ? { [DEFAULT_CLASS_ANNOTATION]: 'true' } : {} },
   spec: { secrets: from.map((f, i) => ({ name: `s${i}`, from: f })) },
 });
 
@@ -41,5 +51,42 @@ describe('tenantsOfSource', () => {
 
   it('looks only at the namespace the class names', () => {
     expect(tenantsOfSource(TENANTS, CLASSES, { namespace: 'elsewhere', name: 'sendgrid' })).toEqual([]);
+  });
+});
+
+describe('tenantsOfSource and the default class', () => {
+  const standard = klass('standard', [{ namespace: 'src', name: 'sendgrid' }], true);
+  const gold = klass('gold', [{ namespace: 'src', name: 'gold-key' }]);
+  const follower = (name: string, status?: Tenant['status']): Tenant => ({
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name },
+    ...(status === undefined ? {} : { status }),
+  });
+  const tenants = [
+    // Not reconciled yet: no class recorded, so it follows the default.
+    follower('new'),
+    // Under the built-in class until a default class appeared.
+    follower('built-in', { class: BUILT_IN_CLASS_NAME, classSource: 'Default' }),
+    // The row stopped naming gold: it goes back to the default.
+    follower('dropped', { class: 'gold', classSource: 'Row' }),
+    // Given another default class once, and kept under it.
+    follower('kept', { class: 'old-default', classSource: 'Default' }),
+    tenant('named', 'gold', 'spec'),
+  ];
+
+  it('reaches the Tenants that follow the default when the default class copies the source', () => {
+    expect(tenantsOfSource(tenants, [standard, gold], { namespace: 'src', name: 'sendgrid' })).toEqual([
+      'built-in',
+      'dropped',
+      'new',
+    ]);
+  });
+
+  it('reaches no follower of the default through a class that is not the default', () => {
+    expect(tenantsOfSource(tenants, [standard, gold], { namespace: 'src', name: 'gold-key' })).toEqual([
+      'dropped',
+      'named',
+    ]);
   });
 });

@@ -2,19 +2,9 @@
 // names it. A shared source ("sendgrid") concerns every Tenant of the class; a templated one
 // ("{name}-db") only the Tenant whose name fills it in. Pure.
 import type { Tenant } from '../../api/tenant.js';
-import { resolvedClass, type TenantClass } from '../../api/tenantclass.js';
-
-const TEMPLATE = '{name}';
-
-/** The tenant names a `from.name` template would give `name`: all of them for one without "{name}". */
-function matches(template: string, name: string): ((tenant: string) => boolean) | undefined {
-  if (!template.includes(TEMPLATE)) return template === name ? () => true : undefined;
-  const [before, ...rest] = template.split(TEMPLATE);
-  const after = rest.join(TEMPLATE);
-  if (!name.startsWith(before ?? '') || !name.endsWith(after)) return undefined;
-  // Checked per tenant: a template with two "{name}"s, or a name like "a-db-db", fills in exactly.
-  return (tenant) => template.split(TEMPLATE).join(tenant) === name;
-}
+import { isDefaultClass, resolvedClass, type TenantClass } from '../../api/tenantclass.js';
+import { placeholderValue } from '../namespaces/template-match.js';
+import { tenantsUnder } from '../tenancy/resolve-class.js';
 
 /** The Tenants to reconcile after the source Secret namespace/name changed, sorted. */
 export function tenantsOfSource(
@@ -25,18 +15,28 @@ export function tenantsOfSource(
   const concerned = new Set<string>();
   for (const tc of classes) {
     const className = tc.metadata.name ?? '';
-    const policy = resolvedClass(className, 0, tc.spec);
-    const tests = policy.secrets.flatMap((entry) => {
-      if (entry.from?.namespace !== source.namespace) return [];
-      const test = matches(entry.from.name, source.name);
-      return test === undefined ? [] : [test];
-    });
-    if (tests.length === 0) continue;
-    for (const tenant of tenants) {
+    const served = servedNames(tc, className, source);
+    if (served.length === 0) continue;
+    for (const tenant of tenantsUnder(tenants, className, isDefaultClass(tc))) {
       const name = tenant.metadata.name ?? '';
-      const under = tenant.status?.class === className || tenant.spec?.class === className;
-      if (under && tests.some((test) => test(name))) concerned.add(name);
+      if (served.some((s) => s === '' || s === name)) concerned.add(name);
     }
   }
   return [...concerned].sort();
+}
+
+/**
+ * Whom the class's `from` entries make this source for: a tenant's name, or '' for every tenant of
+ * the class (an entry without "{name}").
+ */
+function servedNames(
+  tc: TenantClass,
+  className: string,
+  source: { namespace: string; name: string },
+): string[] {
+  return resolvedClass(className, 0, tc.spec).secrets.flatMap((entry) => {
+    if (entry.from?.namespace !== source.namespace) return [];
+    const name = placeholderValue(entry.from.name, '{name}', source.name);
+    return name === undefined ? [] : [name];
+  });
 }

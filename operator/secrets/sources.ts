@@ -1,5 +1,5 @@
 // What a reconcile reads of the Secrets a class copies: the sources in the namespaces the operator is
-// installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES). Those few are cached whole (source-cache.ts);
+// installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES). Those few are cached whole (watches.ts);
 // the copies in tenant namespaces are cached by metadata alone (child-ref.ts, valuesAreRead).
 
 /** A source Secret as a copy takes it: its type and values, nothing else. */

@@ -3,7 +3,7 @@
 // whether anything a Tenant reads changed, and the Tenants' spec.class and status.class say whose.
 import { isDefaultClass, type TenantClass } from '../../api/tenantclass.js';
 import type { Tenant } from '../../api/tenant.js';
-import { keptClass } from './resolve-class.js';
+import { tenantsUnder } from './resolve-class.js';
 
 /** What a Tenant reads of a class: its spec (by generation) and whether it is the default. */
 export interface ClassMark {
@@ -38,23 +38,13 @@ export function classChange(
 }
 
 /**
- * The Tenants a change concerns, sorted: those whose row names the class, those under it now
- * (status.class), and, when the defaults changed, those that follow the default (no class of their
- * own yet, or the built-in one).
+ * The Tenants a change concerns, sorted: those under the class, and, when the defaults changed,
+ * those that follow the default (tenantsUnder).
  */
 export function tenantsOfClass(tenants: readonly Tenant[], change: ClassChange): string[] {
-  const concerned = tenants.filter(
-    (t) =>
-      t.spec?.class === change.name ||
-      t.status?.class === change.name ||
-      (change.defaultsChanged && followsDefault(t)),
-  );
-  return concerned.map((t) => t.metadata.name ?? '').sort();
-}
-
-/** No class of its own: the row names none, and no default class was kept for it (resolve-class.ts). */
-function followsDefault(tenant: Tenant): boolean {
-  return !tenant.spec?.class && keptClass(tenant) === undefined;
+  return tenantsUnder(tenants, change.name, change.defaultsChanged)
+    .map((t) => t.metadata.name ?? '')
+    .sort();
 }
 
 /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, API_VERSION, KIND, type ClassSource, type Tenant } from '../../api/tenant.js';
 import {
@@ -6,11 +7,12 @@ import {
   CLASS_KIND,
   DEFAULT_CLASS_ANNOTATION,
   builtInClass,
+  isDefaultClass,
   policyOf,
   type TenantClass,
   type TenantClassSpec,
 } from '../../api/tenantclass.js';
-import { CLASS_MESSAGE, fallbackClass, keptClass, resolveClass } from './resolve-class.js';
+import { CLASS_MESSAGE, fallbackClass, keptClass, resolveClass, tenantsUnder } from './resolve-class.js';
 
 const builtIn = builtInClass('baseline');
 
@@ -264,6 +266,51 @@ describe('keptClass', () => {
     expect(keptClass(tenant(undefined, BUILT_IN_CLASS_NAME))).toBeUndefined();
     expect(keptClass(tenant('shared', 'standard'))).toBeUndefined();
     expect(keptClass(tenant())).toBeUndefined();
+  });
+});
+
+describe('tenantsUnder', () => {
+  const names = (tenants: Tenant[]): (string | undefined)[] =>
+    tenants.map((t) => t.spec?.class ?? t.status?.class);
+  const tenants = [
+    tenant('shared'),
+    tenant(undefined, 'shared', 'Row'),
+    tenant(undefined, 'standard'),
+    tenant(undefined, BUILT_IN_CLASS_NAME),
+    tenant(),
+    tenant('other', 'shared'),
+  ];
+
+  it('gives the Tenants whose row names the class or whose status records it', () => {
+    expect(names(tenantsUnder(tenants, 'shared', false))).toEqual(['shared', 'shared', 'other']);
+  });
+
+  it('adds, for the default class, the Tenants that follow the default and only those', () => {
+    expect(tenantsUnder(tenants, 'standard', true)).toEqual([tenants[1], tenants[2], tenants[3], tenants[4]]);
+  });
+});
+
+const CLASS_NAMES = ['shared', 'standard', 'other', BUILT_IN_CLASS_NAME] as const;
+const anyTenant = fc
+  .record({
+    row: fc.option(fc.constantFrom('', ...CLASS_NAMES), { nil: undefined }),
+    status: fc.option(fc.constantFrom(...CLASS_NAMES), { nil: undefined }),
+    source: fc.constantFrom<ClassSource>('Default', 'Row'),
+  })
+  .map(({ row, status, source }) => tenant(row, status, source));
+const anyClasses = fc.subarray([shared, standard, other, tenantClass('plain')]);
+
+describe('tenantsUnder properties', () => {
+  it('never leaves out a Tenant that resolveClass puts under the class', () => {
+    fc.assert(
+      fc.property(anyTenant, anyClasses, fc.boolean(), (t, classes, useBuiltIn) => {
+        const resolved = resolveClass(t, classes, useBuiltIn ? builtIn : undefined);
+        for (const tc of classes) {
+          if (!resolved.ok || resolved.policy.name !== tc.metadata.name) continue;
+          expect(tenantsUnder([t], resolved.policy.name, isDefaultClass(tc))).toEqual([t]);
+        }
+      }),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
-// Which TenantClass a Tenant is under, and whether the Tenant may use it. Pure: the classes come
-// from the operator's watch cache.
+// Which TenantClass a Tenant is under, and whether the Tenant may use it; the other way round, which
+// Tenants a class has (tenantsUnder). Pure: the classes come from the operator's watch cache.
 //
 // A row that names a class gets that class, for as long as it names it. A row that names none gets
 // the class annotated landlord.dev/is-default-class: "true", once: the operator records it in
@@ -113,6 +113,24 @@ export function keptClass(tenant: Tenant): string | undefined {
   if (tenant.status?.classSource !== 'Default') return undefined;
   const recorded = nonEmpty(tenant.status?.class);
   return recorded === BUILT_IN_CLASS_NAME ? undefined : recorded;
+}
+
+/**
+ * The Tenants under the class `name`, or that may be by their next reconcile: those whose row names
+ * it, those status.class records under it, and, when it is the default class (or just stopped being
+ * it), those that follow the default: no class of their own kept yet, or the built-in one. The one
+ * answer to "whose class is this" for every change a class makes reach its Tenants (its own edits,
+ * the sources its secrets copy); a Tenant too many costs a reconcile, one too few misses the change.
+ */
+export function tenantsUnder(tenants: readonly Tenant[], name: string, isDefault: boolean): Tenant[] {
+  return tenants.filter(
+    (t) => t.spec?.class === name || t.status?.class === name || (isDefault && followsDefault(t)),
+  );
+}
+
+/** No class of its own: the row names none, and no default class was kept for it. */
+function followsDefault(tenant: Tenant): boolean {
+  return nonEmpty(tenant.spec?.class) === undefined && keptClass(tenant) === undefined;
 }
 
 function byName(classes: readonly TenantClass[], name: string, source: ClassSource): ClassResolution {

@@ -10,6 +10,7 @@ import type { Facet } from '../facets/contract.js';
 import { exposureFacet } from '../exposure/facet.js';
 import { withExposedPods } from '../exposure/objects.js';
 import { keepsChildren } from '../lifecycle.js';
+import { poolDeployment } from './pool-deployment.js';
 import { evaluateTenant, NO_NEIGHBOURS, type DesiredChildren } from '../policy/index.js';
 
 export const workloadFacet: Facet<undefined> = {
@@ -19,6 +20,7 @@ export const workloadFacet: Facet<undefined> = {
     { kind: 'ConfigMap', wave: 2, scope: 'tenantNamespaces' },
   ],
   decide: () => ({ ok: true, decision: undefined }),
+  member: poolDeployment,
   /**
    * A state that keeps no workload needs no policy verdict: deleting what this Tenant controls is
    * always allowed, so a spec the policy refuses today cannot hold an archive back.

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
 import { Informer, lighten, type ObjectHandler, type Unread } from './informer.js';
 import { apiPath } from './paths.js';
+import type { WriteObserver } from './status-writer.js';
 import { isNewer, sameVersion } from './resource-version.js';
 
 export interface TenantCacheOptions {
@@ -26,12 +27,7 @@ export interface TenantCacheOptions {
   seesUnlisted?: boolean;
 }
 
-/** Where a status writer reports what its write returned. */
-export interface WriteObserver {
-  wrote(tenant: Tenant): void;
-}
-
-export class TenantCache implements WriteObserver {
+export class TenantCache implements WriteObserver<Tenant> {
   /** Tenants as the component's writes returned them, until the watch delivers that version. */
   private readonly ownWrites = new Map<string, Tenant>();
   /** uids of Tenants the component deleted, by name, until the watch reports the deletion. */

@@ -7,7 +7,7 @@ import { counted, type RetryObserver } from './clients.js';
 import type { Item } from './table-source.js';
 
 /**
- * Only the row's contract attributes, its change note among them (row/note.ts): anything else on
+ * Only the row's contract attributes, its change note among them (api/row-notes.ts): anything else on
  * the row is ignored, so it need not travel.
  */
 export const ROW_PROJECTION = {

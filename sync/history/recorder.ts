@@ -24,7 +24,7 @@ import {
   type NewestRevision,
   type RevisionDraft,
   type RevisionObject,
-} from './revision.js';
+} from '../../api/revision.js';
 
 export interface RecorderOptions {
   api: KubeApi;

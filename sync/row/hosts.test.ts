@@ -25,6 +25,11 @@ describe('readHosts', () => {
     ['JSON text of an object', { S: '{"a":1}' }, 'hosts: must be a list of strings'],
     ['broken JSON', { S: '["a"' }, 'hosts: invalid JSON'],
     ['an empty host', L({ S: '' }), 'hosts[0]: must be 1 to 253 characters'],
+    [
+      'a host longer than a DNS name',
+      L({ S: `${'a'.repeat(242)}.example.com` }),
+      'hosts[0]: must be 1 to 253',
+    ],
     ['too many', L(...Array.from({ length: 33 }, (_, i) => ({ S: `h${i}.example.com` }))), 'hosts: 33 hosts'],
   ])('refuses %s', (_what, value, message) => {
     const read = readHosts(value);

@@ -2,14 +2,13 @@
 // or as JSON text of an array of strings. Only their type and number are checked here; whether a
 // host is a DNS name under the class's allowedDomains, and whether another Tenant holds it, is the
 // operator's question (operator/exposure/), which knows the class and the other Tenants.
+import { DNS_NAME_MAX_LENGTH } from '../../util/names.js';
 import { describeAttribute, readAttribute } from './attribute.js';
 import { parseJson, type JsonValue } from './json.js';
 import { fail, ok, type StepResult } from './step.js';
 
 /** The most hosts one row may name: a route with more rules is not a tenant's, it is a platform's. */
 const MAX_HOSTS = 32;
-/** The longest DNS name. */
-const MAX_HOST_LENGTH = 253;
 
 /** Absent, NULL or an empty list: no custom host (undefined, so such a row hashes as before). */
 export function readHosts(value: unknown): StepResult<string[] | undefined> {
@@ -44,8 +43,8 @@ function hostList(value: JsonValue | readonly unknown[]): StepResult<string[] | 
   const hosts: string[] = [];
   for (const [i, host] of (value as unknown[]).entries()) {
     if (typeof host !== 'string') return fail(`hosts[${i}]: must be a string`);
-    if (host.length === 0 || host.length > MAX_HOST_LENGTH)
-      return fail(`hosts[${i}]: must be 1 to ${MAX_HOST_LENGTH} characters`);
+    if (host.length === 0 || host.length > DNS_NAME_MAX_LENGTH)
+      return fail(`hosts[${i}]: must be 1 to ${DNS_NAME_MAX_LENGTH} characters`);
     if (!hosts.includes(host)) hosts.push(host);
   }
   return ok(hosts.length === 0 ? undefined : hosts.sort());

@@ -1,6 +1,6 @@
 // What parsing a row yields. Kept apart from the parser so each step can name these types.
 import type { TenantSpec } from '../../api/tenant.js';
-import type { ChangeNote } from './note.js';
+import type { ChangeNote } from '../../api/row-notes.js';
 
 /** The row attribute a problem is about; `item` when the row as a whole could not be read. */
 export type RowProblemAttribute =

@@ -1,11 +1,11 @@
 // planSync is the running sync's decision, asked of a snapshot: these cases check it reaches the
-// same answers (decide() and the deletion budget) without a queue, a clock or a cluster.
+// same answers (decide() and the takedown budget) without a queue, a clock or a cluster.
 import { describe, expect, it } from 'vitest';
 import type { Tenant, TenantSpec } from '../api/tenant.js';
 import { syncedTenant } from '../testing/sync.js';
 import { tableIdentity } from './identity.js';
 import type { NamedRow } from './ledger.js';
-import { planSync, type SyncSnapshot } from './plan.js';
+import { planSync, type SyncSnapshot } from './dry-run.js';
 
 const identity = tableIdentity('tenants');
 const NOW = new Date('2026-01-01T00:00:00Z');

@@ -4,11 +4,11 @@ import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import {
   afterCompleteScan,
   allowance,
-  DeletionBudget,
+  TakedownBudget,
   doomedTenants,
   dueForEvent,
   liveTenants,
-} from './prune-guard.js';
+} from './takedown-budget.js';
 
 describe('allowance', () => {
   it.each([
@@ -24,13 +24,13 @@ describe('allowance', () => {
   });
 });
 
-describe('DeletionBudget', () => {
+describe('TakedownBudget', () => {
   it('grants nothing before the first complete scan', () => {
-    expect(new DeletionBudget({ fraction: 0.1, minimum: 5 }).take(1)).toBe(0);
+    expect(new TakedownBudget({ fraction: 0.1, minimum: 5 }).take(1)).toBe(0);
   });
 
   it('holds back what exceeds the interval, wherever the requests come from', () => {
-    const budget = new DeletionBudget({ fraction: 0.1, minimum: 2 });
+    const budget = new TakedownBudget({ fraction: 0.1, minimum: 2 });
     budget.reset(20);
     expect(budget.take(1)).toBe(1); // a stream REMOVE
     expect(budget.take(18)).toBe(1); // the rest, from a scan: one left
@@ -48,7 +48,7 @@ describe('DeletionBudget', () => {
     });
     fc.assert(
       fc.property(input, ({ tenants, fraction, minimum, asks }) => {
-        const budget = new DeletionBudget({ fraction, minimum });
+        const budget = new TakedownBudget({ fraction, minimum });
         const limit = budget.reset(tenants);
         const granted = asks.map((ask) => budget.take(ask));
         expect(granted.every((g) => g >= 0)).toBe(true);
@@ -65,7 +65,7 @@ const tenant = (name: string, deleting = false): Tenant => ({
   metadata: { name, ...(deleting ? { deletionTimestamp: new Date('2026-01-01T00:00:00Z') } : {}) },
 });
 
-describe('DeletionBudget.plan', () => {
+describe('TakedownBudget.plan', () => {
   it.each([
     { name: 'everything, within the budget', left: 5, names: ['a', 'b'], approved: ['a', 'b'], heldBack: [] },
     {
@@ -78,14 +78,14 @@ describe('DeletionBudget.plan', () => {
     { name: 'nothing, with no budget', left: 0, names: ['a'], approved: [], heldBack: ['a'] },
     { name: 'nothing asked', left: 3, names: [], approved: [], heldBack: [] },
   ])('approves $name', ({ left, names, approved, heldBack }) => {
-    const budget = new DeletionBudget({ fraction: 0, minimum: left });
+    const budget = new TakedownBudget({ fraction: 0, minimum: left });
     budget.reset(0);
     expect(budget.plan(names)).toEqual({ approved, heldBack });
     expect(budget.remaining).toBe(left - approved.length);
   });
 
   it('shares one budget between a scan and the stream', () => {
-    const budget = new DeletionBudget({ fraction: 0, minimum: 2 });
+    const budget = new TakedownBudget({ fraction: 0, minimum: 2 });
     budget.reset(10);
     expect(budget.plan(['x'])).toEqual({ approved: ['x'], heldBack: [] });
     expect(budget.plan(['a', 'b'])).toEqual({ approved: ['a'], heldBack: ['b'] });
@@ -114,7 +114,7 @@ describe('afterCompleteScan: one budget for every cause', () => {
   const limits = { fraction: 0.1, minimum: 2 };
 
   it('holds back `deleted: true` rows beyond the budget, as it does gone rows', () => {
-    const plan = afterCompleteScan(new DeletionBudget(limits), tenants, () => true);
+    const plan = afterCompleteScan(new TakedownBudget(limits), tenants, () => true);
     expect(plan.approved).toEqual(['t00', 't01', 't02', 't03']);
     expect(plan.heldBack).toHaveLength(36);
   });
@@ -123,7 +123,7 @@ describe('afterCompleteScan: one budget for every cause', () => {
     const deleted = new Set(['t01', 't03', 't05']);
     const gone = new Set(['t00', 't02', 't04']);
     const plan = afterCompleteScan(
-      new DeletionBudget(limits),
+      new TakedownBudget(limits),
       tenants,
       (name) => deleted.has(name) || gone.has(name),
     );
@@ -132,7 +132,7 @@ describe('afterCompleteScan: one budget for every cause', () => {
   });
 
   it('keeps what is left of the budget when a complete read does not start a new interval', () => {
-    const budget = new DeletionBudget(limits);
+    const budget = new TakedownBudget(limits);
     expect(afterCompleteScan(budget, tenants, (name) => name < 't02').approved).toEqual(['t00', 't01']);
     // The next poll of the same interval finds more gone: only the rest of the 4 may go.
     const next = afterCompleteScan(budget, tenants.slice(2), (name) => name < 't10', false);
@@ -143,7 +143,7 @@ describe('afterCompleteScan: one budget for every cause', () => {
   });
 
   it('lets the minimum through at once in a small table', () => {
-    const budget = new DeletionBudget(limits);
+    const budget = new TakedownBudget(limits);
     const plan = afterCompleteScan(budget, tenants.slice(0, 3), (name) => name === 't01');
     expect(plan).toMatchObject({ approved: ['t01'], heldBack: [] });
     expect(budget.remaining).toBe(1);
@@ -151,7 +151,7 @@ describe('afterCompleteScan: one budget for every cause', () => {
 
   it('deletes every marked Tenant over later passes and none other', () => {
     const marked = new Set(names.slice(0, 30));
-    const budget = new DeletionBudget(limits);
+    const budget = new TakedownBudget(limits);
     let left = tenants;
     const deleted: string[] = [];
     for (let pass = 0; pass < 20 && left.some((t) => marked.has(t.metadata.name!)); pass++) {

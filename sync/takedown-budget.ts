@@ -1,9 +1,9 @@
-// The mass-deletion guard. A table that reads as empty by mistake (a wrong table, a restore in
+// The takedown budget. A table that reads as empty by mistake (a wrong table, a restore in
 // progress, a bug), or a writer who marks every row `deleted: true` or `archived`, must not take
 // every tenant down: sync takes down at most max(minimum, floor(fraction × Tenants)) Tenants per
 // resync interval, whatever the cause (a row gone, moved to another cluster, saying `deleted: true`,
 // or setting state archived or purged) and whether a scan or the stream reported it.
-// Everything here is pure or plain state, so the guard is tested without a table or a cluster.
+// Everything here is pure or plain state, so the budget is tested without a table or a cluster.
 import type { Tenant } from '../api/tenant.js';
 import type { StateTakedown } from './takedown.js';
 
@@ -15,27 +15,27 @@ export type DeletionCause = 'rowGone' | 'rowDeleted';
  */
 export type TakedownCause = DeletionCause | StateTakedown;
 
-export interface GuardLimits {
+export interface TakedownLimits {
   /** Share of all managed Tenants one interval may delete (0..1). */
   fraction: number;
   /** Deletions always allowed, so that small tables can be managed at all. */
   minimum: number;
 }
 
-export function allowance(tenants: number, limits: GuardLimits): number {
+export function allowance(tenants: number, limits: TakedownLimits): number {
   return Math.max(limits.minimum, Math.floor(limits.fraction * tenants));
 }
 
-export interface DeletionPlan {
+export interface TakedownPlan {
   approved: string[];
   heldBack: string[];
 }
 
 /** The deletions left in the current resync interval. */
-export class DeletionBudget {
+export class TakedownBudget {
   private left = 0;
 
-  constructor(private readonly limits: GuardLimits) {}
+  constructor(private readonly limits: TakedownLimits) {}
 
   get remaining(): number {
     return this.left;
@@ -55,7 +55,7 @@ export class DeletionBudget {
   }
 
   /** Approves the first names the budget allows, in the order given; the rest are held back. */
-  plan(names: readonly string[]): DeletionPlan {
+  plan(names: readonly string[]): TakedownPlan {
     const granted = this.take(names.length);
     return { approved: names.slice(0, granted), heldBack: names.slice(granted) };
   }
@@ -80,14 +80,14 @@ export function doomedTenants(live: readonly Tenant[], doomed: (name: string) =>
 /**
  * A complete scan starts a new interval (unless `newInterval` is false: a poll of the cluster index
  * within the interval): the budget is sized from the live Tenants, and those to delete are approved
- * in name order until it runs out. The pruner and `landlord plan` both ask here.
+ * in name order until it runs out. The takedown approver and `landlord plan` both ask here.
  */
 export function afterCompleteScan(
-  budget: DeletionBudget,
+  budget: TakedownBudget,
   tenants: readonly Tenant[],
   doomed: (name: string) => boolean,
   newInterval = true,
-): DeletionPlan & { doomed: string[] } {
+): TakedownPlan & { doomed: string[] } {
   const live = liveTenants(tenants);
   if (newInterval) budget.reset(live.length);
   const names = doomedTenants(live, doomed);

@@ -1,6 +1,8 @@
+// The pool arithmetic against table cases: how many members to make, which to remove first, and
+// how stale ones are replaced without emptying the pool.
 import { describe, expect, it } from 'vitest';
 import type { Member } from './members.js';
-import { planPool, type PoolTarget } from './plan.js';
+import { HALF_MADE_MS, sizePool, unfinished, type PoolTarget } from './sizing.js';
 
 const HASH = 'current';
 const target = (size: number, maxUnavailable = 1): PoolTarget => ({ size, maxUnavailable, hash: HASH });
@@ -21,7 +23,7 @@ function member(name: string, tweak: Partial<Member> = {}): Member {
 
 const names = (members: readonly Member[]): string[] => members.map((m) => m.name);
 
-describe('planPool', () => {
+describe('sizePool', () => {
   it.each([
     { why: 'empty pool: make size', size: 3, members: [], create: 3, remove: [] },
     { why: 'full: nothing', size: 2, members: [member('a'), member('b')], create: 0, remove: [] },
@@ -58,9 +60,9 @@ describe('planPool', () => {
       remove: ['a', 'b'],
     },
   ])('$why', ({ size, members, create, remove }) => {
-    const plan = planPool(target(size), members);
-    expect(plan.create).toBe(create);
-    expect(names(plan.remove)).toEqual(remove);
+    const sizing = sizePool(target(size), members);
+    expect(sizing.create).toBe(create);
+    expect(names(sizing.remove)).toEqual(remove);
   });
 
   it('a changed spec replaces Ready stale members maxUnavailable at a time', () => {
@@ -69,32 +71,75 @@ describe('planPool', () => {
       member('s2', { hash: 'old' }),
       member('s3', { hash: 'old' }),
     ];
-    const first = planPool(target(3, 2), stale);
+    const first = sizePool(target(3, 2), stale);
     expect(first.remove).toHaveLength(2);
     expect(first.create).toBe(2);
     // Next pass: the two replacements are starting, so no Ready stale member may go yet.
     const kept = stale.filter((m) => !first.remove.includes(m));
     const starting = [member('n1', { ready: false }), member('n2', { ready: false })];
-    const second = planPool(target(3, 2), [...kept, ...starting]);
+    const second = sizePool(target(3, 2), [...kept, ...starting]);
     expect(second).toEqual({ remove: [], create: 0 });
     // Once they are Ready, the last stale one goes.
-    const third = planPool(target(3, 2), [...kept, member('n1'), member('n2')]);
+    const third = sizePool(target(3, 2), [...kept, member('n1'), member('n2')]);
     expect(names(third.remove)).toEqual(names(kept));
     expect(third.create).toBe(1);
   });
 
   it('a stale member that is not Ready goes whatever the budget', () => {
-    const plan = planPool(target(2, 1), [
+    const sizing = sizePool(target(2, 1), [
       member('c', { ready: false }),
       member('s', { hash: 'old', ready: false }),
     ]);
-    expect(names(plan.remove)).toEqual(['s']);
-    expect(plan.create).toBe(1);
+    expect(names(sizing.remove)).toEqual(['s']);
+    expect(sizing.create).toBe(1);
   });
 
   it('too many, some stale: the stale ones go first', () => {
-    const plan = planPool(target(1, 1), [member('c'), member('s', { hash: 'old' })]);
-    expect(names(plan.remove)).toEqual(['s']);
-    expect(plan.create).toBe(0);
+    const sizing = sizePool(target(1, 1), [member('c'), member('s', { hash: 'old' })]);
+    expect(names(sizing.remove)).toEqual(['s']);
+    expect(sizing.create).toBe(0);
+  });
+});
+
+describe('unfinished', () => {
+  const NOW = 100_000;
+  const halfMade = (name: string, tweak: Partial<Member> = {}): Member =>
+    member(name, { ready: false, hasDeployment: false, ...tweak });
+  const none = (): boolean => false;
+
+  it.each([
+    { why: 'a complete member: no', m: member('a'), waiting: none, done: false },
+    {
+      why: 'half-made long enough ago: yes',
+      m: halfMade('a', { created: NOW - HALF_MADE_MS - 1 }),
+      waiting: none,
+      done: true,
+    },
+    {
+      why: 'being made now: not twice',
+      m: halfMade('a', { created: NOW - 1000 }),
+      waiting: none,
+      done: false,
+    },
+    {
+      why: 'waiting for its quota: yes, at once',
+      m: halfMade('a', { created: NOW - 1000 }),
+      waiting: () => true,
+      done: true,
+    },
+    {
+      why: 'of an older spec: replaced, not completed',
+      m: halfMade('a', { created: 0, hash: 'old' }),
+      waiting: none,
+      done: false,
+    },
+    {
+      why: 'being deleted: no',
+      m: halfMade('a', { created: 0, deleting: true }),
+      waiting: () => true,
+      done: false,
+    },
+  ])('$why', ({ m, waiting, done }) => {
+    expect(names(unfinished([m], HASH, NOW, waiting))).toEqual(done ? ['a'] : []);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tenant } from '../../api/tenant.js';
+import type { Tenant } from './tenant.js';
 import { readRevision, revisionData, revisionName, revisionObject, revisionSelector } from './revision.js';
 
 const spec = {

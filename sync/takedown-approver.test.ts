@@ -5,7 +5,7 @@ import { createMetrics } from '../runtime/metrics.js';
 import { FakeInformer } from '../testing/fake-informer.js';
 import { memoryLogger } from '../testing/sync.js';
 import { ownedAnnotations, ownedLabels, tableIdentity } from './identity.js';
-import { Pruner } from './prune.js';
+import { TakedownApprover } from './takedown-approver.js';
 import { Ledger } from './ledger.js';
 import { TenantCache } from '../runtime/kube/tenant-cache.js';
 import { SYNC_TENANT_CACHE } from './tenants.js';
@@ -23,7 +23,7 @@ const tenant = (name: string): Tenant => ({
   },
 });
 
-describe('Pruner with a budget interval (index mode)', () => {
+describe('TakedownApprover with a budget interval (index mode)', () => {
   it('sizes the budget once per interval, however many complete polls it holds', () => {
     const informer = new FakeInformer();
     const view = new TenantCache(informer.asInformer(), SYNC_TENANT_CACHE);
@@ -31,7 +31,7 @@ describe('Pruner with a budget interval (index mode)', () => {
     for (const name of names) informer.emit('add', tenant(name));
     let now = 0;
     const woken: string[] = [];
-    const pruner = new Pruner({
+    const approver = new TakedownApprover({
       ledger: new Ledger(view, identity),
       view,
       wake: (name) => woken.push(name),
@@ -44,23 +44,23 @@ describe('Pruner with a budget interval (index mode)', () => {
       now: () => now,
     });
     // Every poll finds no rows at all: the first approves 3, the next polls nothing more…
-    for (let poll = 0; poll < 5; poll++, now += 1_000) pruner.afterScan(new Set());
+    for (let poll = 0; poll < 5; poll++, now += 1_000) approver.afterScan(new Set());
     expect(woken).toEqual(['t00', 't01', 't02']);
     // …until the interval is over.
     now = 60_000;
-    pruner.afterScan(new Set());
+    approver.afterScan(new Set());
     expect(woken).toHaveLength(6);
   });
 });
 
-describe('Pruner: rows set to archived share the budget', () => {
+describe('TakedownApprover: rows set to archived share the budget', () => {
   const running = (name: string): Tenant => ({
     ...tenant(name),
     spec: { deployment: {}, configMaps: [], state: 'active' },
   });
 
   function setUp(budgetIntervalMs: number): {
-    pruner: Pruner;
+    approver: TakedownApprover;
     ledger: Ledger;
     woken: string[];
     events: string[];
@@ -79,7 +79,7 @@ describe('Pruner: rows set to archived share the budget', () => {
     const woken: string[] = [];
     const events: string[] = [];
     const clock = { now: 0 };
-    const pruner = new Pruner({
+    const approver = new TakedownApprover({
       ledger,
       view,
       wake: (name) => woken.push(name),
@@ -96,13 +96,13 @@ describe('Pruner: rows set to archived share the budget', () => {
       budgetIntervalMs: () => budgetIntervalMs,
       now: () => clock.now,
     });
-    return { pruner, ledger, woken, events, clock, names };
+    return { approver, ledger, woken, events, clock, names };
   }
 
   it('approves the budget’s share per pass, holds back the rest with the reason and an Event', () => {
-    const { pruner, ledger, events, names } = setUp(0);
-    pruner.afterScan(new Set(names));
-    const approved = names.filter((name) => ledger.deletionApproval(name) !== undefined);
+    const { approver, ledger, events, names } = setUp(0);
+    approver.afterScan(new Set(names));
+    const approved = names.filter((name) => ledger.takedownApproval(name) !== undefined);
     expect(approved).toEqual(['t0', 't1']);
     expect(ledger.next('t0')).toEqual({ kind: 'applySpec', hash: 'h-t0' });
     const action = ledger.next('t5');
@@ -112,28 +112,28 @@ describe('Pruner: rows set to archived share the budget', () => {
   });
 
   it('without a stream, sizes the budget once per interval however many polls it holds', () => {
-    const { pruner, ledger, clock, names } = setUp(60_000);
-    const approved = (): string[] => names.filter((name) => ledger.deletionApproval(name) !== undefined);
-    for (let poll = 0; poll < 5; poll++, clock.now += 1_000) pruner.afterScan(new Set(names));
+    const { approver, ledger, clock, names } = setUp(60_000);
+    const approved = (): string[] => names.filter((name) => ledger.takedownApproval(name) !== undefined);
+    for (let poll = 0; poll < 5; poll++, clock.now += 1_000) approver.afterScan(new Set(names));
     expect(approved()).toEqual(['t0', 't1']);
     clock.now = 60_000;
-    pruner.afterScan(new Set(names));
+    approver.afterScan(new Set(names));
     expect(approved()).toHaveLength(4);
   });
 
   it('takes stream changes from the same interval’s budget', () => {
-    const { pruner, ledger, names } = setUp(0);
+    const { approver, ledger, names } = setUp(0);
     const record = (name: string, state: 'active' | 'archived'): void => {
       const spec = { deployment: {} as never, configMaps: [], state };
       ledger.record({ kind: 'tenant', name, spec, hash: `h-${state}-${name}` });
     };
     for (const name of names) record(name, 'active');
-    pruner.afterScan(new Set(names));
+    approver.afterScan(new Set(names));
     // The stream brings the eight rows set to archived: the pass's budget, unspent, lets two go.
     for (const name of names) record(name, 'archived');
-    pruner.rowsTakingDown(names);
-    expect(names.filter((name) => ledger.deletionApproval(name) !== undefined)).toEqual(['t0', 't1']);
-    pruner.rowsTakingDown(names);
-    expect(names.filter((name) => ledger.deletionApproval(name) !== undefined)).toHaveLength(2);
+    approver.rowsTakingDown(names);
+    expect(names.filter((name) => ledger.takedownApproval(name) !== undefined)).toEqual(['t0', 't1']);
+    approver.rowsTakingDown(names);
+    expect(names.filter((name) => ledger.takedownApproval(name) !== undefined)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 // What sync would do now, for `landlord plan`: the rows of one complete scan and the Tenants as
-// listed go through the very ledger, decide() and deletion budget the running sync uses, so the
+// listed go through the very ledger, decide() and takedown budget the running sync uses, so the
 // plan and the component cannot disagree. Nothing here writes; the budget is a fresh interval's,
 // as the next complete scan would size it. Tenants that this table's sync did not make are listed
 // too: a row naming one is a conflict sync reports and leaves alone.
@@ -9,10 +9,10 @@ import { Ledger, type NamedRow, type TenantLookup } from './ledger.js';
 import {
   afterCompleteScan,
   allowance,
-  DeletionBudget,
+  TakedownBudget,
   liveTenants,
-  type GuardLimits,
-} from './prune-guard.js';
+  type TakedownLimits,
+} from './takedown-budget.js';
 import type { SyncAction } from './decide.js';
 import type { Verdict } from './status.js';
 
@@ -22,7 +22,7 @@ export interface SyncSnapshot {
   /** Every Tenant in the cluster, as listed: this table's and any other. */
   tenants: readonly Tenant[];
   identity: TableIdentity;
-  limits: GuardLimits;
+  limits: TakedownLimits;
 }
 
 export interface SyncStep {
@@ -67,11 +67,11 @@ export function planSync(snapshot: SyncSnapshot): SyncPlan {
   for (const row of snapshot.rows) ledger.record(row);
   const own = snapshot.tenants.filter((tenant) => owns(tenant, snapshot.identity));
   const deletions = afterCompleteScan(
-    new DeletionBudget(snapshot.limits),
+    new TakedownBudget(snapshot.limits),
     own,
     (name) => !ledger.hasRow(name) || ledger.rowSaysDeleted(name) || ledger.takedown(name) !== undefined,
   );
-  for (const name of deletions.approved) ledger.approveDeletion(name, 1);
+  for (const name of deletions.approved) ledger.approveTakedown(name, 1);
   // Another's Tenant matters here only when a row names it.
   const ownNames = own.map((tenant) => tenant.metadata.name ?? '');
   const names = [...new Set([...snapshot.rows.map((r) => r.name), ...ownNames])].sort();

@@ -1,5 +1,6 @@
 // The pool arithmetic of one class, pure: from its members now and its spec, which members to
-// remove and how many to make. The controller (controller.ts) carries it out, at a bounded rate.
+// remove, how many to make, and which to complete. The controller (controller.ts) carries it out,
+// at a bounded rate.
 import type { Member } from './members.js';
 
 export interface PoolTarget {
@@ -10,7 +11,7 @@ export interface PoolTarget {
   hash: string;
 }
 
-export interface PoolPlan {
+export interface PoolSizing {
   /** Unclaimed members to delete (each on the condition that nobody claimed it meanwhile). */
   remove: Member[];
   /** New members to make. */
@@ -28,7 +29,7 @@ function cheapestFirst(a: Member, b: Member): number {
  * Stale ones (made from an older spec) are replaced at most `maxUnavailable` at a time, counting
  * the current ones still starting, so a class edit never empties the pool.
  */
-export function planPool(target: PoolTarget, members: readonly Member[]): PoolPlan {
+export function sizePool(target: PoolTarget, members: readonly Member[]): PoolSizing {
   const live = members.filter((m) => !m.deleting);
   const stale = live.filter((m) => m.hash !== target.hash).sort(cheapestFirst);
   const current = live.filter((m) => m.hash === target.hash).sort(cheapestFirst);
@@ -53,4 +54,27 @@ export function planPool(target: PoolTarget, members: readonly Member[]): PoolPl
   }
   const kept = current.length + stale.length;
   return { remove, create: Math.max(0, target.size - kept) };
+}
+
+/** A member without its Deployment this long after it was made was left half-made: completed again. */
+export const HALF_MADE_MS = 10_000;
+
+/**
+ * Members of the current spec without their Deployment, to complete: one whose Deployment waits for
+ * its quota (`waiting`), and one a crash left half-made, HALF_MADE_MS after it was made (so a
+ * member being made now is not made twice).
+ */
+export function unfinished(
+  members: readonly Member[],
+  hash: string,
+  now: number,
+  waiting: (name: string) => boolean,
+): Member[] {
+  return members.filter(
+    (m) =>
+      !m.hasDeployment &&
+      !m.deleting &&
+      m.hash === hash &&
+      (waiting(m.name) || now - m.created > HALF_MADE_MS),
+  );
 }

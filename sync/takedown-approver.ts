@@ -1,21 +1,22 @@
-// Deleting Tenants whose rows are gone or say `deleted: true`, through the mass-deletion guard: one
-// budget for both causes. Approved deletions go to the trigger; for a gone row the reconciler
-// confirms the row's absence by a strongly consistent read before the delete: a scan or a stream
-// record says where to look, never that a row is gone. What the guard holds back is logged with the
-// names, counted by cause, and recorded on each Tenant as a Warning Event (an Event, not the Synced
-// condition: holding back writes nothing to the Tenant, so a held-back pass costs no Tenant write
-// and wakes no watcher; the Event is repeated at most every 15 minutes).
+// Approving takedowns within the takedown budget: Tenants whose rows are gone, say `deleted: true`
+// or set a state that takes them down (archived, purged), one budget for every cause. Approved
+// takedowns go to the trigger; for a gone row the reconciler confirms the row's absence by a
+// strongly consistent read before the delete: a scan or a stream record says where to look, never
+// that a row is gone. What the budget holds back is logged with the names, counted by cause, and
+// recorded on each Tenant as a Warning Event (an Event, not the Synced condition: holding back
+// writes nothing to the Tenant, so a held-back pass costs no Tenant write and wakes no watcher; the
+// Event is repeated at most every 15 minutes).
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import {
   afterCompleteScan,
-  DeletionBudget,
+  TakedownBudget,
   dueForEvent,
-  type DeletionPlan,
-  type GuardLimits,
+  type TakedownPlan,
+  type TakedownLimits,
   type TakedownCause,
-} from './prune-guard.js';
+} from './takedown-budget.js';
 import { owns, type TableIdentity } from './identity.js';
 import { SYNC_EVENT, SYNC_LOG, SYNC_MESSAGE } from './reasons.js';
 import type { Ledger } from './ledger.js';
@@ -26,7 +27,7 @@ const HELD_BACK_EVENT_INTERVAL_MS = 15 * 60_000;
 /** Names a held-back log line lists; the count says how many more there are. */
 const NAMES_LOGGED = 50;
 
-export interface PrunerDeps {
+export interface TakedownApproverDeps {
   /** Where the rows as read are, and where an approval is recorded. */
   ledger: Ledger;
   view: TenantCache;
@@ -35,7 +36,7 @@ export interface PrunerDeps {
   events: EventRecorder;
   logger: Logger;
   metrics: Metrics;
-  limits: GuardLimits;
+  limits: TakedownLimits;
   identity: TableIdentity;
   /**
    * The shortest time between two budget intervals (passes), asked at each complete scan. 0: every
@@ -50,14 +51,14 @@ export interface PrunerDeps {
 const heldBackEvent = (cause: TakedownCause): string =>
   cause === 'archived' || cause === 'purged' ? SYNC_EVENT.takedownHeldBack : SYNC_EVENT.deletionsHeldBack;
 
-export class Pruner {
-  private readonly budget: DeletionBudget;
+export class TakedownApprover {
+  private readonly budget: TakedownBudget;
   private pass = 0;
   private intervalStartedAt = -Infinity;
   private readonly lastEventAt = new Map<string, number>();
 
-  constructor(private readonly deps: PrunerDeps) {
-    this.budget = new DeletionBudget(deps.limits);
+  constructor(private readonly deps: TakedownApproverDeps) {
+    this.budget = new TakedownBudget(deps.limits);
   }
 
   /**
@@ -75,7 +76,7 @@ export class Pruner {
       (name) =>
         !present(name) ||
         ledger.rowSaysDeleted(name) ||
-        (ledger.takedown(name) !== undefined && ledger.deletionApproval(name) === undefined),
+        (ledger.takedown(name) !== undefined && ledger.takedownApproval(name) === undefined),
       newInterval,
     );
     const doomedNow = new Set(plan.doomed);
@@ -92,16 +93,16 @@ export class Pruner {
     return true;
   }
 
-  /** The stream reported these rows removed: the same guard, from the same interval's budget. */
+  /** The stream reported these rows removed: the same interval's budget. */
   rowsRemoved(names: readonly string[]): void {
     for (const name of names) this.deps.ledger.rowGone(name);
-    this.prune(names.filter((name) => this.deletable(name)));
+    this.submit(names.filter((name) => this.deletable(name)));
   }
 
   /** The stream reported these rows now saying `deleted: true`: the same budget again. */
   rowsMarkedDeleted(names: readonly string[]): void {
     const { ledger } = this.deps;
-    this.prune(names.filter((name) => ledger.deletionApproval(name) === undefined && this.deletable(name)));
+    this.submit(names.filter((name) => ledger.takedownApproval(name) === undefined && this.deletable(name)));
   }
 
   /**
@@ -110,10 +111,10 @@ export class Pruner {
    */
   rowsTakingDown(names: readonly string[]): void {
     const { ledger } = this.deps;
-    this.prune(
+    this.submit(
       names.filter(
         (name) =>
-          ledger.deletionApproval(name) === undefined &&
+          ledger.takedownApproval(name) === undefined &&
           ledger.takedown(name) !== undefined &&
           this.deletable(name),
       ),
@@ -136,13 +137,13 @@ export class Pruner {
     return (ledger.hasRow(name) ? ledger.takedown(name) : undefined) ?? 'rowGone';
   }
 
-  private prune(names: readonly string[]): void {
+  private submit(names: readonly string[]): void {
     this.settle(this.budget.plan(names));
   }
 
-  private settle({ approved, heldBack }: DeletionPlan): void {
+  private settle({ approved, heldBack }: TakedownPlan): void {
     for (const name of approved) {
-      this.deps.ledger.approveDeletion(name, this.pass);
+      this.deps.ledger.approveTakedown(name, this.pass);
       this.deps.wake(name);
     }
     if (heldBack.length > 0) this.holdBack(heldBack);
