@@ -79,7 +79,8 @@ const CLASSES: Record<Kind, TenantClassSpec> = {
     expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
     allowedDomains: [DOMAIN],
   }),
-  pooled: pooledClass(POOL_SIZE, `${id}-pool-{id}`),
+  // With a quota, as pools usually have one: its members wait for it to be enforced.
+  pooled: { ...pooledClass(POOL_SIZE, `${id}-pool-{id}`), resourceQuota: { hard: { pods: '10' } } },
 };
 
 /** The row users write for a tenant of the kind: seed format plus its class and a change note. */
@@ -303,7 +304,7 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
     ['pod-template-hash changed', `${rehashed.length} of ${before.size} pods`],
     ['objects deleted', record.deleted.length],
     ['objects created', record.created.length],
-    ['writes to tenant children', childWrites.length],
+    ['writes to children and classes', childWrites.length],
     [
       'writes to Tenants',
       `${tenantWrites.reduce((n, [, w]) => n + w, 0)} (at most ${Math.max(0, ...tenantWrites.map(([, w]) => w))} per Tenant)`,

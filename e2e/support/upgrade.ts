@@ -11,6 +11,7 @@ import { kubeConfig } from './env.js';
 /** Every kind a tenant has, or that holds one of its parts, by its cluster-wide collection. */
 export const WATCHED: readonly { kind: string; path: string }[] = [
   { kind: 'Tenant', path: '/apis/landlord.dev/v1alpha1/tenants' },
+  { kind: 'TenantClass', path: '/apis/landlord.dev/v1alpha1/tenantclasses' },
   { kind: 'Namespace', path: '/api/v1/namespaces' },
   { kind: 'Deployment', path: '/apis/apps/v1/deployments' },
   { kind: 'ReplicaSet', path: '/apis/apps/v1/replicasets' },
