@@ -12,26 +12,26 @@ import type { PlanSettings } from './plan/run.js';
 
 export const PLAN_EXIT = { unchanged: 0, failed: 1, changes: 2 } as const;
 
-const {
-  table,
-  endpoint,
-  scanSegments,
-  maxDeleteFraction,
-  maxDeleteMinimum,
-  cluster,
-  clusterClaimsUnassigned,
-} = SYNC_SETTINGS;
-/** sync's settings that change what it would do, and the operator's policy. */
+/** sync's settings that change what it would do. */
+const SYNC_PLAN_KEYS = [
+  'table',
+  'endpoint',
+  'scanSegments',
+  'maxDeleteFraction',
+  'maxDeleteMinimum',
+  'cluster',
+  'clusterClaimsUnassigned',
+] as const satisfies readonly (keyof typeof SYNC_SETTINGS)[];
+
+/** Those, and the operator's policy. */
 const PLAN_SETTINGS = {
-  table,
-  endpoint,
-  scanSegments,
-  maxDeleteFraction,
-  maxDeleteMinimum,
-  cluster,
-  clusterClaimsUnassigned,
+  ...pick(SYNC_SETTINGS, SYNC_PLAN_KEYS),
   ...POLICY_SETTINGS,
-} as const;
+};
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
+}
 
 type Format = 'text' | 'json';
 

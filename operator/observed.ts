@@ -14,15 +14,12 @@ import { lighten } from '../runtime/kube/informer.js';
 import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
+import { ClusterIndexes } from './cluster-indexes.js';
+import type { HostHolders } from './exposure/claims.js';
+import type { RouteKind } from './exposure/foreign-routes.js';
 import { unreadOf, watchedPerNamespace } from './facets/kinds.js';
-import { HostClaims, hostHolders, type HostHolders } from './exposure/claims.js';
-import { ForeignRoutes, type RouteKind } from './exposure/foreign-routes.js';
-import { claimedHosts } from './exposure/exposure.js';
-import { keepsChildren, requestedState } from './lifecycle.js';
-import { NeighbourIndex } from './neighbour-index.js';
-import { createdAt } from './policy/index.js';
+import type { NeighbourIndex } from './neighbour-index.js';
 import type { SecretSources } from './secrets/sources.js';
-import { resolveClass } from './tenancy/resolve-class.js';
 import type { HeldChildren, WatchedCaches } from './watches.js';
 
 /**
@@ -35,14 +32,12 @@ const versioned = (resourceVersion: string): KubernetesObject => ({ metadata: { 
 
 export class ObservedState implements HeldChildren {
   private readonly index = new ChildIndex();
+  /** The other Tenants' labels and hosts and the foreign routes, kept as `landlord plan` builds them. */
+  private readonly indexes: ClusterIndexes;
   /** The Tenants' Deployments by namespace, for the policy's label check. */
-  readonly neighbours = new NeighbourIndex((tenant) => this.inOwnNamespace(tenant));
-  /** The hosts each Tenant claims, cluster-wide: who holds a host (exposure/claims.ts). */
-  private readonly hostClaims = new HostClaims();
-  /** Routes landlord did not make: each holds the hosts it serves (exposure/foreign-routes.ts). */
-  private readonly foreignRoutes = new ForeignRoutes();
+  readonly neighbours: NeighbourIndex;
   /** Who holds each host: a foreign route, else the first Tenant to claim it. */
-  readonly hostHolders: HostHolders = hostHolders(this.hostClaims, this.foreignRoutes);
+  readonly hostHolders: HostHolders;
   /** The Secrets classes copy from, as their watch last saw them. */
   readonly secretSources: SecretSources;
   /** Children as the operator's applies returned them, until the cache holds that version. */
@@ -60,8 +55,11 @@ export class ObservedState implements HeldChildren {
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     private readonly childNamespaces: readonly (string | undefined)[],
     /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
-    private readonly builtInClass: ClassPolicy | undefined,
+    builtInClass: ClassPolicy | undefined,
   ) {
+    this.indexes = new ClusterIndexes(() => this.tenantClasses(), builtInClass);
+    this.neighbours = this.indexes.neighbours;
+    this.hostHolders = this.indexes.hostHolders;
     this.secretSources = {
       secret: (namespace, name) => {
         const secret = caches.sourceSecret(namespace, name);
@@ -69,17 +67,6 @@ export class ObservedState implements HeldChildren {
       },
       externalSecrets: caches.externalSecrets,
     };
-  }
-
-  /**
-   * A Tenant under a PerTenant class has its own namespace. Its class decides, not its status, which
-   * names the namespace only after the first reconcile; a class that cannot be resolved yet (or
-   * whose watch has not listed) leaves it to the status.
-   */
-  private inOwnNamespace(tenant: Tenant): boolean {
-    const resolved = resolveClass(tenant, this.tenantClasses(), this.builtInClass);
-    if (resolved.ok) return resolved.policy.mode === 'PerTenant';
-    return tenant.status?.namespace !== undefined;
   }
 
   /** The Tenant as fresh as the operator knows it: the watch's copy, or what its status write returned. */
@@ -167,40 +154,23 @@ export class ObservedState implements HeldChildren {
 
   /** Called for every Tenant watch event but deletion: keeps the neighbours current. */
   tenantChanged(tenant: Tenant): void {
-    this.neighbours.tenantChanged(tenant);
-    this.claimHosts(tenant);
+    this.indexes.tenantChanged(tenant);
   }
 
   /** A route's watch event; true when the hosts routes landlord did not make serve changed. */
   foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): boolean {
-    return this.foreignRoutes.changed(kind, object, deleted);
+    return this.indexes.routeChanged(kind, object, deleted);
   }
 
   /** A TenantClass changed: the templated hosts its Tenants claim may have too. */
   classesChanged(): void {
-    for (const tenant of this.tenants()) this.claimHosts(tenant);
-  }
-
-  /**
-   * The hosts the Tenant's route would serve under its class; none while its state keeps no route,
-   * while it is going, or while its class cannot be resolved.
-   */
-  private claimHosts(tenant: Tenant): void {
-    const name = tenant.metadata.name ?? '';
-    if (tenant.metadata.deletionTimestamp !== undefined || !keepsChildren(requestedState(tenant))) {
-      this.hostClaims.gone(name);
-      return;
-    }
-    const resolved = resolveClass(tenant, this.tenantClasses(), this.builtInClass);
-    const hosts = resolved.ok ? claimedHosts(tenant, resolved.policy) : [];
-    this.hostClaims.set(name, createdAt(tenant.metadata.creationTimestamp), hosts);
+    this.indexes.classesChanged(this.tenants());
   }
 
   /** The Tenant was deleted: forget what it waited on, and its place among the neighbours. */
   tenantGone(tenant: string): void {
     this.index.tenantGone(tenant);
-    this.neighbours.tenantGone(tenant);
-    this.hostClaims.gone(tenant);
+    this.indexes.tenantGone(tenant);
   }
 
   /**

@@ -8,7 +8,7 @@
 // never rolls out (a quota too small in the new namespace) leaves the old one running, never the
 // tenant down. A Deployment renamed within its namespace is pruned at once, as before: there both
 // share one quota, and the old one's pods could keep the new one from ever rolling out.
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
@@ -26,6 +26,37 @@ export interface Pruned {
   held?: { refs: ChildRef[]; until: ChildRef; gap: string };
 }
 
+/** The children a reconcile would prune now, or hold until `until` has rolled out (`gap`: what it lacks). */
+export interface Stale {
+  refs: ChildRef[];
+  held?: { until: ChildRef; gap: string };
+}
+
+/** The children as one reconcile sees them: those labelled for the Tenant, and any one by its ref. */
+export interface SeenChildren {
+  labelled: readonly ChildRef[];
+  child(ref: ChildRef): KubernetesObject | undefined;
+}
+
+/**
+ * What to prune: the children labelled for the Tenant and controlled by it that are neither wanted
+ * (`desired`) nor kept as they are (`retained`: a copy whose source is gone), never a Namespace.
+ * Pure, and the one rule: the reconcile (ChildPruner) and `landlord plan` both ask it.
+ */
+export function staleChildren(
+  tenant: Tenant,
+  wanted: { desired: readonly DesiredChild[]; retained: readonly ChildRef[] },
+  seen: SeenChildren,
+): Stale {
+  const kept = new Set([...wanted.desired.map((d) => d.ref), ...wanted.retained].map(childKey));
+  const refs = seen.labelled
+    .filter((ref) => !kept.has(childKey(ref)) && ref.kind !== 'Namespace')
+    .filter((ref) => controlledBy(tenant, seen.child(ref)));
+  const next = wanted.desired.find((d) => d.ref.kind === 'Deployment')?.ref;
+  const held = replacementPending(next, refs, (ref) => seen.child(ref));
+  return held === undefined ? { refs } : { refs, held };
+}
+
 export class ChildPruner {
   constructor(
     private readonly api: KubeApi,
@@ -37,16 +68,14 @@ export class ChildPruner {
     desired: readonly DesiredChild[],
     retained: readonly ChildRef[] = [],
   ): Promise<Pruned> {
-    const wanted = new Set([...desired.map((d) => d.ref), ...retained].map(childKey));
-    const stale = this.observed
-      .childrenOf(tenant.metadata.name!)
-      .filter((ref) => !wanted.has(childKey(ref)) && ref.kind !== 'Namespace')
-      .filter((ref) => controlledBy(tenant, this.observed.child(ref)));
-    const next = desired.find((d) => d.ref.kind === 'Deployment')?.ref;
-    const held = replacementPending(next, stale, (ref) => this.observed.child<V1Deployment>(ref));
-    if (held !== undefined) return { changes: [], held: { refs: stale, ...held } };
+    const seen = {
+      labelled: this.observed.childrenOf(tenant.metadata.name!),
+      child: (ref: ChildRef) => this.observed.child(ref),
+    };
+    const stale = staleChildren(tenant, { desired, retained }, seen);
+    if (stale.held !== undefined) return { changes: [], held: { refs: stale.refs, ...stale.held } };
     const changes: ChildChange[] = [];
-    for (const ref of stale) {
+    for (const ref of stale.refs) {
       await this.delete(ref, tenant.metadata.uid!);
       changes.push({ action: 'pruned', ref });
     }
@@ -79,10 +108,9 @@ export class ChildPruner {
 
 /**
  * The wanted Deployment (`next`) and what its rollout lacks, when it replaces a stale one in another
- * namespace: until then nothing is pruned. Undefined when pruning may go ahead. Shared with
- * `landlord plan`, which must say the same.
+ * namespace: until then nothing is pruned. Undefined when pruning may go ahead.
  */
-export function replacementPending(
+function replacementPending(
   next: ChildRef | undefined,
   stale: readonly ChildRef[],
   deployment: (ref: ChildRef) => V1Deployment | undefined,

@@ -1,11 +1,16 @@
 // `landlord plan`, the decision part: sync's plan for every tenant (sync/plan.ts), then the
-// operator's plan for the Tenant that would result (operator/plan.ts), folded into one entry per
-// tenant that says what would change and whether anything would be written.
+// operator's preview of the Tenant that would result (operator/preview.ts), folded into one entry per
+// tenant that says what would change and whether anything would be written. The operator's part
+// reads the cluster as a reconcile would once sync has written: the other Tenants as sync leaves
+// them, through the operator's own indexes (operator/cluster-indexes.ts).
 import { findCondition } from '../../api/conditions.js';
 import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { describeRef } from '../../operator/child-ref.js';
-import { planChildren, type ChildReader, type ChildrenPlan } from '../../operator/plan.js';
+import { indexesOf, type ClusterListing } from '../../operator/cluster-indexes.js';
 import type { PolicyConfig } from '../../operator/policy/index.js';
+import { previewChildren, type ChildReader, type ChildrenPreview } from '../../operator/preview.js';
+import type { SecretSources } from '../../operator/secrets/sources.js';
+import { fallbackClass } from '../../operator/tenancy/resolve-class.js';
 import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
 import type { Conflict } from '../../sync/decide.js';
 import type { TakedownCause } from '../../sync/takedown-budget.js';
@@ -53,18 +58,68 @@ export interface Plan {
 
 const CHILD_ACTION = { created: 'create', updated: 'update', pruned: 'delete' } as const;
 
+/** What plan read of the cluster: every Tenant, and the children with the classes, routes and sources. */
+export interface ClusterRead {
+  tenants: readonly Tenant[];
+  children: ChildReader & { routes: ClusterListing['routes']; secretSources: SecretSources };
+}
+
 export async function makePlan(
   sync: SyncPlan,
   unnamedRows: RowProblem[],
   policy: PolicyConfig,
-  children: ChildReader,
+  read: ClusterRead,
 ): Promise<Plan> {
+  const children = readerAfterSync(sync, policy, read);
   const tenants: TenantPlan[] = [];
   for (const step of sync.steps) tenants.push(await planTenant(step, sync, policy, children));
   const counts = Object.fromEntries(PLAN_KINDS.map((k) => [k, 0])) as Record<PlanKind, number>;
   for (const t of tenants) counts[t.kind] += 1;
   const changes = tenants.some((t) => t.writes);
   return { tenants, counts, unnamedRows, budget: sync.budget, changes };
+}
+
+/**
+ * The children, with the cluster view a reconcile would read once sync has carried out its plan:
+ * a new row's Tenant holds its labels and hosts, a deleted one no longer does.
+ */
+function readerAfterSync(sync: SyncPlan, policy: PolicyConfig, read: ClusterRead): ChildReader {
+  const { children } = read;
+  const classes = children.classes ?? [];
+  const indexes = indexesOf({
+    tenants: tenantsAfter(sync, read.tenants),
+    classes,
+    builtInClass: fallbackClass(policy),
+    routes: children.routes,
+  });
+  return {
+    get: (ref) => children.get(ref),
+    labelledFor: (tenant) => children.labelledFor(tenant),
+    classes,
+    cluster: indexes.view(children.secretSources),
+  };
+}
+
+/** Every Tenant as sync's plan leaves it; those it does not touch (another table's) as they are. */
+function tenantsAfter(sync: SyncPlan, listed: readonly Tenant[]): Tenant[] {
+  const after = new Map(listed.map((t) => [t.metadata.name ?? '', t]));
+  for (const step of sync.steps) {
+    const next = tenantAfter(step, sync.table);
+    if (next === undefined) after.delete(step.name);
+    else after.set(step.name, next);
+  }
+  return [...after.values()];
+}
+
+/**
+ * The Tenant a step leaves: with the row's spec when it applies one (stamped with the table, as
+ * sync stamps it: a class's allowedTables is judged on it), none once deleted, else as it is.
+ */
+function tenantAfter(step: SyncStep, table: string): Tenant | undefined {
+  const { action, name, tenant, spec } = step;
+  if (action.kind === 'delete' || action.kind === 'confirmGone') return undefined;
+  if (action.kind === 'applySpec' && spec !== undefined) return appliedTenant(name, spec, tenant, table);
+  return tenant;
 }
 
 function planTenant(
@@ -115,11 +170,10 @@ async function planValid(
 ): Promise<TenantPlan> {
   const { name, action, tenant } = step;
   const applies = action.kind === 'applySpec';
-  // sync stamps its table on every apply: the class's allowedTables is judged on it.
-  const next = applies ? appliedTenant(name, step.spec!, tenant, table) : tenant!;
+  const next = tenantAfter(step, table)!;
   const specChanges =
     applies && tenant !== undefined ? diffJson(tenant.spec, next.spec).map(describeChange) : [];
-  const operator = await planChildren(next, policy, children);
+  const operator = await previewChildren(next, policy, children);
   const tenantWrite = action.kind !== 'nothing';
   if (operator.kind === 'paused') {
     // Status-only updates are not listed (see docs/rows.md); the children stay as they are.
@@ -152,13 +206,13 @@ async function planValid(
 /** The URL the tenant would be reached at, when it is not the one its status already says. */
 function newUrl(
   tenant: Tenant | undefined,
-  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+  plan: Extract<ChildrenPreview, { kind: 'converge' }>,
 ): { url?: string } {
   return plan.url === undefined || plan.url === tenant?.status?.url ? {} : { url: plan.url };
 }
 
 /** The Tenant already carries this refusal for this generation: the operator writes nothing new. */
-function reported(tenant: Tenant, plan: Extract<ChildrenPlan, { kind: 'refused' | 'blocked' }>): boolean {
+function reported(tenant: Tenant, plan: Extract<ChildrenPreview, { kind: 'refused' | 'blocked' }>): boolean {
   const applied = findCondition(tenant.status?.conditions, CONDITION.applied);
   return (
     applied?.status === 'False' &&
@@ -196,7 +250,7 @@ function bareNote(step: SyncStep): string | undefined {
 
 function childrenNote(
   step: SyncStep,
-  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+  plan: Extract<ChildrenPreview, { kind: 'converge' }>,
   specChanges: number,
   childChanges: number,
 ): string | undefined {
@@ -205,7 +259,7 @@ function childrenNote(
 
 /** The tenant moves to another namespace: the old children stay until the new Deployment serves. */
 function heldNote(
-  plan: Extract<ChildrenPlan, { kind: 'converge' }>,
+  plan: Extract<ChildrenPreview, { kind: 'converge' }>,
   childChanges: number,
 ): string | undefined {
   const held = plan.pruneHeld;

@@ -1,6 +1,7 @@
 // What `landlord plan` reads: every row of the table (one strongly consistent scan, as sync's
 // resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
-// another's shows as a conflict), and the children labelled for a tenant.
+// another's shows as a conflict), the children labelled for a tenant, and every Ingress and
+// HTTPRoute (as the operator watches them: a route landlord did not make holds its hosts).
 // Reads only: the API client it is given refuses any other method before it reaches the network.
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
@@ -12,8 +13,9 @@ import {
   type ChildKind,
   type ChildRef,
 } from '../../operator/child-ref.js';
+import type { RouteKind } from '../../operator/exposure/foreign-routes.js';
 import { servedKinds } from '../../operator/facets/kinds.js';
-import type { ChildReader } from '../../operator/plan.js';
+import type { ChildReader } from '../../operator/preview.js';
 import type { SecretSources } from '../../operator/secrets/sources.js';
 import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
 import { listAll } from '../../runtime/kube/list.js';
@@ -67,7 +69,8 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
 
 /**
  * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
- * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's converger does.
+ * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's
+ * converger does; with the routes and secret sources the operator's cluster view is made from.
  */
 const PLANNED_KINDS = servedKinds({ gatewayApi: true, externalSecrets: false });
 
@@ -75,6 +78,8 @@ export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
   classes: readonly TenantClass[] = [];
+  /** Every Ingress and HTTPRoute, labelled or not. */
+  readonly routes: { kind: RouteKind; object: KubernetesObject }[] = [];
   /** The Secrets of the source namespaces, by "namespace/name": held in memory, never printed. */
   private readonly sources = new Map<string, V1Secret>();
   readonly secretSources: SecretSources = {
@@ -90,19 +95,31 @@ export class ListedChildren implements ChildReader {
 
   /**
    * `scopes`: the namespaces the operator watches (undefined: the whole cluster); `sourceNamespaces`:
-   * where classes copy secrets from (LANDLORD_SECRET_SOURCE_NAMESPACES).
+   * where classes copy secrets from (LANDLORD_SECRET_SOURCE_NAMESPACES); `gatewayApi`: whether the
+   * cluster serves HTTPRoutes.
    */
   static async read(
     api: KubeApi,
     scopes: readonly (string | undefined)[],
-    sourceNamespaces: readonly string[] = [],
+    options: { sourceNamespaces?: readonly string[]; gatewayApi: boolean },
   ): Promise<ListedChildren> {
     const children = new ListedChildren(api);
-    for (const namespace of sourceNamespaces) {
+    for (const namespace of options.sourceNamespaces ?? []) {
       const path = apiPath({ apiVersion: 'v1', kind: 'Secret', namespace });
       const list = await listAll<V1Secret>(api, { path, apiVersion: 'v1', kind: 'Secret' });
       for (const secret of list.items) children.sources.set(`${namespace}/${secret.metadata?.name}`, secret);
     }
+    await children.readChildren(scopes);
+    const routeKinds: RouteKind[] = options.gatewayApi ? ['Ingress', 'HTTPRoute'] : ['Ingress'];
+    for (const kind of routeKinds) {
+      for (const object of await routes(api, kind)) children.routes.push({ kind, object });
+    }
+    const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
+    children.classes = (await listAll<TenantClass>(api, { ...classes, path: apiPath(classes) })).items;
+    return children;
+  }
+
+  private async readChildren(scopes: readonly (string | undefined)[]): Promise<void> {
     // As the operator watches them: the kinds a PerTenant namespace holds cluster-wide, since such a
     // namespace comes with its Tenant. HTTPRoutes where the cluster serves them; no ExternalSecret.
     const kinds = PLANNED_KINDS.map(({ kind, scope }) => ({
@@ -111,12 +128,9 @@ export class ListedChildren implements ChildReader {
     }));
     for (const { kind, scopes } of kinds) {
       for (const namespace of scopes) {
-        for (const object of await labelled(api, kind, namespace)) children.add(kind, object);
+        for (const object of await labelled(this.api, kind, namespace)) this.add(kind, object);
       }
     }
-    const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
-    children.classes = (await listAll<TenantClass>(api, { ...classes, path: apiPath(classes) })).items;
-    return children;
   }
 
   labelledFor(tenant: string): ChildRef[] {
@@ -155,6 +169,13 @@ export class ListedChildren implements ChildReader {
       throw err;
     }
   }
+}
+
+/** Every route of the kind, cluster-wide, as the operator watches them for the hosts they serve. */
+async function routes(api: KubeApi, kind: RouteKind): Promise<KubernetesObject[]> {
+  const apiVersion = CHILD_API_VERSION[kind];
+  const path = apiPath({ apiVersion, kind });
+  return (await listAll(api, { path, apiVersion, kind })).items;
 }
 
 /** The objects of one kind labelled for a Tenant; none of a kind the cluster does not serve (HTTPRoute). */

@@ -1,6 +1,7 @@
 // Reading a plan: the table through sync's table source, the cluster through a read-only client.
 // Apart from plan-command.ts so that only `landlord plan` loads these readers.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { servesHttpRoutes } from '../../operator/exposure/gateway-api.js';
 import {
   policyConfig,
   secretSourceNamespaces,
@@ -46,11 +47,16 @@ export async function readPlan(settings: PlanSettings): Promise<{ server: string
     const tenants = await readTenants(api).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
-    const children = await ListedChildren.read(api, watchScopes(settings), secretSourceNamespaces(settings));
+    // As the operator asks at start-up: a class's HTTPRoute is refused where none is served.
+    const gatewayApi = await servesHttpRoutes(api);
+    const sourceNamespaces = secretSourceNamespaces(settings);
+    const children = await ListedChildren.read(api, watchScopes(settings), { sourceNamespaces, gatewayApi });
     const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });
-    return { server: api.server, plan: await makePlan(sync, unnamed, policyConfig(settings), children) };
+    const policy = { ...policyConfig(settings), gatewayApi };
+    const plan = await makePlan(sync, unnamed, policy, { children, tenants });
+    return { server: api.server, plan };
   } finally {
     source.close();
   }

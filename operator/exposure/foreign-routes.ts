@@ -2,7 +2,8 @@
 // no Tenant may take it over (a hand-made route is never replaced; the admission policies keep
 // tenant teams from making one for a host that is not theirs). Watched cluster-wide, but only their
 // metadata and hosts are cached (keepHostsOf), and a Tenant's own namespace is left out: what its
-// team routes there is its own business. Pure bookkeeping, fed by the watch.
+// team routes there is its own business. Pure bookkeeping, fed by the watch, or by `landlord plan`'s
+// listing in the same shape (listedRoute).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LABEL, MANAGED_BY } from '../../api/tenant.js';
 import { isRecord } from '../policy/json.js';
@@ -23,6 +24,12 @@ function specHosts(kind: RouteKind, spec: unknown): string[] {
         ? spec.hostnames
         : [];
   return listed.filter((h): h is string => typeof h === 'string' && h !== '');
+}
+
+/** A route as listed, in the shape its watch caches it (keepHostsOf): for an index filled from a listing. */
+export function listedRoute(kind: RouteKind, object: KubernetesObject): KubernetesObject {
+  const spec: unknown = (object as { spec?: unknown }).spec;
+  return { ...object, spec: keepHostsOf(kind)(spec) } as KubernetesObject;
 }
 
 /** The hosts a cached route serves (kept by keepHostsOf). */

@@ -50,7 +50,7 @@ export type PolicyResult = { ok: true; children: DesiredChildren } | { ok: false
  * the children share every part of the Tenant they do not change: read them, copy to change them.
  * `neighbours` are the other Tenants' Deployments (none by default:
  * `landlord validate` judges one row alone). `placement`: the tenant's namespace, when the caller
- * has already decided it (wantedChildren does, once per reconcile); a refused one is reported where
+ * has already decided it (the engine's workload facet does, once per reconcile); a refused one is reported where
  * the namespace check stands in the order above.
  */
 export function evaluateTenant(

@@ -1,33 +1,40 @@
-// What the operator would do to one Tenant's children now, for `landlord plan`: the same pause
-// check, class resolution, policy, state, desired manifests, ownership rule and drift check a reconcile uses, asked
-// without applying.
+// What the operator would do to one Tenant's children now, for `landlord plan`: the reconcile's own
+// steps asked without applying. The same pause check and class resolution, the same
+// desiredState over the same cluster view (ClusterView, filled by cluster-indexes.ts from a
+// listing as the operator fills it from its watches), the same ownership and namespace checks as
+// the converger, and the same prune rule (prune.ts's staleChildren): a preview that could differ
+// from the decision would be worse than none.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isPaused, type Tenant } from '../api/tenant.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
-import { childKey, type ChildChange, type ChildRef } from './child-ref.js';
+import { childKey, childRef, type ChildChange, type ChildRef } from './child-ref.js';
+import type { DesiredChild } from './desired.js';
+import type { ClusterView } from './facets/contract.js';
 import { desiredState, type Wanted } from './facets/engine.js';
-import type { SecretSources } from './secrets/sources.js';
 import { idFor, usesId } from './namespaces/ids.js';
 import { classTemplates } from './namespaces/rules.js';
-import { controlledBy, ownership } from './ownership.js';
+import { controlledBy, namespaceClaim, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
-import { replacementPending } from './prune.js';
+import { staleChildren } from './prune.js';
 import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 
-/** The children as they exist, read however the caller can (a listing, a GET). */
+/** The children as they exist, read however the caller can (a listing, a GET), and the cluster around them. */
 export interface ChildReader {
   get(ref: ChildRef): Promise<KubernetesObject | undefined>;
   /** The children labelled for this Tenant: the ones the operator would consider pruning. */
   labelledFor(tenant: string): ChildRef[];
   /** The TenantClasses, to resolve the Tenant's class as a reconcile does; absent: none exist. */
   classes?: readonly TenantClass[];
-  /** The sources a class's secrets copy from; absent: none found (every copy kept as it is). */
-  secretSources?: SecretSources;
+  /**
+   * What a reconcile knows beyond the Tenant: the other Tenants' labels, who holds each host, the
+   * secret sources. Absent: nothing (no neighbour, no host held, every copy kept as it is).
+   */
+  cluster?: ClusterView;
 }
 
-export type ChildrenPlan =
+export type ChildrenPreview =
   /** The policy refuses the spec: nothing is applied, the Tenant reports the reason. */
   | { kind: 'refused'; reason: string; message: string }
   /** A child is held by another owner (or an earlier Tenant of this name): nothing is applied. */
@@ -61,9 +68,8 @@ async function askedChildren(
   if (!resolved.ok) return resolved;
   const config = { ...policy, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
   const namespaceId = await heldNamespaceId(tenant, config, children);
-  return desiredState(tenant, namespaceId === undefined ? config : { ...config, namespaceId }, {
-    sources: children.secretSources,
-  });
+  const placed = namespaceId === undefined ? config : { ...config, namespaceId };
+  return desiredState(tenant, placed, children.cluster ?? {});
 }
 
 /** The id of the namespace a Tenant of a "{id}" class holds: labelled for it and controlled by it. */
@@ -81,48 +87,71 @@ async function heldNamespaceId(
   return undefined;
 }
 
-export async function planChildren(
+export async function previewChildren(
   tenant: Tenant,
   policy: PolicyConfig,
   children: ChildReader,
-): Promise<ChildrenPlan> {
+): Promise<ChildrenPreview> {
   if (isPaused(tenant)) return { kind: 'paused', message: LIFECYCLE_MESSAGE.paused };
   const asked = await askedChildren(tenant, policy, children);
   if (!asked.ok) return { kind: 'refused', ...asked.refusal };
-  const retained = asked.ok ? asked.retained : [];
   const desired = asked.children;
-  const live = await Promise.all(desired.map((child) => children.get(child.ref)));
+  const seen = await seenChildren(tenant, desired, children);
+  const conflict = ownershipConflict(tenant, desired, seen);
+  if (conflict !== undefined) return { kind: 'blocked', reason: OPERATOR_REASON.conflict, message: conflict };
   const changes: ChildChange[] = [];
-  for (const [i, child] of desired.entries()) {
-    const current = live[i];
-    const owner = ownership(tenant, child.ref, current);
-    if (owner.verdict !== 'ok')
-      return { kind: 'blocked', reason: OPERATOR_REASON.conflict, message: owner.message };
+  for (const child of desired) {
+    const current = seen.get(childKey(child.ref));
     if (current === undefined) changes.push({ action: 'created', ref: child.ref });
     else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
   }
-  const stale = await staleChildren(tenant, [...desired.map((d) => d.ref), ...retained], children);
-  const next = desired.findIndex((d) => d.ref.kind === 'Deployment');
-  const held = replacementPending(desired[next]?.ref, stale, () => live[next]);
-  changes.push(...stale.map((ref) => ({ action: 'pruned' as const, ref })));
+  const labelled = children.labelledFor(tenant.metadata.name ?? '');
+  const wanted = { desired, retained: asked.retained };
+  const stale = staleChildren(tenant, wanted, { labelled, child: (ref) => seen.get(childKey(ref)) });
+  changes.push(...stale.refs.map((ref) => ({ action: 'pruned' as const, ref })));
+  const held = stale.held === undefined ? {} : { pruneHeld: stale.held };
   const url = asked.status.url === undefined ? {} : { url: asked.status.url };
-  return { kind: 'converge', changes, ...(held === undefined ? {} : { pruneHeld: held }), ...url };
+  return { kind: 'converge', changes, ...held, ...url };
 }
 
 /**
- * What a reconcile would prune: children labelled for the Tenant, controlled by it, neither wanted
- * nor kept (a copy whose source is missing).
+ * Every child the converger and the pruner would look at, read once: the wanted ones, the
+ * namespaces they go in, and those labelled for the Tenant.
  */
-async function staleChildren(
+async function seenChildren(
   tenant: Tenant,
-  kept: readonly ChildRef[],
+  desired: readonly DesiredChild[],
   children: ChildReader,
-): Promise<ChildRef[]> {
-  const wanted = new Set(kept.map(childKey));
-  const stale: ChildRef[] = [];
-  for (const ref of children.labelledFor(tenant.metadata.name ?? '')) {
-    if (wanted.has(childKey(ref)) || ref.kind === 'Namespace') continue;
-    if (controlledBy(tenant, await children.get(ref))) stale.push(ref);
+): Promise<Map<string, KubernetesObject | undefined>> {
+  const namespaces = new Set(desired.map((d) => d.ref.namespace).filter((ns) => ns !== ''));
+  const refs = [
+    ...desired.map((d) => d.ref),
+    ...[...namespaces].map((ns) => childRef('Namespace', '', ns)),
+    ...children.labelledFor(tenant.metadata.name ?? ''),
+  ];
+  const objects = await Promise.all(refs.map((ref) => children.get(ref)));
+  return new Map(refs.map((ref, i) => [childKey(ref), objects[i]]));
+}
+
+/**
+ * What the converger refuses before it applies anything (converge.ts): a child another owner holds,
+ * in order, then a namespace that is another Tenant's.
+ */
+function ownershipConflict(
+  tenant: Tenant,
+  desired: readonly DesiredChild[],
+  seen: ReadonlyMap<string, KubernetesObject | undefined>,
+): string | undefined {
+  const namespaceOf = (ns: string): KubernetesObject | undefined =>
+    ns === '' ? undefined : seen.get(childKey(childRef('Namespace', '', ns)));
+  for (const { ref } of desired) {
+    const inOwn = controlledBy(tenant, namespaceOf(ref.namespace));
+    const owner = ownership(tenant, ref, seen.get(childKey(ref)), inOwn);
+    if (owner.verdict !== 'ok') return owner.message;
   }
-  return stale;
+  for (const ns of new Set(desired.map((d) => d.ref.namespace))) {
+    const problem = namespaceClaim(tenant, namespaceOf(ns));
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }

@@ -1,14 +1,23 @@
-// planChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
+// previewChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
 // given as data; the e2e plan test checks the same against the real API server.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Ingress } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
+import { indexesOf } from './cluster-indexes.js';
 import { desiredChildren } from './desired.js';
-import { planChildren, type ChildReader } from './plan.js';
+import { keepHostsOf } from './exposure/foreign-routes.js';
+import type { ClusterView } from './facets/contract.js';
+import { desiredState } from './facets/engine.js';
+import { classTemplates } from './namespaces/rules.js';
+import { ObservedState } from './observed.js';
+import { previewChildren, type ChildReader } from './preview.js';
 import { evaluateTenant } from './policy/index.js';
+import type { SecretSources } from './secrets/sources.js';
+import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
+import type { WatchedCaches } from './watches.js';
 
 function tenant(): Tenant {
   const t = validTenant();
@@ -35,7 +44,7 @@ function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildRe
 
 /** Under the built-in class unless `builtIn` is false (then a Tenant with no default class waits). */
 const summary = async (t: Tenant, children: ChildReader, builtIn = true): Promise<unknown> => {
-  const plan = await planChildren(t, { ...testConfig(), useBuiltInClass: builtIn }, children);
+  const plan = await previewChildren(t, { ...testConfig(), useBuiltInClass: builtIn }, children);
   return plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : plan;
 };
 
@@ -47,7 +56,7 @@ const standard: TenantClass = {
   spec: { namespace: { mode: 'PerTenant' } },
 };
 
-describe('planChildren', () => {
+describe('previewChildren', () => {
   it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
     const t = tenant();
     t.spec!.class = 'standard';
@@ -75,7 +84,7 @@ describe('planChildren', () => {
         allowedDomains: ['apps.example.com'],
       },
     };
-    const plan = await planChildren(t, testConfig(), { ...reader([]), classes: [web] });
+    const plan = await previewChildren(t, testConfig(), { ...reader([]), classes: [web] });
     expect(plan).toMatchObject({ kind: 'converge', url: 'http://acme.apps.example.com' });
     const changes = plan.kind === 'converge' ? plan.changes.map((c) => describeRef(c.ref)) : [];
     expect(changes).toContain('Service acme/landlord-app');
@@ -122,7 +131,7 @@ describe('planChildren', () => {
     const t = tenant();
     const old = appliedChildren(t);
     t.spec!.class = 'standard';
-    const moving = await planChildren(t, testConfig(), { ...reader(old), classes: [standard] });
+    const moving = await previewChildren(t, testConfig(), { ...reader(old), classes: [standard] });
     expect(moving).toMatchObject({
       kind: 'converge',
       pruneHeld: { until: { kind: 'Deployment', namespace: 'acme', name: 'web' }, gap: 'not created yet' },
@@ -130,7 +139,7 @@ describe('planChildren', () => {
     const moved = structuredClone(old[0]!) as KubernetesObject & { status?: object };
     moved.metadata = { ...moved.metadata, namespace: 'acme', generation: 1 };
     moved.status = { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 };
-    const rolledOut = await planChildren(t, testConfig(), {
+    const rolledOut = await previewChildren(t, testConfig(), {
       ...reader([...old, moved]),
       classes: [standard],
     });
@@ -198,7 +207,7 @@ describe('planChildren', () => {
   });
 });
 
-describe('planChildren, a class that names namespaces by "{id}"', () => {
+describe('previewChildren, a class that names namespaces by "{id}"', () => {
   const pooled: TenantClass = {
     ...standard,
     metadata: { name: 'quick' },
@@ -253,7 +262,7 @@ describe('planChildren, a class that names namespaces by "{id}"', () => {
   });
 });
 
-describe('planChildren: the TenantClass', () => {
+describe('previewChildren: the TenantClass', () => {
   const small: TenantClass = {
     apiVersion: CLASS_API_VERSION,
     kind: CLASS_KIND,
@@ -299,7 +308,7 @@ describe('planChildren: the TenantClass', () => {
   });
 });
 
-describe("planChildren, a class's secrets (names only)", () => {
+describe("previewChildren, a class's secrets (names only)", () => {
   const withSecrets: TenantClass = {
     ...standard,
     metadata: { name: 'with-secrets' },
@@ -311,7 +320,7 @@ describe("planChildren, a class's secrets (names only)", () => {
       ],
     },
   };
-  const sources = (names: string[]): ChildReader['secretSources'] => ({
+  const sources = (names: string[]): SecretSources => ({
     secret: (namespace, name) =>
       namespace === 'platform-secrets' && names.includes(name)
         ? { type: 'Opaque', data: { k: 'dmFsdWU=' } }
@@ -324,14 +333,156 @@ describe("planChildren, a class's secrets (names only)", () => {
     const t = tenant();
     t.spec!.class = 'with-secrets';
     const kept = childRef('Secret', 'acme', 'db');
-    const base = { ...reader([], [kept]), classes: [withSecrets], secretSources: sources(['sendgrid']) };
+    const base = {
+      ...reader([], [kept]),
+      classes: [withSecrets],
+      cluster: { sources: sources(['sendgrid']) },
+    };
     // The kept copy is this Tenant's: the reader has no object for it, so controlledBy would say no
     // anyway; what matters is that the plan never names it.
-    const plan = await planChildren(t, config, base);
+    const plan = await previewChildren(t, config, base);
     const lines =
       plan.kind === 'converge' ? plan.changes.map((c) => `${c.action} ${describeRef(c.ref)}`) : [];
     expect(lines).toContain('created Secret acme/sendgrid');
     expect(lines.filter((l) => l.includes('Secret acme/db'))).toEqual([]);
     expect(JSON.stringify(plan)).not.toContain('dmFsdWU=');
+  });
+});
+
+describe('previewChildren and a reconcile, over one cluster', () => {
+  const web: TenantClass = {
+    ...standard,
+    metadata: { name: 'web' },
+    spec: {
+      ...standard.spec,
+      expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+      allowedDomains: ['apps.example.com', 'example.org'],
+    },
+  };
+  const classes = [web];
+  const config = { ...testConfig(), useBuiltInClass: true };
+
+  /** A Tenant created at `at`: the earlier one keeps a host or labels both ask for. */
+  const created = (name: string, at: string, tweak: (t: Tenant) => void = () => undefined): Tenant => {
+    const t = tenant();
+    t.metadata = { ...t.metadata, name, uid: `uid-${name}`, creationTimestamp: at as unknown as Date };
+    tweak(t);
+    return t;
+  };
+  const acme = (tweak?: (t: Tenant) => void): Tenant => created('acme', '2025-02-01T00:00:00Z', tweak);
+  const underWeb = (hosts?: string[]) => (t: Tenant) => {
+    t.spec!.class = 'web';
+    if (hosts !== undefined) t.spec!.hosts = hosts;
+  };
+  /** Another Deployment of the shared namespace, whose pods carry acme's labels. */
+  const sameLabels = (t: Tenant): void => {
+    t.spec!.deployment!.metadata!.name = `${t.metadata.name}-web`;
+  };
+  /** An Ingress someone made by hand for acme's templated host: elsewhere, or in acme's own namespace. */
+  const handMade = (namespace: string): V1Ingress => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'by-hand', namespace },
+    spec: { rules: [{ host: 'acme.apps.example.com' }] },
+  });
+
+  interface Cluster {
+    tenants: Tenant[];
+    routes: V1Ingress[];
+  }
+
+  /** The reconcile's view: ObservedState fed as the watches feed it (routes as their cache keeps them). */
+  function watchedView({ tenants, routes }: Cluster): ClusterView {
+    const caches = {
+      tenants: { list: () => tenants, get: (n: string) => tenants.find((t) => t.metadata.name === n) },
+      classes: { list: () => classes },
+      child: () => undefined,
+      sourceSecret: () => undefined,
+      externalSecrets: false,
+    } as unknown as WatchedCaches;
+    const observed = new ObservedState(caches, [undefined], fallbackClass(config));
+    for (const t of tenants) observed.tenantChanged(t);
+    for (const route of routes) {
+      const cached = { ...route, spec: keepHostsOf('Ingress')(route.spec) };
+      observed.foreignRouteChanged('Ingress', cached, false);
+    }
+    return {
+      neighbours: observed.neighbours,
+      holders: observed.hostHolders,
+      sources: observed.secretSources,
+    };
+  }
+
+  /** The plan's view: the same indexes, filled from a listing. */
+  const listedView = ({ tenants, routes }: Cluster): ClusterView =>
+    indexesOf({
+      tenants,
+      classes,
+      builtInClass: fallbackClass(config),
+      routes: routes.map((object) => ({ kind: 'Ingress' as const, object })),
+    }).view(undefined);
+
+  /** What a reconcile decides (reconciler.ts: the class, then desiredState), as reason and message. */
+  function reconciled(t: Tenant, view: ClusterView): { reason: string; message: string } | 'converge' {
+    const resolved = resolveClass(t, classes, fallbackClass(config));
+    if (!resolved.ok) return resolved.refusal;
+    const policy = { ...config, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
+    const wanted = desiredState(t, policy, view);
+    return wanted.ok ? 'converge' : { reason: wanted.refusal.reason, message: wanted.refusal.message };
+  }
+
+  async function previewed(t: Tenant, view: ClusterView): Promise<unknown> {
+    const plan = await previewChildren(t, config, { ...reader([]), classes, cluster: view });
+    return plan.kind === 'refused' ? { reason: plan.reason, message: plan.message } : plan.kind;
+  }
+
+  const cases: [string, Tenant, Cluster, string][] = [
+    [
+      'pod labels an older Tenant of the shared namespace holds',
+      acme(),
+      { tenants: [created('alpha', '2025-01-01T00:00:00Z', sameLabels), acme()], routes: [] },
+      'LabelConflict',
+    ],
+    [
+      'a host an older Tenant holds',
+      acme(underWeb(['shop.example.org'])),
+      {
+        tenants: [created('alpha', '2025-01-01T00:00:00Z', underWeb(['shop.example.org'])), acme()],
+        routes: [],
+      },
+      'HostConflict',
+    ],
+    [
+      'a host a route made by hand holds',
+      acme(underWeb()),
+      { tenants: [], routes: [handMade('elsewhere')] },
+      'HostConflict',
+    ],
+    [
+      "nothing anyone else holds (a route by hand in the tenant's own namespace is its team's)",
+      acme(underWeb(['shop.example.org'])),
+      { tenants: [created('alpha', '2025-01-01T00:00:00Z', underWeb())], routes: [handMade('acme')] },
+      'converge',
+    ],
+  ];
+
+  it.each(cases)('decide alike on %s', async (_, t, cluster, expected) => {
+    const decision = reconciled(t, watchedView(cluster));
+    expect(decision === 'converge' ? decision : decision.reason).toBe(expected);
+    // One view given to both, and the one each fills its own way: the same decision, word for word.
+    const listed = listedView(cluster);
+    expect(reconciled(t, listed)).toEqual(decision);
+    expect(await previewed(t, listed)).toEqual(decision);
+  });
+
+  it('names the holder as the reconcile does', async () => {
+    const [, t, cluster] = cases[1]!;
+    expect(await previewed(t, listedView(cluster))).toMatchObject({
+      message: expect.stringContaining('Tenant alpha') as unknown,
+    });
+    const [, u, routes] = cases[2]!;
+    expect(await previewed(u, listedView(routes))).toMatchObject({
+      message: expect.stringContaining('Ingress elsewhere/by-hand (not made by landlord)') as unknown,
+    });
   });
 });
