@@ -19,7 +19,7 @@ export interface TenantCacheOptions {
   /**
    * What the cache leaves out of each Tenant, beyond managedFields (sync keeps no spec and only its
    * own part of the status); what the component's writes return is lightened the same way. The
-   * proof of sync's stamp is kept whatever this says (withStampProof).
+   * proof of sync's stamp is kept whatever this says (keepingStampProof).
    */
   unread?: Unread;
   /**
@@ -47,7 +47,7 @@ export class TenantCache implements WriteObserver {
     private readonly informer: Informer<Tenant>,
     private readonly options: TenantCacheOptions = {},
   ) {
-    this.unread = withStampProof(options.unread);
+    this.unread = keepingStampProof(options.unread);
     informer.on('add', (tenant) => this.observed(tenant));
     informer.on('update', (tenant) => this.observed(tenant));
     informer.on('delete', (tenant) => this.gone(tenant));
@@ -124,7 +124,7 @@ export class TenantCache implements WriteObserver {
 }
 
 /** What a Tenant cache leaves out, but for the proof that sync wrote the source-table stamp. */
-function withStampProof(unread: Unread = {}): Unread {
+function keepingStampProof(unread: Unread = {}): Unread {
   return { ...unread, keepOfManagedFields: stampProof };
 }
 
@@ -149,7 +149,7 @@ export function watchTenants(api: KubeApi, options: TenantWatchOptions): TenantC
     // The echo of the component's own write is cached as the copy that write returned. No event
     // comes before start(), so the cache below exists by then.
     known: (tenant) => cache.heldWrite(tenant),
-    ...withStampProof(unread),
+    ...keepingStampProof(unread),
   });
   const cache: TenantCache = new TenantCache(informer, options);
   return cache;
