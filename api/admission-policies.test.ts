@@ -1,13 +1,14 @@
 // config/admission/policies.yaml, the admission rules for what tenant teams create in their
-// namespaces, read as data: each policy refuses (failurePolicy Fail, action Deny) in tenant
-// namespaces only, reads its hosts from the annotation the operator keeps, explains each refusal,
-// and the chart ships the same bytes. What the rules decide is tested on the real API server
-// (e2e/admission-exposure.test.ts).
+// namespaces, and for who may stamp a Tenant with its source table, read as data: each policy
+// refuses (failurePolicy Fail, action Deny), those on tenant teams in tenant namespaces only,
+// reading their hosts from the annotation the operator keeps; each explains its refusals, and the
+// chart ships the same bytes. What the rules decide is tested on the real API server
+// (e2e/admission-exposure.test.ts, e2e/escape-forged-table.test.ts).
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { HOSTS_ANNOTATION } from './exposure.js';
-import { LABEL } from './tenant.js';
+import { ANNOTATION, GROUP, LABEL, PLURAL, VERSION } from './tenant.js';
 
 const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -45,7 +46,7 @@ interface Binding {
   spec: {
     policyName: string;
     validationActions: string[];
-    matchResources: {
+    matchResources?: {
       namespaceSelector: { matchExpressions: { key: string; operator: string; values?: string[] }[] };
     };
   };
@@ -56,6 +57,11 @@ const text = read(FILE);
 const objects = loadAll(text) as (Policy | Binding)[];
 const policies = objects.filter((o): o is Policy => o.kind === 'ValidatingAdmissionPolicy');
 const bindings = objects.filter((o): o is Binding => o.kind === 'ValidatingAdmissionPolicyBinding');
+/** The policy on who may stamp a Tenant's source table; the others are on what tenant teams create. */
+const STAMP_POLICY = 'landlord-tenant-source-stamp';
+const stamp = policies.find((p) => p.metadata.name === STAMP_POLICY)!;
+const teamPolicies = policies.filter((p) => p !== stamp);
+const teamBindings = bindings.filter((b) => b.spec.policyName !== STAMP_POLICY);
 
 /** The resources each policy checks, as `group/resource`. */
 const checked = (policy: Policy): string[] =>
@@ -74,7 +80,7 @@ describe(FILE, () => {
   });
 
   it('checks what can bring traffic in: Services, Ingresses and every Gateway API route kind', () => {
-    expect(policies.flatMap(checked).sort()).toEqual([
+    expect(teamPolicies.flatMap(checked).sort()).toEqual([
       '/services',
       'gateway.networking.k8s.io/grpcroutes',
       'gateway.networking.k8s.io/httproutes',
@@ -104,7 +110,7 @@ describe(FILE, () => {
     },
   );
 
-  it.each(policies.map((p) => [p.metadata.name, p] as const))(
+  it.each(teamPolicies.map((p) => [p.metadata.name, p] as const))(
     '%s skips only an update that leaves spec as it was',
     (_, policy) => {
       expect(policy.spec.matchConditions).toEqual([
@@ -116,17 +122,22 @@ describe(FILE, () => {
     },
   );
 
-  it('gives each policy one binding: Deny, in namespaces labelled as a tenant’s only', () => {
+  it('gives each policy one binding of its name: Deny', () => {
     expect(bindings.map((b) => b.spec.policyName).sort()).toEqual(
       policies.map((p) => p.metadata.name).sort(),
     );
     for (const binding of bindings) {
       expect(binding.metadata.name).toBe(binding.spec.policyName);
       expect(binding.spec.validationActions).toEqual(['Deny']);
-      expect(binding.spec.matchResources.namespaceSelector).toEqual({
+    }
+  });
+
+  it('binds the policies on tenant teams in namespaces labelled as a tenant’s only', () => {
+    expect(teamBindings.length).toBe(teamPolicies.length);
+    for (const binding of teamBindings)
+      expect(binding.spec.matchResources?.namespaceSelector).toEqual({
         matchExpressions: [{ key: LABEL.tenant, operator: 'Exists' }],
       });
-    }
   });
 
   it('reads the hosts a tenant holds from the annotation the operator keeps, none without it', () => {
@@ -147,5 +158,40 @@ describe(FILE, () => {
   it("is the chart's copy, byte for byte", () => {
     const copy = read('charts/landlord/files/admission-policies.yaml');
     expect(copy, `run: cp ${FILE} charts/landlord/files/admission-policies.yaml`).toBe(text);
+  });
+});
+
+describe(`${FILE}: ${STAMP_POLICY}`, () => {
+  const binding = bindings.find((b) => b.spec.policyName === STAMP_POLICY)!;
+  const variable = (name: string): string =>
+    stamp.spec.variables!.find((v) => v.name === name)!.expression.replace(/\s+/g, ' ');
+
+  it('checks every create and update of a Tenant, wherever it is (a Tenant is cluster-scoped)', () => {
+    expect(checked(stamp)).toEqual([`${GROUP}/${PLURAL}`]);
+    expect(stamp.spec.matchConstraints.resourceRules[0]!.apiVersions).toEqual([VERSION]);
+    expect(stamp.spec.matchConditions).toBeUndefined();
+    expect(binding.spec.matchResources).toBeUndefined();
+  });
+
+  it('reads the stamp as api/tenant.ts names it: the table annotation and the source-table label', () => {
+    expect(variable('table')).toContain(`object.metadata.annotations['${ANNOTATION.table}']`);
+    expect(variable('oldTable')).toContain(`oldObject.metadata.annotations['${ANNOTATION.table}']`);
+    expect(variable('label')).toContain(`object.metadata.labels['${LABEL.sourceTable}']`);
+    expect(variable('oldLabel')).toContain(`oldObject.metadata.labels['${LABEL.sourceTable}']`);
+  });
+
+  it('lets a write that sets, changes or removes the stamp through only with the verb sync alone holds', () => {
+    expect(variable('written')).toBe(
+      'variables.table != variables.oldTable || variables.label != variables.oldLabel',
+    );
+    const [only] = stamp.spec.validations;
+    expect(stamp.spec.validations.length).toBe(1);
+    expect(only!.expression.replace(/\s+/g, ' ')).toBe(
+      `!variables.written || authorizer.group('${GROUP}').resource('${PLURAL}').check('stamp').allowed()`,
+    );
+    const syncRole = read('config/rbac/sync.yaml');
+    expect(syncRole).toContain('resources: [tenants]\n    verbs: [stamp]\n');
+    for (const other of ['config/rbac/operator.yaml', 'config/purger/rbac.yaml'])
+      expect(read(other)).not.toContain('stamp');
   });
 });

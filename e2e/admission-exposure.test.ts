@@ -250,6 +250,7 @@ describe('the policies as the API server holds them', () => {
       'landlord-tenant-ingresses',
       'landlord-tenant-routes',
       'landlord-tenant-services',
+      'landlord-tenant-source-stamp',
     ]);
     for (const policy of policies) expect(policy.status?.typeChecking?.expressionWarnings ?? []).toEqual([]);
   });

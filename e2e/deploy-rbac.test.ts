@@ -7,7 +7,16 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { CoordinationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceTableLabel } from '../api/table-identity.js';
-import { ANNOTATION, CONDITION, GROUP, LABEL, MANAGED_BY, VERSION } from '../api/tenant.js';
+import {
+  ANNOTATION,
+  CONDITION,
+  FIELD_MANAGER,
+  GROUP,
+  LABEL,
+  MANAGED_BY,
+  PLURAL,
+  VERSION,
+} from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, CLASS_PLURAL } from '../api/tenantclass.js';
 import {
   countPartition,
@@ -157,13 +166,20 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     await purger.waitForLog((l) => l.msg === 'became leader');
     const tenant = tenantManifest(name, ns, 0);
     // The purger purges only Tenants sync made from its tenant tables: this one carries sync's marks
-    // for TENANT_TABLE (escape-purger.test.ts shows a Tenant without them refused).
+    // for TENANT_TABLE, written under sync's field manager as sync writes them (escape-purger.test.ts
+    // shows a Tenant without them refused).
     const metadata = {
       ...tenant.metadata,
       labels: { [LABEL.managedBy]: MANAGED_BY.sync, [LABEL.sourceTable]: sourceTableLabel(TENANT_TABLE) },
       annotations: { [ANNOTATION.table]: TENANT_TABLE },
     };
-    await createTenant(custom, { ...tenant, metadata, spec: { ...tenant.spec, state: 'purged' } });
+    await custom.createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURAL,
+      body: { ...tenant, metadata, spec: { ...tenant.spec, state: 'purged' } },
+      fieldManager: FIELD_MANAGER.sync,
+    });
     await waitForCondition(custom, name, { type: CONDITION.purged, status: 'True' });
     expect(await countPartition(dynamo, dataTable, name)).toBe(0);
     await waitUntil(

@@ -140,6 +140,7 @@ describe('charts/landlord: lint, render, schema', () => {
       'shop-tenant-ingresses',
       'shop-tenant-routes',
       'shop-tenant-services',
+      'shop-tenant-source-stamp',
     ]);
     const bindings = objects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding') as (Manifest & {
       spec: { policyName: string };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ANNOTATION, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
+import { syncEntry } from '../testing/stamp.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { indexesOf } from './cluster-indexes.js';
 import { desiredChildren } from './desired.js';
@@ -290,6 +291,7 @@ describe('previewChildren: the TenantClass', () => {
       spec: { ...small.spec, allowedTables: tables },
     });
     t.metadata.annotations = { [ANNOTATION.table]: 'rows' };
+    t.metadata.managedFields = [syncEntry()];
     expect(await summary(t, { ...reader([]), classes: [only(['platform'])] })).toMatchObject({
       kind: 'refused',
       reason: 'ClassNotAllowed',

@@ -9,16 +9,18 @@ import {
   type PurgeStatus,
   type Tenant,
 } from '../api/tenant.js';
+import { entry, syncEntry } from '../testing/stamp.js';
 import { decidePurge, keepsPurging, type DecideInput } from './decide.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const HOUR = 3_600_000;
 const INPUT: DecideInput = { delayMs: 24 * HOUR, tableCount: 2, tenantTables: ['tenants'] };
 
-/** Labels and annotation as sync writes them for a Tenant of `table`. */
+/** Labels and annotation as sync writes them for a Tenant of `table`, owned by sync's field manager. */
 const fromTable = (table: string) => (t: Tenant) => {
   t.metadata.labels = { [LABEL.managedBy]: MANAGED_BY.sync, [LABEL.sourceTable]: sourceTableLabel(table) };
   t.metadata.annotations = { [ANNOTATION.table]: table };
+  t.metadata.managedFields = [syncEntry()];
 };
 
 /**
@@ -196,6 +198,12 @@ describe('decidePurge', () => {
       'made by hand, with no tenant table configured: refuse as unmarked',
       tenant(byHand),
       { tenantTables: [] },
+      { kind: 'refuse', mismatch: { cause: 'unmarked' } },
+    ],
+    [
+      "sync's marks for this table, written by a person (kubectl), not by sync: refuse as unmarked",
+      tenant((t) => (t.metadata.managedFields = [entry('kubectl-create', 'Update', {})])),
+      {},
       { kind: 'refuse', mismatch: { cause: 'unmarked' } },
     ],
     [

@@ -15,7 +15,7 @@ export const PURGER_REASON = {
   cancelled: 'PurgeCancelled',
   /** Purged=False: state purged, but the purger has no data tables configured: nothing is deleted. */
   noDataTables: 'NoDataTables',
-  /** Purged=False: state purged, but sync did not make the Tenant (no landlord-sync marks): nothing is deleted. */
+  /** Purged=False: state purged, but sync did not make the Tenant (no landlord-sync marks, or marks sync did not write): nothing is deleted. */
   unmanaged: 'NotSyncedTenant',
   /** Purged=False: state purged, but sync made the Tenant from a table the purger is not configured for. */
   otherTable: 'OtherTenantTable',
@@ -49,7 +49,7 @@ export const PURGER_MESSAGE = {
   noDataTables:
     'state purged, but the purger has no data tables configured (LANDLORD_PURGER_TABLES): no data is deleted',
   unmanaged:
-    'state purged, but this Tenant was not made by landlord sync (no app.kubernetes.io/managed-by=landlord-sync label): the purger deletes only the data of Tenants sync made from its tenant tables; nothing is deleted',
+    'state purged, but this Tenant was not made by landlord sync (no app.kubernetes.io/managed-by=landlord-sync label, or its source-table marks were not written by the field manager of landlord sync): the purger deletes only the data of Tenants sync made from its tenant tables; nothing is deleted',
   otherTable: (table: string | undefined, tenantTables: readonly string[]): string =>
     `state purged, but this Tenant was made from ${table === undefined ? 'another table' : `table ${table}`}, not from a tenant table the purger serves (LANDLORD_PURGER_TENANT_TABLES: ${tenantTables.length === 0 ? 'none' : list(tenantTables)}); nothing is deleted`,
   heldBack: (budget: number, from: string): string =>

@@ -4,6 +4,7 @@
 // HTTPRoute (as the operator watches them: a route landlord did not make holds its hosts).
 // Reads only: the API client it is given refuses any other method before it reaches the network.
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import { stampProof } from '../../api/table-identity.js';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
 import {
@@ -63,7 +64,8 @@ export async function readRows(
 
 export function readTenants(api: KubeApi): Promise<Tenant[]> {
   const path = apiPath({ apiVersion: API_VERSION, kind: KIND });
-  const options = { path, apiVersion: API_VERSION, kind: KIND };
+  // Whether sync wrote each one's source-table stamp, as the operator's cache keeps it.
+  const options = { path, apiVersion: API_VERSION, kind: KIND, keepOfManagedFields: stampProof };
   return listAll<Tenant>(api, options).then((list) => list.items);
 }
 

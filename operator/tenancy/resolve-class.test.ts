@@ -12,6 +12,7 @@ import {
   type TenantClass,
   type TenantClassSpec,
 } from '../../api/tenantclass.js';
+import { entry, syncEntry, writtenBy } from '../../testing/stamp.js';
 import { CLASS_MESSAGE, fallbackClass, keptClass, resolveClass, tenantsUnder } from './resolve-class.js';
 
 const builtIn = builtInClass('baseline');
@@ -140,11 +141,14 @@ describe('resolveClass', () => {
 describe('resolveClass: which rows may use a class', () => {
   const only = (name: string, allowedTables: string[], isDefault = false): TenantClass =>
     tenantClass(name, { isDefault, spec: { namespace: { mode: 'Shared' }, allowedTables } });
+  /** A Tenant sync made from `table` (its apply owns the stamp); undefined: none has a table. */
   const fromTable = (table: string | undefined, specClass?: string): Tenant => {
-    const t = tenant(specClass);
+    const t = writtenBy(tenant(specClass), syncEntry());
     t.metadata.annotations = table === undefined ? {} : { [ANNOTATION.table]: table };
     return t;
   };
+  const stamped = (table: string) => ({ kind: 'stamped', table }) as const;
+  const NONE = { kind: 'none' } as const;
 
   it('lets a Tenant of a listed table use the class, named or as the default', () => {
     const trusted = only('trusted', ['platform', 'rows']);
@@ -164,11 +168,54 @@ describe('resolveClass: which rows may use a class', () => {
     const trusted = only('trusted', ['platform']);
     expect(resolveClass(fromTable('rows', 'trusted'), [trusted, standard], builtIn)).toEqual({
       ok: false,
-      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', 'rows') },
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', stamped('rows')) },
     });
     expect(resolveClass(fromTable(undefined, 'trusted'), [trusted], builtIn)).toEqual({
       ok: false,
-      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', undefined) },
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('trusted', NONE) },
+    });
+  });
+
+  describe('trusts the table only where sync wrote it', () => {
+    const trusted = only('trusted', ['platform']);
+    const refused = {
+      ok: false,
+      refusal: {
+        reason: 'ClassNotAllowed',
+        message: CLASS_MESSAGE.notAllowed('trusted', { kind: 'unproven' }),
+      },
+    };
+    const forged = (...entries: Parameters<typeof writtenBy>[1][]): Tenant =>
+      writtenBy(fromTable('platform', 'trusted'), ...entries);
+    const byHand = { 'f:annotations': { [`f:${ANNOTATION.table}`]: {} } };
+
+    it.each<[string, Tenant]>([
+      [
+        'a hand-made Tenant naming the allowed table (kubectl create)',
+        forged(entry('kubectl-create', 'Update', byHand)),
+      ],
+      [
+        'the annotation changed by a person on a Tenant sync made',
+        forged(entry('landlord-sync', 'Apply', {}), entry('kubectl-annotate', 'Update', byHand)),
+      ],
+      ['no managedFields at all', forged()],
+    ])("%s: ClassNotAllowed, saying the annotation is not sync's", (_name, t) => {
+      expect(resolveClass(t, [trusted], builtIn)).toEqual(refused);
+    });
+
+    it('says why: the annotation was not written by sync, so the Tenant has no table', () => {
+      const message = CLASS_MESSAGE.notAllowed('trusted', { kind: 'unproven' });
+      expect(message).toContain(`${ANNOTATION.table} annotation was not written by landlord sync`);
+      expect(message).not.toContain('platform');
+    });
+
+    it("lets sync's stamp in, from its create as from its apply", () => {
+      expect(resolveClass(forged(syncEntry('Update')), [trusted], builtIn)).toMatchObject({ ok: true });
+      expect(resolveClass(forged(syncEntry('Apply')), [trusted], builtIn)).toMatchObject({ ok: true });
+    });
+
+    it('asks nothing of a Tenant under a class without allowedTables', () => {
+      expect(resolveClass(writtenBy(tenant('shared')), [shared], builtIn)).toMatchObject({ ok: true });
     });
   });
 
@@ -190,7 +237,7 @@ describe('resolveClass: which rows may use a class', () => {
     const standardOnly = only('standard', ['platform'], true);
     expect(resolveClass(fromTable('rows'), [standardOnly, shared], builtIn)).toMatchObject({
       ok: false,
-      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('standard', 'rows') },
+      refusal: { reason: 'ClassNotAllowed', message: CLASS_MESSAGE.notAllowed('standard', stamped('rows')) },
     });
   });
 });

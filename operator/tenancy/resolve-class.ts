@@ -15,8 +15,11 @@
 // adopts a default class. With no default class the built-in one is used only when the operator is
 // configured so (LANDLORD_OPERATOR_BUILT_IN_CLASS); otherwise the Tenant waits with NoDefaultClass.
 // Whatever the class, its allowedTables must include the table sync stamped on the Tenant
-// (ANNOTATION.table: only sync, or whoever may write Tenants, sets metadata; a row sets none), or
-// the Tenant is refused with ClassNotAllowed.
+// (ANNOTATION.table; a row sets no metadata), or the Tenant is refused with ClassNotAllowed. The
+// stamp counts only where sync wrote it (stampedBySync: sync's field manager owns it in
+// managedFields): whoever may write Tenants can write the annotation too, and would otherwise pick
+// any class's table. The shipped admission policy refuses the stamp from anyone but sync
+// (docs/isolation.md, "A forged source table"); this check holds where it is not installed.
 import {
   BUILT_IN_CLASS_NAME,
   isDefaultClass,
@@ -24,6 +27,7 @@ import {
   type ClassPolicy,
   type TenantClass,
 } from '../../api/tenantclass.js';
+import { stampedBySync } from '../../api/table-identity.js';
 import { ANNOTATION, type ClassSource, type Tenant } from '../../api/tenant.js';
 import { OPERATOR_REASON, type ClassFailureReason } from '../reasons.js';
 
@@ -44,10 +48,13 @@ export const CLASS_MESSAGE = {
     `TenantClass ${name}, the default class this tenant was given, does not exist any more: recreate it, or name a class in the row's class attribute; the tenant is not moved to another class on its own, and nothing is applied or pruned meanwhile`,
   ambiguous: (names: readonly string[]): string =>
     `${names.length} TenantClasses are annotated landlord.dev/is-default-class=true (${names.join(', ')}): keep the annotation on one, or name a class in the row's class attribute`,
-  notAllowed: (name: string, table: string | undefined): string =>
-    table === undefined
-      ? `TenantClass ${name} allows only the rows of the tables in its allowedTables, and this Tenant was not made by sync from a table (no ${ANNOTATION.table} annotation): name another class; nothing is applied or pruned meanwhile`
-      : `TenantClass ${name} does not allow the rows of table ${table} (its allowedTables leaves it out): name a class this table may use, or ask a platform admin to add the table to the class's allowedTables; nothing is applied or pruned meanwhile`,
+  notAllowed: (name: string, table: StampedTable): string => {
+    if (table.kind === 'none')
+      return `TenantClass ${name} allows only the rows of the tables in its allowedTables, and this Tenant was not made by sync from a table (no ${ANNOTATION.table} annotation): name another class; nothing is applied or pruned meanwhile`;
+    if (table.kind === 'unproven')
+      return `TenantClass ${name} allows only the rows of the tables in its allowedTables, and this Tenant's ${ANNOTATION.table} annotation was not written by landlord sync (its field manager does not own it): a table is trusted only from sync, so this Tenant has none; name another class; nothing is applied or pruned meanwhile`;
+    return `TenantClass ${name} does not allow the rows of table ${table.table} (its allowedTables leaves it out): name a class this table may use, or ask a platform admin to add the table to the class's allowedTables; nothing is applied or pruned meanwhile`;
+  },
   noDefault:
     "no TenantClass is annotated landlord.dev/is-default-class=true, and the operator is not configured to use the built-in class: annotate one (kubectl annotate tc <name> landlord.dev/is-default-class=true), name a class in the row's class attribute, or set LANDLORD_OPERATOR_BUILT_IN_CLASS=true; the tenant waits, and nothing is applied or pruned meanwhile",
 } as const;
@@ -88,9 +95,23 @@ function chooseClass(
 function allowedFor(tenant: Tenant, chosen: Extract<ClassResolution, { ok: true }>): ClassResolution {
   const allowed = chosen.policy.allowedTables;
   if (allowed === undefined) return chosen;
-  const table = nonEmpty(tenant.metadata.annotations?.[ANNOTATION.table]);
-  if (table !== undefined && allowed.includes(table)) return chosen;
+  const table = stampedTable(tenant);
+  if (table.kind === 'stamped' && allowed.includes(table.table)) return chosen;
   return refusal(OPERATOR_REASON.classNotAllowed, CLASS_MESSAGE.notAllowed(chosen.policy.name, table));
+}
+
+/** The table a Tenant was made from, as far as the operator may trust it. */
+type StampedTable =
+  /** No table annotation: not made by sync from a table. */
+  | { kind: 'none' }
+  /** An annotation sync did not write (a person's, or a tool's): no table at all. */
+  | { kind: 'unproven' }
+  | { kind: 'stamped'; table: string };
+
+function stampedTable(tenant: Tenant): StampedTable {
+  const table = nonEmpty(tenant.metadata.annotations?.[ANNOTATION.table]);
+  if (table === undefined) return { kind: 'none' };
+  return stampedBySync(tenant) ? { kind: 'stamped', table } : { kind: 'unproven' };
 }
 
 const refusal = (reason: ClassFailureReason, message: string): ClassResolution => ({

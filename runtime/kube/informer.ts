@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { CONTENT_TYPE, type KubeApi } from './api.js';
 import { internStrings } from '../../util/intern.js';
 import { cachedSubtrees } from '../../util/shared-subtrees.js';
-import { listAll, withoutManagedFields } from './list.js';
+import { listAll, withoutManagedFields, type KeepOfManagedFields } from './list.js';
 import { useObjectMap } from './object-map.js';
 import { sameVersion } from './resource-version.js';
 
@@ -105,6 +105,8 @@ export interface InformerOptions {
    * a status write changes nothing this keeps.
    */
   keepUpdaters?: boolean;
+  /** What to keep of each object's managedFields besides the updaters' names (list.ts, withoutManagedFields). */
+  keepOfManagedFields?: KeepOfManagedFields;
   /**
    * Tell handlers whether an update changed only the status (Change.statusOnly), for a handler
    * that skips those. Off by default: the comparison serialises both copies, on every update.
@@ -122,7 +124,13 @@ export interface InformerOptions {
 /** What a cache leaves out of each object, beyond managedFields. */
 export type Unread = Pick<
   InformerOptions,
-  'dropStatus' | 'dropSpec' | 'dropValues' | 'keepOfSpec' | 'keepOfStatus' | 'keepUpdaters'
+  | 'dropStatus'
+  | 'dropSpec'
+  | 'dropValues'
+  | 'keepOfSpec'
+  | 'keepOfStatus'
+  | 'keepUpdaters'
+  | 'keepOfManagedFields'
 >;
 
 const SECRET_VALUES = new Set(['data', 'stringData']);
@@ -188,7 +196,7 @@ function unreadKey(key: string, unread: Unread): boolean {
 }
 
 function kept(key: string, value: unknown, unread: Unread): unknown {
-  if (key === 'metadata') return withoutManagedFields(value, unread.keepUpdaters);
+  if (key === 'metadata') return withoutManagedFields(value, unread.keepUpdaters, unread.keepOfManagedFields);
   if (key === 'status' && unread.keepOfStatus !== undefined) return unread.keepOfStatus(value);
   if (key === 'spec' && unread.keepOfSpec !== undefined) return unread.keepOfSpec(value);
   return value;

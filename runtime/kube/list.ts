@@ -1,6 +1,6 @@
 // Listing a whole collection through KubeApi, a page at a time, so that a large collection never
 // arrives as one response. The informer lists through it, and so does `landlord plan`.
-import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject, V1ManagedFieldsEntry } from '@kubernetes/client-node';
 import { CONTENT_TYPE, type KubeApi } from './api.js';
 
 export interface ListOptions {
@@ -15,7 +15,14 @@ export interface ListOptions {
   metadataOnly?: boolean;
   /** Keep the names of the managers that wrote each object by update (withoutManagedFields). */
   keepUpdaters?: boolean;
+  /** What to keep of each object's managedFields besides (withoutManagedFields). */
+  keepOfManagedFields?: KeepOfManagedFields;
 }
+
+/** The part of an object's managedFields a reader decides from (a Tenant's: api/table-identity.ts, stampProof). */
+export type KeepOfManagedFields = (
+  entries: readonly V1ManagedFieldsEntry[],
+) => readonly V1ManagedFieldsEntry[];
 
 /**
  * Objects per page. A page is parsed and cached at once; at 500 objects its text and parsed objects
@@ -34,16 +41,35 @@ const PAGE_SIZE = 100;
  * update (create, PUT, a merge patch), not by apply, stay named, without their fields: the operator
  * creates children by POST and must fold that entry into its apply entry before it first applies
  * one (field-ownership.ts). Applied objects keep none, and equal lists are held once
- * (util/shared-subtrees.ts).
+ * (util/shared-subtrees.ts). `keepOf` keeps a reader's own small part besides (a Tenant's proof
+ * that sync wrote its source-table stamp), usually one list shared by every object.
  */
-export function withoutManagedFields(metadata: unknown, keepUpdaters = false): unknown {
+export function withoutManagedFields(
+  metadata: unknown,
+  keepUpdaters = false,
+  keepOf?: KeepOfManagedFields,
+): unknown {
   if (typeof metadata !== 'object' || metadata === null || !('managedFields' in metadata)) return metadata;
   const source = metadata as Record<string, unknown>;
   const lean: Record<string, unknown> = {};
   for (const key in source) if (key !== 'managedFields') lean[key] = source[key];
   const updaters = keepUpdaters ? updatersOf(source.managedFields) : [];
-  if (updaters.length > 0) lean.managedFields = updaters;
+  const part =
+    keepOf !== undefined && Array.isArray(source.managedFields) ? keepOf(source.managedFields) : [];
+  if (updaters.length + part.length > 0) lean.managedFields = joined(updaters, part);
   return lean;
+}
+
+/** The updaters and the part kept, without an updater the part names already (lightening twice changes nothing). */
+function joined(
+  updaters: readonly V1ManagedFieldsEntry[],
+  part: readonly V1ManagedFieldsEntry[],
+): readonly V1ManagedFieldsEntry[] {
+  const named = (u: V1ManagedFieldsEntry): boolean =>
+    part.some((p) => p.manager === u.manager && p.operation === u.operation);
+  const others = updaters.filter((u) => !named(u));
+  if (others.length === 0) return part;
+  return part.length === 0 ? others : [...others, ...part];
 }
 
 /** The managers that wrote the object itself (no subresource) by update: their names only. */
@@ -84,7 +110,11 @@ export async function listAll<T extends KubernetesObject>(
     });
     // A metadata-only list leaves `items` out when it is empty.
     for (const item of page.items ?? []) {
-      item.metadata = withoutManagedFields(item.metadata, options.keepUpdaters) as T['metadata'];
+      item.metadata = withoutManagedFields(
+        item.metadata,
+        options.keepUpdaters,
+        options.keepOfManagedFields,
+      ) as T['metadata'];
       item.apiVersion = options.apiVersion;
       item.kind = options.kind;
       items.push(keep(item));

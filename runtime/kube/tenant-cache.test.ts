@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { stampProof, stampedBySync } from '../../api/table-identity.js';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import { FakeInformer } from '../../testing/fake-informer.js';
+import { STATUS_ENTRY, entry, syncEntry, writtenBy } from '../../testing/stamp.js';
+import { lighten } from './informer.js';
 import { TenantCache, type TenantCacheOptions } from './tenant-cache.js';
 
 const tenant = (name: string, resourceVersion: string, uid = `uid-${name}`): Tenant => ({
@@ -92,5 +95,30 @@ describe('TenantCache', () => {
     const seen = cache.get('a');
     expect(seen?.spec).toBeUndefined();
     expect(seen?.metadata.managedFields).toBeUndefined();
+  });
+
+  it('keeps of managedFields only the proof that sync wrote the stamp: one list shared by every Tenant', () => {
+    const { cache } = cacheOf({ seesUnlisted: true });
+    cache.wrote(writtenBy(tenant('a', '3'), syncEntry(), STATUS_ENTRY));
+    cache.wrote(writtenBy(tenant('b', '4'), STATUS_ENTRY, syncEntry()));
+    cache.wrote(writtenBy(tenant('c', '5'), entry('kubectl-create', 'Update', {}), STATUS_ENTRY));
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => cache.get(name)!) as [Tenant, Tenant, Tenant];
+    expect(a.metadata.managedFields).toBe(stampProof([syncEntry()]));
+    expect(b.metadata.managedFields).toBe(a.metadata.managedFields);
+    expect(c.metadata.managedFields).toBeUndefined();
+    expect([a, b, c].map(stampedBySync)).toEqual([true, true, false]);
+  });
+
+  it("keeps the proof beside sync's updaters, and lightening it again changes nothing", () => {
+    const { cache } = cacheOf({ seesUnlisted: true, unread: { keepUpdaters: true } });
+    const created = writtenBy(tenant('a', '3'), syncEntry('Update'), entry('kubectl-label', 'Update', {}));
+    cache.wrote(created);
+    const kept = cache.get('a')!;
+    expect(kept.metadata.managedFields).toEqual([
+      { manager: 'kubectl-label', operation: 'Update' },
+      ...stampProof([syncEntry('Update')]),
+    ]);
+    const unread = { keepUpdaters: true, keepOfManagedFields: stampProof };
+    expect(lighten(kept, unread).metadata.managedFields).toEqual(kept.metadata.managedFields);
   });
 });

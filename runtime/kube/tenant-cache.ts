@@ -4,7 +4,10 @@
 // watch reports the deletion. Without the overlay, a reconcile that follows its own write at once
 // (the event of that very write, a row read again) would read the Tenant as it was before, and
 // write again: the same status twice, a transition announced twice, a finished purge run again.
+// Of each Tenant's managedFields every cache keeps one fact, shared by all Tenants: whether sync
+// wrote its source-table stamp (api/table-identity.ts), which the operator and the purger trust.
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { stampProof } from '../../api/table-identity.js';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import type { Logger } from '../logger.js';
 import type { KubeApi } from './api.js';
@@ -16,7 +19,8 @@ import { isNewer, sameVersion } from './resource-version.js';
 export interface TenantCacheOptions {
   /**
    * What the cache leaves out of each Tenant, beyond managedFields (sync keeps no spec and only its
-   * own part of the status); what the component's writes return is lightened the same way.
+   * own part of the status); what the component's writes return is lightened the same way. The
+   * proof of sync's stamp is kept whatever this says (keepingStampProof).
    */
   unread?: Unread;
   /**
@@ -32,11 +36,14 @@ export class TenantCache implements WriteObserver<Tenant> {
   private readonly ownWrites = new Map<string, Tenant>();
   /** uids of Tenants the component deleted, by name, until the watch reports the deletion. */
   private readonly ownDeletions = new Map<string, string>();
+  /** How the informer lightens what the watch delivers: the writes' copies are lightened alike. */
+  private readonly unread: Unread;
 
   constructor(
     private readonly informer: Informer<Tenant>,
     private readonly options: TenantCacheOptions = {},
   ) {
+    this.unread = keepingStampProof(options.unread);
     informer.on('add', (tenant) => this.observed(tenant));
     informer.on('update', (tenant) => this.observed(tenant));
     informer.on('delete', (tenant) => this.gone(tenant));
@@ -71,7 +78,7 @@ export class TenantCache implements WriteObserver<Tenant> {
       this.ownWrites.delete(name);
       return;
     }
-    this.ownWrites.set(name, lighten(tenant, this.options.unread, this.get(name)));
+    this.ownWrites.set(name, lighten(tenant, this.unread, this.get(name)));
   }
 
   /** What the component's write returned, when the watch brings that very version (its echo). */
@@ -112,6 +119,11 @@ export class TenantCache implements WriteObserver<Tenant> {
   }
 }
 
+/** What a Tenant cache leaves out, but for the proof that sync wrote the source-table stamp. */
+function keepingStampProof(unread: Unread = {}): Unread {
+  return { ...unread, keepOfManagedFields: stampProof };
+}
+
 export interface TenantWatchOptions extends TenantCacheOptions {
   logger: Logger;
   /** Tell handlers whether an update changed only the status (InformerOptions.markStatusOnly). */
@@ -133,7 +145,7 @@ export function watchTenants(api: KubeApi, options: TenantWatchOptions): TenantC
     // The echo of the component's own write is cached as the copy that write returned. No event
     // comes before start(), so the cache below exists by then.
     known: (tenant) => cache.heldWrite(tenant),
-    ...unread,
+    ...keepingStampProof(unread),
   });
   const cache: TenantCache = new TenantCache(informer, options);
   return cache;
