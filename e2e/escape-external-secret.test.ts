@@ -36,6 +36,7 @@ const { core, custom } = clients();
 const id = uniqueName('xs');
 const className = `${id}-class`;
 const STORE = `${id}-store`;
+const POLICY = 'landlord-tenant-external-secrets';
 const [tenantA, tenantB] = [`${id}-a`, `${id}-b`];
 /** A namespace that is not a tenant's, where the team gets the same rights by hand. */
 const plain = `${id}-plain`;
@@ -262,11 +263,30 @@ describe('the honest path: a class entry, written by the operator as its Service
   });
 });
 
+describe('the policy as the API server holds it, with ESO installed', () => {
+  it("type-checks against ESO's schemas without a warning", async () => {
+    interface Status {
+      metadata: { generation: number };
+      status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: unknown[] } };
+    }
+    const policy = await waitUntil(
+      'the policy to be type-checked',
+      async () => {
+        const out = await kubectl('get', 'validatingadmissionpolicy', POLICY, '-o', 'json');
+        const live = JSON.parse(out) as Status;
+        return live.status?.observedGeneration === live.metadata.generation ? live : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(policy.status?.typeChecking?.expressionWarnings ?? []).toEqual([]);
+  });
+});
+
 describe("tenant A's team, with ESO's kinds in its namespace and the shipped policy", () => {
   it("cannot write an ExternalSecret naming B's remote key: refused, saying why", async () => {
     const refused = await asTeam(namespaces[tenantA]!, externalSecret('steal', remoteKey(tenantB)));
     expect(refused).toMatch(refusal('ExternalSecret', 'steal'));
-    expect(refused).toContain("ValidatingAdmissionPolicy 'landlord-tenant-external-secrets'");
+    expect(refused).toContain(`ValidatingAdmissionPolicy '${POLICY}'`);
     expect(refused).toContain('dev lacks the RBAC verb provision on externalsecrets.external-secrets.io');
     // Not even one for its own key: the class's entry is the way.
     expect(await asTeam(namespaces[tenantA]!, externalSecret('mine', remoteKey(tenantA)))).toMatch(
