@@ -1,9 +1,10 @@
 // config/admission/policies.yaml, the admission rules for what tenant teams create in their
 // namespaces, and for who may stamp a Tenant with its source table, read as data: each policy
 // refuses (failurePolicy Fail, action Deny), those on tenant teams in tenant namespaces only,
-// reading their hosts from the annotation the operator keeps; each explains its refusals, and the
-// chart ships the same bytes. What the rules decide is tested on the real API server
-// (e2e/admission-exposure.test.ts, e2e/escape-forged-table.test.ts).
+// reading their hosts from the annotation the operator keeps, or letting only the operator write
+// External Secrets Operator's kinds there; each explains its refusals, and the chart ships the same
+// bytes. What the rules decide is tested on the real API server (e2e/admission-exposure.test.ts,
+// e2e/escape-forged-table.test.ts, e2e/escape-external-secret.test.ts).
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,10 @@ const STAMP_POLICY = 'landlord-tenant-source-stamp';
 const stamp = policies.find((p) => p.metadata.name === STAMP_POLICY)!;
 const teamPolicies = policies.filter((p) => p !== stamp);
 const teamBindings = bindings.filter((b) => b.spec.policyName !== STAMP_POLICY);
+/** The policy on External Secrets Operator's kinds; the other team policies are on exposure. */
+const ESO_POLICY = 'landlord-tenant-external-secrets';
+const eso = policies.find((p) => p.metadata.name === ESO_POLICY)!;
+const exposurePolicies = teamPolicies.filter((p) => p !== eso);
 
 /** The resources each policy checks, as `group/resource`. */
 const checked = (policy: Policy): string[] =>
@@ -80,7 +85,7 @@ describe(FILE, () => {
   });
 
   it('checks what can bring traffic in: Services, Ingresses and every Gateway API route kind', () => {
-    expect(teamPolicies.flatMap(checked).sort()).toEqual([
+    expect(exposurePolicies.flatMap(checked).sort()).toEqual([
       '/services',
       'gateway.networking.k8s.io/grpcroutes',
       'gateway.networking.k8s.io/httproutes',
@@ -193,5 +198,34 @@ describe(`${FILE}: ${STAMP_POLICY}`, () => {
     expect(syncRole).toContain('resources: [tenants]\n    verbs: [stamp]\n');
     for (const other of ['config/rbac/operator.yaml', 'config/purger/rbac.yaml'])
       expect(read(other)).not.toContain('stamp');
+  });
+});
+
+describe(`${FILE}: ${ESO_POLICY}`, () => {
+  it('checks the namespaced kinds of external-secrets.io that read or fill a store, in every version', () => {
+    expect(checked(eso).sort()).toEqual([
+      'external-secrets.io/externalsecrets',
+      'external-secrets.io/pushsecrets',
+      'external-secrets.io/secretstores',
+    ]);
+    // Cluster-scoped kinds would be checked everywhere by a binding on namespace labels.
+    expect(checked(eso).some((r) => r.includes('/cluster'))).toBe(false);
+    expect(eso.spec.matchConstraints.resourceRules[0]!.apiVersions).toEqual(['*']);
+  });
+
+  it('lets a write through only with the verb the operator alone holds, asked cluster-wide', () => {
+    const [only] = eso.spec.validations;
+    expect(eso.spec.validations.length).toBe(1);
+    expect(only!.expression.replace(/\s+/g, ' ')).toBe(
+      "authorizer.group('external-secrets.io').resource(request.resource.resource).check('provision').allowed()",
+    );
+    expect(read('config/rbac/operator.yaml')).toContain(
+      'resources: [externalsecrets]\n    verbs: [get, list, watch, create, patch, delete, provision]\n',
+    );
+    expect(read('charts/landlord/templates/rbac-operator.yaml')).toContain(
+      'resources: [externalsecrets]\n    verbs: [get, list, watch, create, patch, delete, provision]\n',
+    );
+    for (const other of ['config/rbac/sync.yaml', 'config/purger/rbac.yaml'])
+      expect(read(other)).not.toContain('provision');
   });
 });

@@ -246,6 +246,7 @@ describe('the policies as the API server holds them', () => {
       { timeoutMs: 60_000 },
     );
     expect(policies.map((p) => p.metadata.name).sort()).toEqual([
+      'landlord-tenant-external-secrets',
       'landlord-tenant-hostless-routes',
       'landlord-tenant-ingresses',
       'landlord-tenant-routes',

@@ -136,6 +136,7 @@ describe('charts/landlord: lint, render, schema', () => {
       .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
       .map((o) => o.metadata.name);
     expect(policies.sort()).toEqual([
+      'shop-tenant-external-secrets',
       'shop-tenant-hostless-routes',
       'shop-tenant-ingresses',
       'shop-tenant-routes',
