@@ -248,6 +248,7 @@ describe('the policies as the API server holds them', () => {
     expect(policies.map((p) => p.metadata.name).sort()).toEqual([
       'landlord-tenant-hostless-routes',
       'landlord-tenant-ingresses',
+      'landlord-tenant-managed-objects',
       'landlord-tenant-routes',
       'landlord-tenant-services',
       'landlord-tenant-source-stamp',

@@ -138,6 +138,7 @@ describe('charts/landlord: lint, render, schema', () => {
     expect(policies.sort()).toEqual([
       'shop-tenant-hostless-routes',
       'shop-tenant-ingresses',
+      'shop-tenant-managed-objects',
       'shop-tenant-routes',
       'shop-tenant-services',
       'shop-tenant-source-stamp',
