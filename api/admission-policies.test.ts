@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { HOSTS_ANNOTATION } from './exposure.js';
-import { ANNOTATION, GROUP, LABEL, PLURAL, VERSION } from './tenant.js';
+import { ANNOTATION, GROUP, LABEL, MANAGED_BY, PLURAL, VERSION } from './tenant.js';
 
 const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -61,8 +61,13 @@ const bindings = objects.filter((o): o is Binding => o.kind === 'ValidatingAdmis
 /** The policy on who may stamp a Tenant's source table; the others are on what tenant teams create. */
 const STAMP_POLICY = 'landlord-tenant-source-stamp';
 const stamp = policies.find((p) => p.metadata.name === STAMP_POLICY)!;
-const teamPolicies = policies.filter((p) => p !== stamp);
-const teamBindings = bindings.filter((b) => b.spec.policyName !== STAMP_POLICY);
+/** The policy that keeps what landlord made in tenant namespaces landlord's. */
+const MANAGED_POLICY = 'landlord-tenant-managed-objects';
+const managed = policies.find((p) => p.metadata.name === MANAGED_POLICY)!;
+const teamPolicies = policies.filter((p) => p !== stamp && p !== managed);
+const teamBindings = bindings.filter(
+  (b) => b.spec.policyName !== STAMP_POLICY && b.spec.policyName !== MANAGED_POLICY,
+);
 /** The policy on External Secrets Operator's kinds; the other team policies are on exposure. */
 const ESO_POLICY = 'landlord-tenant-external-secrets';
 const eso = policies.find((p) => p.metadata.name === ESO_POLICY)!;
@@ -96,7 +101,7 @@ describe(FILE, () => {
     ]);
   });
 
-  it.each(policies.map((p) => [p.metadata.name, p] as const))(
+  it.each(policies.filter((p) => p !== managed).map((p) => [p.metadata.name, p] as const))(
     '%s refuses when it cannot decide, on create and on update, never on delete',
     (_, policy) => {
       expect(policy.spec.failurePolicy).toBe('Fail');
@@ -105,7 +110,7 @@ describe(FILE, () => {
     },
   );
 
-  it.each(policies.map((p) => [p.metadata.name, p] as const))(
+  it.each(policies.filter((p) => p !== managed).map((p) => [p.metadata.name, p] as const))(
     '%s explains every refusal with a reason and a message naming the object',
     (_, policy) => {
       for (const validation of policy.spec.validations) {
@@ -227,5 +232,54 @@ describe(`${FILE}: ${ESO_POLICY}`, () => {
     );
     for (const other of ['config/rbac/sync.yaml', 'config/purger/rbac.yaml'])
       expect(read(other)).not.toContain('provision');
+  });
+});
+
+describe(`${FILE}: ${MANAGED_POLICY}`, () => {
+  const binding = bindings.find((b) => b.spec.policyName === MANAGED_POLICY)!;
+  const flat = (text: string): string => text.replace(/\s+/g, ' ');
+
+  it('checks every write, delete included, of each kind the operator makes in a tenant namespace', () => {
+    expect(checked(managed).sort()).toEqual([
+      '/configmaps',
+      '/limitranges',
+      '/resourcequotas',
+      '/secrets',
+      '/serviceaccounts',
+      '/services',
+      'apps/deployments',
+      'external-secrets.io/externalsecrets',
+      'gateway.networking.k8s.io/httproutes',
+      'networking.k8s.io/ingresses',
+      'networking.k8s.io/networkpolicies',
+      'rbac.authorization.k8s.io/rolebindings',
+    ]);
+    expect(managed.spec.failurePolicy).toBe('Fail');
+    for (const rule of managed.spec.matchConstraints.resourceRules)
+      expect(rule.operations).toEqual(['CREATE', 'UPDATE', 'DELETE']);
+    expect(binding.spec.matchResources?.namespaceSelector).toEqual({
+      matchExpressions: [{ key: LABEL.tenant, operator: 'Exists' }],
+    });
+  });
+
+  it("matches an object labelled as the operator's before or after the write", () => {
+    const [condition] = managed.spec.matchConditions!;
+    const label = `labels['${LABEL.managedBy}'] == '${MANAGED_BY.operator}'`;
+    expect(flat(condition!.expression)).toContain(`object.metadata.${label}`);
+    expect(flat(condition!.expression)).toContain(`oldObject.metadata.${label}`);
+  });
+
+  it("lets through only Kubernetes' controllers and who may own a Tenant's children", () => {
+    const [only] = managed.spec.validations;
+    expect(managed.spec.validations.length).toBe(1);
+    expect(flat(only!.expression)).toBe(
+      `variables.kubernetes || authorizer.group('${GROUP}').resource('${PLURAL}').subresource('finalizers').check('update').allowed()`,
+    );
+    expect(only!.reason).toBe('Forbidden');
+    expect(read('config/rbac/operator.yaml')).toContain(
+      'resources: [tenants/finalizers]\n    verbs: [update]\n',
+    );
+    for (const other of ['config/rbac/sync.yaml', 'config/purger/rbac.yaml'])
+      expect(read(other)).not.toContain('tenants/finalizers');
   });
 });

@@ -249,6 +249,7 @@ describe('the policies as the API server holds them', () => {
       'landlord-tenant-external-secrets',
       'landlord-tenant-hostless-routes',
       'landlord-tenant-ingresses',
+      'landlord-tenant-managed-objects',
       'landlord-tenant-routes',
       'landlord-tenant-services',
       'landlord-tenant-source-stamp',

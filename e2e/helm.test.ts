@@ -139,6 +139,7 @@ describe('charts/landlord: lint, render, schema', () => {
       'shop-tenant-external-secrets',
       'shop-tenant-hostless-routes',
       'shop-tenant-ingresses',
+      'shop-tenant-managed-objects',
       'shop-tenant-routes',
       'shop-tenant-services',
       'shop-tenant-source-stamp',

@@ -13,7 +13,8 @@ import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { controlledBy, namespaceClaim, ownership } from './ownership.js';
 import { ChildPruner, type Pruned } from './prune.js';
-import { retryable, stall } from './reconcile-error.js';
+import { ReconcileError, retryable, stall } from './reconcile-error.js';
+import { requestedState } from './lifecycle.js';
 import { OPERATOR_REASON } from './reasons.js';
 
 export interface Converged {
@@ -57,23 +58,62 @@ export class Converger {
     );
   }
 
-  /** `retained`: children kept as they are, neither applied nor pruned (a copy whose source is gone). */
+  /**
+   * `retained`: children kept as they are, neither applied nor pruned (a copy whose source is gone).
+   * A takedown (suspended, archived, purged) is carried out whatever state a child is in: a child
+   * the Tenant may not own is left alone and reported once the rest is applied and pruned, never a
+   * reason to keep the workload running.
+   */
   private async convergeLocked(
     tenant: Tenant,
     desired: readonly DesiredChild[],
     retained: readonly ChildRef[],
   ): Promise<Converged> {
+    const takedown = requestedState(tenant) !== 'active';
     const cached = desired.map((child) => this.observed.child(child.ref));
-    desired.forEach((child, i) => this.assertOwnable(tenant, child.ref, cached[i]));
+    const refused = this.refusedChildren(tenant, desired, cached, takedown);
     this.assertNamespacesFree(tenant, desired);
-    const applied = await this.applyHoldingEvents(tenant, desired, cached);
+    const kept = desired.filter((_, i) => !refused.has(i));
+    const applying = this.applyHoldingEvents(
+      tenant,
+      kept,
+      cached.filter((_, i) => !refused.has(i)),
+    );
+    // In a takedown, a refusal met while applying (an object the cache did not show) waits too.
+    const applied = await applying.catch((err: unknown) => {
+      if (!takedown || !(err instanceof ReconcileError) || err.retry) throw err;
+      return err;
+    });
     const pruned = await this.pruner.prune(tenant, desired, retained);
-    const changes = [...applied.changes, ...pruned.changes];
-    const at = desired.findIndex((d) => d.ref.kind === 'Deployment');
-    const deployment = at === -1 ? undefined : applied.objects[at];
+    const done = settled(applied, refused);
+    const changes = [...done.changes, ...pruned.changes];
+    const at = kept.findIndex((d) => d.ref.kind === 'Deployment');
+    const deployment = at === -1 ? undefined : done.objects[at];
     const held = pruned.held === undefined ? {} : { pruneHeld: pruned.held };
-    const waiting = applied.quotaWait === undefined ? {} : { quotaWait: applied.quotaWait };
-    return { changes, deployment, changedMeanwhile: applied.changedMeanwhile, ...held, ...waiting };
+    const waiting = done.quotaWait === undefined ? {} : { quotaWait: done.quotaWait };
+    return { changes, deployment, changedMeanwhile: done.changedMeanwhile, ...held, ...waiting };
+  }
+
+  /**
+   * The children this Tenant may not own, by index, with why: outside a takedown the first one
+   * stops the reconcile (thrown), as does a child an earlier Tenant still holds.
+   */
+  private refusedChildren(
+    tenant: Tenant,
+    desired: readonly DesiredChild[],
+    cached: readonly (KubernetesObject | undefined)[],
+    takedown: boolean,
+  ): Map<number, string> {
+    const refused = new Map<number, string>();
+    desired.forEach((child, i) => {
+      try {
+        this.assertOwnable(tenant, child.ref, cached[i]);
+      } catch (err) {
+        if (!takedown || !(err instanceof ReconcileError) || err.retry) throw err;
+        refused.set(i, err.message);
+      }
+    });
+    return refused;
   }
 
   /**
@@ -141,4 +181,18 @@ export class Converger {
     this.observed.refusedOverChild(ref, tenant.metadata.name!);
     throw stall(OPERATOR_REASON.conflict, decision.message);
   }
+}
+
+/** What a takedown's apply left, once pruning is done: the refusals it met, thrown now. */
+function settled(
+  applied: (Applied & { changedMeanwhile: boolean }) | ReconcileError,
+  refused: ReadonlyMap<number, string>,
+): Applied & { changedMeanwhile: boolean } {
+  const problems = [...refused.values()];
+  if (applied instanceof ReconcileError) {
+    if (problems.length === 0) throw applied;
+    problems.push(applied.message);
+  }
+  if (problems.length > 0) throw stall(OPERATOR_REASON.conflict, problems.join('; '));
+  return applied as Applied & { changedMeanwhile: boolean };
 }

@@ -2,7 +2,7 @@ import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node
 import { describe, expect, it } from 'vitest';
 import { statusTenant } from '../testing/operator-status.js';
 import { childRef } from './child-ref.js';
-import { namespaceClaim, ownership, type Ownership } from './ownership.js';
+import { lostByTenant, namespaceClaim, ownership, type Ownership } from './ownership.js';
 
 const REF = childRef('ConfigMap', 'team-a', 'settings');
 
@@ -70,6 +70,59 @@ describe('ownership', () => {
     ],
   ])('decides on %s', (_case, tweak, expected) => {
     expect(ownership(statusTenant(), REF, live(tweak))).toEqual(expected);
+  });
+});
+
+describe('a child landlord made that lost its owner', () => {
+  /** As landlord labels its children, with the ownerReference removed by the tenant's team. */
+  const stripped = (labels: Record<string, string> = {}): KubernetesObject =>
+    live((_o, c) => {
+      delete c.metadata!.ownerReferences;
+      c.metadata!.labels = {
+        'app.kubernetes.io/managed-by': 'landlord-operator',
+        'landlord.dev/tenant': 'acme',
+        ...labels,
+      };
+    });
+
+  it("is taken back in the Tenant's own namespace: applied (the owner named again) or pruned", () => {
+    expect(lostByTenant(statusTenant(), stripped(), true)).toBe(true);
+    expect(ownership(statusTenant(), REF, stripped(), true)).toEqual({ verdict: 'ok' });
+  });
+
+  it('is taken back when the team left the Tenant as a non-controlling owner', () => {
+    const child = stripped();
+    child.metadata!.ownerReferences = [
+      {
+        apiVersion: 'landlord.dev/v1alpha1',
+        kind: 'Tenant',
+        name: 'acme',
+        uid: 'uid-acme',
+        controller: false,
+      },
+    ];
+    expect(ownership(statusTenant(), REF, child, true)).toEqual({ verdict: 'ok' });
+  });
+
+  it.each<[string, KubernetesObject, boolean]>([
+    ['outside the Tenant’s own namespace (a Shared one)', stripped(), false],
+    ['labelled for another Tenant', stripped({ 'landlord.dev/tenant': 'rival' }), true],
+    ['not labelled as the operator’s', stripped({ 'app.kubernetes.io/managed-by': 'someone' }), true],
+    ['labelled for nobody', live((_o, c) => delete c.metadata!.ownerReferences), true],
+  ])('is never taken %s: it stays a conflict', (_case, child, inOwnNamespace) => {
+    expect(lostByTenant(statusTenant(), child, inOwnNamespace)).toBe(false);
+    expect(ownership(statusTenant(), REF, child, inOwnNamespace)).toEqual(
+      conflict('is not managed by landlord'),
+    );
+  });
+
+  it('is not taken from another controller that holds it', () => {
+    const child = stripped();
+    child.metadata!.ownerReferences = [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'mine', uid: 'uid-mine', controller: true },
+    ];
+    expect(lostByTenant(statusTenant(), child, true)).toBe(false);
+    expect(ownership(statusTenant(), REF, child, true)).toEqual(conflict('is owned by ConfigMap mine'));
   });
 });
 

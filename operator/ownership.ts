@@ -1,11 +1,11 @@
 // May this Tenant own this child? Pure: decided from the Tenant and the child as it exists (or
 // does not), so the converger only acts on the answer.
 import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
-import { KIND, LABEL, type Tenant } from '../api/tenant.js';
+import { KIND, LABEL, MANAGED_BY, type Tenant } from '../api/tenant.js';
 import { describeRef, type ChildRef } from './child-ref.js';
 
 export type Ownership =
-  /** Absent, or already this Tenant's: apply it. */
+  /** Absent, already this Tenant's, or landlord's for it and lost (lostByTenant): apply it. */
   | { verdict: 'ok' }
   /**
    * Another owner (or no owner: an object landlord did not make) holds it. Permanent until the
@@ -24,6 +24,29 @@ function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
 
 /** Made by a warm pool for a member (pool/member-objects.ts): labelled with its class. */
 const fromPool = (obj: KubernetesObject): boolean => obj.metadata?.labels?.[LABEL.pool] !== undefined;
+
+/**
+ * An object landlord made for this Tenant that lost its controller: labelled as the operator's and
+ * as this Tenant's, in the Tenant's own namespace, and controlled by nobody (a tenant team with
+ * `edit` removed the ownerReference, where the admission policy landlord-tenant-managed-objects is
+ * not installed). The Tenant takes it back (its apply names the owner again) or prunes it, so such
+ * an edit never stops a takedown. Anywhere else, or labelled for another Tenant, or held by another
+ * controller, it is not the Tenant's to take.
+ */
+export function lostByTenant(tenant: Tenant, live: KubernetesObject, inOwnNamespace: boolean): boolean {
+  const labels = live.metadata?.labels;
+  return (
+    inOwnNamespace &&
+    controllerOf(live) === undefined &&
+    labels?.[LABEL.managedBy] === MANAGED_BY.operator &&
+    labels[LABEL.tenant] === tenant.metadata.name
+  );
+}
+
+/** Owned by nobody, in the Tenant's own namespace: a warm pool member's, or landlord's and lost. */
+const ownerless = (tenant: Tenant, live: KubernetesObject, inOwnNamespace: boolean): boolean =>
+  (controllerOf(live) === undefined && inOwnNamespace && fromPool(live)) ||
+  lostByTenant(tenant, live, inOwnNamespace);
 
 /** This very Tenant (by uid, not name) is the child's controller: only then may it prune the child. */
 export function controlledBy(tenant: Tenant, live: KubernetesObject | undefined): boolean {
@@ -45,7 +68,7 @@ export function ownership(
   if (live === undefined) return { verdict: 'ok' };
   const owner = controllerOf(live);
   if (owner?.uid === tenant.metadata.uid) return { verdict: 'ok' };
-  if (owner === undefined && inOwnNamespace && fromPool(live)) return { verdict: 'ok' };
+  if (ownerless(tenant, live, inOwnNamespace)) return { verdict: 'ok' };
   if (owner?.kind === KIND && owner.name === tenant.metadata.name) {
     return {
       verdict: 'earlierTenant',

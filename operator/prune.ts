@@ -12,10 +12,10 @@ import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
 import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
-import { controlledBy } from './ownership.js';
+import { controlledBy, lostByTenant } from './ownership.js';
 import { retryable } from './reconcile-error.js';
 import { OPERATOR_REASON } from './reasons.js';
 import { rolloutGap } from './rollout.js';
@@ -39,7 +39,8 @@ export interface SeenChildren {
 }
 
 /**
- * What to prune: the children labelled for the Tenant and controlled by it that are neither wanted
+ * What to prune: the children labelled for the Tenant and controlled by it (or landlord's for it
+ * and stripped of their owner, `prunable`) that are neither wanted
  * (`desired`) nor kept as they are (`retained`: a copy whose source is gone), never a Namespace.
  * Pure, and the one rule: the reconcile (ChildPruner) and `landlord plan` both ask it.
  */
@@ -51,10 +52,22 @@ export function staleChildren(
   const kept = new Set([...wanted.desired.map((d) => d.ref), ...wanted.retained].map(childKey));
   const refs = seen.labelled
     .filter((ref) => !kept.has(childKey(ref)) && ref.kind !== 'Namespace')
-    .filter((ref) => controlledBy(tenant, seen.child(ref)));
+    .filter((ref) => prunable(tenant, ref, seen));
   const next = wanted.desired.find((d) => d.ref.kind === 'Deployment')?.ref;
   const held = replacementPending(next, refs, (ref) => seen.child(ref));
   return held === undefined ? { refs } : { refs, held };
+}
+
+/**
+ * Controlled by the Tenant, or made by landlord for it and stripped of its owner in the Tenant's
+ * own namespace (lostByTenant): a takedown removes it either way.
+ */
+function prunable(tenant: Tenant, ref: ChildRef, seen: SeenChildren): boolean {
+  const live = seen.child(ref);
+  if (live === undefined) return false;
+  if (controlledBy(tenant, live)) return true;
+  const namespace = ref.namespace === '' ? undefined : seen.child(childRef('Namespace', '', ref.namespace));
+  return lostByTenant(tenant, live, controlledBy(tenant, namespace));
 }
 
 export class ChildPruner {
