@@ -52,6 +52,13 @@ export const ANNOTATION = {
   paused: 'landlord.dev/paused',
   /** On a warm pool member: the hash of what its class's pool asked for when it was made. */
   poolHash: 'landlord.dev/pool-hash',
+  /**
+   * On a per-tenant secret source (a class's `from` named with "{name}"), written by the platform:
+   * the metadata.uid of the one Tenant it was made for. Without it, or with another uid, the
+   * operator copies nothing from it (SecretSourceNotBound): a name reused after a Tenant is deleted
+   * never receives the former tenant's Secret (docs/secrets.md).
+   */
+  tenantUid: 'landlord.dev/tenant-uid',
 } as const;
 
 /**

@@ -2,8 +2,8 @@
 // (templated) copy reach 200 tenants whose pods reference them; an edit of the shared source
 // reaches every copy with one apply each (after a one-time hand-over of what the create wrote) and none for copies already equal; a class edit that
 // leaves the secrets equal writes none; a missing source, a deleted one, a removed entry, a
-// hand-made Secret of the same name, a kube-system source and a Shared class each get their own
-// reason; and a canary value appears nowhere the run printed.
+// hand-made Secret of the same name, a per-tenant source not bound to its Tenant's uid, a kube-system
+// source and a Shared class each get their own reason; and a canary value appears nowhere the run printed.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { V1Secret } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, CONDITION, GROUP, LABEL, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
 import { removeCrds } from '../harness/crd-removal.js';
 import { repoRoot } from '../harness/paths.js';
@@ -92,8 +92,10 @@ function tenantOf(name: string, className: string, secretNames?: { env: string; 
 const names = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => `${id}-t${String(i).padStart(3, '0')}`);
 
-async function putSource(name: string, data: Record<string, string>): Promise<void> {
-  const body: V1Secret = { metadata: { name, namespace: SOURCES }, type: 'Opaque', data };
+/** A source; a per-tenant one carries its Tenant's uid, as the platform's provisioning writes it. */
+async function putSource(name: string, data: Record<string, string>, tenantUid?: string): Promise<void> {
+  const annotations = tenantUid === undefined ? undefined : { [ANNOTATION.tenantUid]: tenantUid };
+  const body: V1Secret = { metadata: { name, namespace: SOURCES, annotations }, type: 'Opaque', data };
   try {
     await core.createNamespacedSecret({ namespace: SOURCES, body });
   } catch {
@@ -151,7 +153,6 @@ beforeAll(async () => {
   await kubectl('wait', '--for=condition=Established', `crd/${ESO_CRD}`, '--timeout=60s');
   await core.createNamespace({ body: { metadata: { name: SOURCES } } });
   await putSource('shared', { token: b64(CANARY) });
-  for (const name of names(TENANTS)) await putSource(`${name}-db`, { password: b64(`${CANARY}-${name}`) });
   await createClass(MAIN, perTenant(MAIN_SECRETS));
   await createClass(SMALL, perTenant([{ name: 'shared', from: { namespace: SOURCES, name: 'shared' } }]));
   await createClass(OUTSIDE, perTenant([{ name: 'token', from: { namespace: 'kube-system', name: 'x' } }]));
@@ -178,8 +179,14 @@ beforeAll(async () => {
   );
   await operator.ready();
   const tenants = names(TENANTS).map((n) => tenantOf(n, MAIN, { env: 'shared', volume: 'db' }));
+  // The platform binds each tenant's own source to its Tenant's uid once the Tenant exists.
   for (let i = 0; i < tenants.length; i += 20) {
-    await Promise.all(tenants.slice(i, i + 20).map((t) => createTenant(custom, t)));
+    const made = await Promise.all(tenants.slice(i, i + 20).map((t) => createTenant(custom, t)));
+    await Promise.all(
+      made.map(({ metadata: { name, uid } }) =>
+        putSource(`${name}-db`, { password: b64(`${CANARY}-${name}`) }, uid),
+      ),
+    );
   }
   await waitForCount(
     `${TENANTS} tenants Ready, their pods reading both copies`,
@@ -276,8 +283,8 @@ describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {
   it("refuses a pod template that references a Secret the class does not give, such as another tenant's", async () => {
     const [first, second] = names(2);
     const tenant = tenantOf(`${id}-guess`, MAIN, { env: 'shared', volume: `${second}-db` });
-    await createTenant(custom, tenant);
-    await putSource(`${id}-guess-db`, { password: b64(`${CANARY}-guess`) });
+    const made = await createTenant(custom, tenant);
+    await putSource(`${id}-guess-db`, { password: b64(`${CANARY}-guess`) }, made.metadata.uid);
     const refused = await waitForCondition(custom, `${id}-guess`, {
       type: CONDITION.applied,
       status: 'False',
@@ -289,9 +296,9 @@ describe(`secrets copied to ${TENANTS} PerTenant tenants`, () => {
 });
 
 describe('a source that is missing, then created, then deleted', () => {
-  it('reports SecretSourceNotFound, then SecretsReady without a restart, and keeps the copy when it goes', async () => {
+  it('reports SecretSourceNotFound, SecretSourceNotBound until the source carries its uid, then SecretsReady without a restart, and keeps the copy when it goes', async () => {
     const name = `${id}-late`;
-    await createTenant(custom, tenantOf(name, MAIN));
+    const made = await createTenant(custom, tenantOf(name, MAIN));
     const missing = await waitForCondition(custom, name, {
       type: CONDITION.secretsReady,
       status: 'False',
@@ -300,7 +307,15 @@ describe('a source that is missing, then created, then deleted', () => {
     expect(condition(missing, CONDITION.secretsReady)?.message).toContain(`${SOURCES}/${name}-db`);
     // The Deployment is applied all the same.
     await waitForCondition(custom, name, { type: CONDITION.applied, status: 'True' });
+    // Provisioned but not bound yet: nothing is copied from it.
     await putSource(`${name}-db`, { password: b64(`${CANARY}-late`) });
+    await waitForCondition(custom, name, {
+      type: CONDITION.secretsReady,
+      status: 'False',
+      reason: 'SecretSourceNotBound',
+    });
+    expect((await copies()).has(`${name}/db`)).toBe(false);
+    await putSource(`${name}-db`, { password: b64(`${CANARY}-late`) }, made.metadata.uid);
     await waitForCondition(custom, name, { type: CONDITION.secretsReady, status: 'True' });
     expect((await copies()).has(`${name}/db`)).toBe(true);
     await core.deleteNamespacedSecret({ namespace: SOURCES, name: `${name}-db` });
@@ -437,7 +452,8 @@ describe('externalSecret entries, with the ExternalSecret CRD installed (no ESO 
 
 /**
  * `landlord plan` and `landlord validate` on a row of the main class whose sources exist (its own
- * `-db` holds the canary too): what a row writer's CI or an operator's terminal would print.
+ * `-db` holds the canary too, not bound: the row has no Tenant yet): what a row writer's CI or an
+ * operator's terminal would print.
  */
 async function cliOutput(): Promise<string> {
   const row = `${id}-plan-row`;

@@ -9,7 +9,7 @@
 // directly.
 import { NetworkingV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, LABEL, PLURAL, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, CONDITION, LABEL, PLURAL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
 import { KWOK_READY_DELAY_ANNOTATION } from '../harness/components.js';
 import { waitUntil } from '../harness/wait.js';
@@ -131,16 +131,19 @@ const pool3 = `${id}-three`;
 const pool10 = `${id}-ten`;
 const burstTable = `${id}-rows`;
 
-/** A source Secret of one value, `value` in its `value` key. */
-async function putSource(name: string, value: string): Promise<void> {
+/**
+ * A source Secret of one value, `value` in its `value` key; a per-tenant one bound to its Tenant's
+ * uid, as the platform's provisioning writes it once the Tenant exists.
+ */
+async function putSource(name: string, value: string, tenantUid?: string): Promise<void> {
   const data = { value: Buffer.from(value).toString('base64') };
-  await core.createNamespacedSecret({ namespace: SOURCES, body: { metadata: { name }, data } });
+  const annotations = tenantUid === undefined ? undefined : { [ANNOTATION.tenantUid]: tenantUid };
+  await core.createNamespacedSecret({ namespace: SOURCES, body: { metadata: { name, annotations }, data } });
 }
 
 beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: SOURCES } } });
   await putSource('shared', 'for everyone');
-  await putSource(`${id}-first-db`, 'for the first tenant');
   // Exposed too: the members' pods carry the label the tenants' Services select, so a claim keeps them.
   // With a quota: a member's Deployment waits until the quota controller enforces it.
   await createClass(pool3, {
@@ -202,7 +205,8 @@ describe('a warm pool of 3', () => {
     );
     const name = `${id}-first`;
     const started = Date.now();
-    await createTenant(custom, tenantOf(name, pool3));
+    const made = await createTenant(custom, tenantOf(name, pool3));
+    await putSource(`${name}-db`, 'for the first tenant', made.metadata.uid);
     const tenant = await ready(name, 30_000);
     const tookMs = Date.now() - started;
     const namespace = tenant.status!.namespace!;

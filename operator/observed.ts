@@ -19,7 +19,7 @@ import type { HostHolders } from './exposure/claims.js';
 import type { RouteKind } from './exposure/foreign-routes.js';
 import { unreadOf, watchedPerNamespace } from './facets/kinds.js';
 import type { NeighbourIndex } from './neighbour-index.js';
-import type { SecretSources } from './secrets/sources.js';
+import { sourceSecretOf, type SecretSources } from './secrets/sources.js';
 import type { HeldChildren, WatchedCaches } from './watches.js';
 
 /**
@@ -63,7 +63,7 @@ export class ObservedState implements HeldChildren {
     this.secretSources = {
       secret: (namespace, name) => {
         const secret = caches.sourceSecret(namespace, name);
-        return secret === undefined ? undefined : { type: secret.type ?? '', data: secret.data ?? {} };
+        return secret === undefined ? undefined : sourceSecretOf(secret);
       },
       externalSecrets: caches.externalSecrets,
     };

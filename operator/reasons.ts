@@ -55,6 +55,11 @@ export const SECRETS_REASON = {
   sourceNotFound: 'SecretSourceNotFound',
   /** False: a `from` source is in a namespace LANDLORD_SECRET_SOURCE_NAMESPACES leaves out. */
   sourceNotAllowed: 'SecretSourceNotAllowed',
+  /**
+   * False: a per-tenant (`{name}`) source does not carry the Tenant's uid in landlord.dev/tenant-uid;
+   * nothing is copied from it, copies made before stay as they are.
+   */
+  sourceNotBound: 'SecretSourceNotBound',
   /** False: the class has externalSecret entries and the ExternalSecret CRD is not installed. */
   externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
   /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { ANNOTATION } from '../api/tenant.js';
 import { Cluster } from '../harness/cluster.js';
 import { createDataTable, loadPartitions, type DataTableShape } from '../harness/data-table.js';
 import { createTenantTable } from '../harness/tenant-table.js';
@@ -182,6 +183,34 @@ async function installSecrets(kubeconfig: string): Promise<void> {
     throw new Error('patching the default class with its secrets failed');
 }
 
+async function kubectlOutput(kubeconfig: string, args: string[]): Promise<string | undefined> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig } }, (err, stdout) =>
+      resolve(err === null ? stdout.trim() : undefined),
+    );
+  });
+}
+
+/**
+ * What a platform's provisioning does once a Tenant exists: binds its per-tenant source to the
+ * Tenant's uid, without which nothing is copied from it (a reused name must not inherit it).
+ */
+async function bindSources(kubeconfig: string): Promise<void> {
+  for (const tenant of ['tenant-1', 'tenant-2']) {
+    const uid = await waitUntil(
+      `Tenant ${tenant} to be made`,
+      async () =>
+        (await kubectlOutput(kubeconfig, ['get', 'tenant', tenant, '-o', 'jsonpath={.metadata.uid}'])) ||
+        undefined,
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    const args = ['annotate', 'secret', '-n', 'platform-secrets', `${tenant}-db`, '--overwrite'];
+    if (!(await kubectlOk(kubeconfig, [...args, `${ANNOTATION.tenantUid}=${uid}`])))
+      throw new Error(`binding platform-secrets/${tenant}-db to Tenant ${tenant} failed`);
+  }
+}
+
 async function tenantReady(kubeconfig: string): Promise<boolean> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
@@ -289,6 +318,7 @@ export async function runSandbox(): Promise<void> {
     KUBECONFIG: cluster.adminKubeconfig,
   });
   say('  sync, operator and purger started; waiting for tenant-1 to be Ready…');
+  await bindSources(cluster.adminKubeconfig);
   await waitUntil('tenant-1 to be Ready', () => tenantReady(cluster.adminKubeconfig), {
     timeoutMs: 120_000,
     intervalMs: 500,

@@ -17,7 +17,7 @@ import {
 import type { RouteKind } from '../../operator/exposure/foreign-routes.js';
 import { servedKinds } from '../../operator/facets/kinds.js';
 import type { ChildReader } from '../../operator/preview.js';
-import type { SecretSources } from '../../operator/secrets/sources.js';
+import { sourceSecretOf, type SecretSources } from '../../operator/secrets/sources.js';
 import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
 import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
@@ -87,7 +87,7 @@ export class ListedChildren implements ChildReader {
   readonly secretSources: SecretSources = {
     secret: (namespace, name) => {
       const secret = this.sources.get(`${namespace}/${name}`);
-      return secret === undefined ? undefined : { type: secret.type ?? '', data: secret.data ?? {} };
+      return secret === undefined ? undefined : sourceSecretOf(secret);
     },
     // A plan shows no ExternalSecret: their entries read as ExternalSecretsNotInstalled.
     externalSecrets: false,

@@ -17,6 +17,14 @@ const sources: SecretSources = {
       : undefined,
   externalSecrets: true,
 };
+/** sendgrid (shared) and acme-db, bound to `tenantUid` (undefined: not annotated). */
+const withDb = (tenantUid: string | undefined): SecretSources => ({
+  secret: (namespace, name) =>
+    `${namespace}/${name}` === 'platform-secrets/acme-db'
+      ? { type: 'Opaque', data: { p: 'dg==' }, ...(tenantUid === undefined ? {} : { tenantUid }) }
+      : sources.secret(namespace, name),
+  externalSecrets: true,
+});
 const SHARED: ClassSecret = { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } };
 const MISSING: ClassSecret = { name: 'db', from: { namespace: 'platform-secrets', name: '{name}-db' } };
 const EXTERNAL: ClassSecret = {
@@ -24,14 +32,20 @@ const EXTERNAL: ClassSecret = {
   externalSecret: { storeRef: { kind: 'ClusterSecretStore', name: 'vault' }, remoteKey: 'tenants/{name}' },
 };
 
-function input(secrets: ClassSecret[], shared = false): FacetInput {
+function input(secrets: ClassSecret[], shared = false, known = sources): FacetInput {
   const tenantClass = resolvedClass('standard', 1, { secrets });
   const policy = testConfig({ tenantClass, secretSourceNamespaces: ['platform-secrets'] });
-  return { tenant, policy, state: 'active', namespace: shared ? undefined : 'acme', cluster: { sources } };
+  return {
+    tenant,
+    policy,
+    state: 'active',
+    namespace: shared ? undefined : 'acme',
+    cluster: { sources: known },
+  };
 }
 
-function decided(secrets: ClassSecret[]): SecretsDecision {
-  const result = secretsFacet.decide(input(secrets));
+function decided(secrets: ClassSecret[], known = sources): SecretsDecision {
+  const result = secretsFacet.decide(input(secrets, false, known));
   if (!result.ok) throw new Error(result.refusal.message);
   return result.decision;
 }
@@ -78,5 +92,31 @@ describe('the secrets facet', () => {
       status: 'True',
       reason: 'SecretsReady',
     });
+  });
+
+  it.each([
+    { name: 'bound to this Tenant: copied', uid: 'u-1', made: ['sendgrid', 'db'], reason: 'SecretsReady' },
+    { name: 'not annotated: not copied', uid: undefined, made: ['sendgrid'], reason: 'SecretSourceNotBound' },
+    {
+      name: 'bound to another uid: not copied',
+      uid: 'u-0',
+      made: ['sendgrid'],
+      reason: 'SecretSourceNotBound',
+    },
+  ])('a per-tenant source $name, the shared one copied all the same', ({ uid, made, reason }) => {
+    const known = withDb(uid);
+    const decision = decided([SHARED, MISSING], known);
+    const children = secretsFacet.children(input([SHARED, MISSING], false, known), decision, noDecisions);
+    if (!children.ok) throw new Error('refused');
+    expect(children.children.map((c) => c.ref.name)).toEqual(made);
+    expect(secretsFacet.condition!(decision, () => undefined)).toMatchObject({ reason });
+  });
+
+  it('gives a warm pool member the shared copies only, never a per-tenant one, bound or not', () => {
+    const tenantClass = resolvedClass('standard', 1, { secrets: [SHARED, MISSING] });
+    const policy = testConfig({ tenantClass, secretSourceNamespaces: ['platform-secrets'] });
+    const member = secretsFacet.member!({ policy, cluster: { sources: withDb('u-1') } });
+    if (!member.ok) throw new Error('refused');
+    expect(member.objects.map((o) => o.ref.name)).toEqual(['sendgrid']);
   });
 });

@@ -10,7 +10,7 @@ import { refusal } from '../policy/index.js';
 import { secretsCondition } from './condition.js';
 import { externalProblem } from './external.js';
 import { secretCopy } from './copy.js';
-import { NO_SOURCES, type SecretSources } from './sources.js';
+import { isPerTenantSource, NO_SOURCES, type SecretSources } from './sources.js';
 import { wantedSecrets, type SecretsWanted } from './wanted.js';
 
 /** What the class's secrets came to in the tenant's namespace; undefined: the class has none. */
@@ -70,7 +70,7 @@ function sharedCopies(
 ): MemberObject[] {
   return tenantClass.secrets.flatMap((entry) => {
     const from = entry.from;
-    if (from === undefined || from.name.includes('{name}') || !sourceNamespaces.includes(from.namespace))
+    if (from === undefined || isPerTenantSource(from.name) || !sourceNamespaces.includes(from.namespace))
       return [];
     const secret = sources.secret(from.namespace, from.name);
     if (secret === undefined) return [];

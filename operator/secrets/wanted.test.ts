@@ -18,10 +18,25 @@ const sourcesOf = (secrets: Record<string, SourceSecret>, externalSecrets = fals
 });
 const ALL = sourcesOf({
   'platform-secrets/sendgrid': { type: 'Opaque', data: { key: VALUE } },
-  'platform-secrets/acme-db': { type: 'kubernetes.io/basic-auth', data: { password: VALUE } },
+  'platform-secrets/acme-db': {
+    type: 'kubernetes.io/basic-auth',
+    data: { password: VALUE },
+    tenantUid: 'u-1',
+  },
 });
 const SHARED: ClassSecret = { name: 'sendgrid', from: { namespace: 'platform-secrets', name: 'sendgrid' } };
 const OWN: ClassSecret = { name: 'db', from: { namespace: 'platform-secrets', name: '{name}-db' } };
+
+/** The shared source, and acme's own bound to `tenantUid` (undefined: not annotated). */
+const withDb = (tenantUid: string | undefined): SecretSources =>
+  sourcesOf({
+    'platform-secrets/sendgrid': { type: 'Opaque', data: { key: VALUE } },
+    'platform-secrets/acme-db': {
+      type: 'Opaque',
+      data: { password: VALUE },
+      ...(tenantUid ? { tenantUid } : {}),
+    },
+  });
 
 function wanted(entries: ClassSecret[], sources = ALL, sourceNamespaces = ['platform-secrets']) {
   const tenantClass = resolvedClass('standard', 1, { secrets: entries });
@@ -67,6 +82,27 @@ describe('wantedSecrets', () => {
       retained: ['db'],
     },
     {
+      name: 'a per-tenant source without the tenant-uid annotation: SecretSourceNotBound, the copy kept',
+      entries: [SHARED, OWN],
+      sources: withDb(undefined),
+      reason: 'SecretSourceNotBound',
+      says: [
+        'secret db',
+        'platform-secrets/acme-db',
+        'carries no landlord.dev/tenant-uid',
+        'landlord.dev/tenant-uid: u-1',
+      ],
+      retained: ['db'],
+    },
+    {
+      name: "a per-tenant source bound to another uid (a deleted tenant's): SecretSourceNotBound, the copy kept",
+      entries: [OWN],
+      sources: withDb('u-0'),
+      reason: 'SecretSourceNotBound',
+      says: ['platform-secrets/acme-db', 'names another Tenant (u-0)', 'landlord.dev/tenant-uid: u-1'],
+      retained: ['db'],
+    },
+    {
       name: 'a source outside the allowed namespaces: SecretSourceNotAllowed, the copy kept',
       entries: [{ name: 'token', from: { namespace: 'kube-system', name: 'bootstrap' } }],
       sources: ALL,
@@ -98,6 +134,45 @@ describe('wantedSecrets', () => {
     expect(condition).toMatchObject({ type: 'SecretsReady', status: 'False', reason });
     for (const text of says) expect(condition.message).toContain(text);
     expect(condition.message).not.toContain(VALUE);
+  });
+});
+
+describe('a per-tenant source bound to one Tenant uid', () => {
+  it('is copied to the Tenant whose uid it carries, and to no other Tenant of the same name', () => {
+    const tenantClass = resolvedClass('standard', 1, { secrets: [SHARED, OWN] });
+    const scope = { sourceNamespaces: ['platform-secrets'], sources: withDb('u-1') };
+    const bound = wantedSecrets(tenant, tenantClass, 'acme', scope);
+    expect(bound.children.map((c) => c.ref.name)).toEqual(['sendgrid', 'db']);
+    const recycled = { ...tenant, metadata: { ...tenant.metadata, uid: 'u-2' } };
+    const refused = wantedSecrets(recycled, tenantClass, 'acme', scope);
+    expect(refused.children.map((c) => c.ref.name)).toEqual(['sendgrid']);
+    expect(refused.problems.map((p) => p.reason)).toEqual(['SecretSourceNotBound']);
+  });
+
+  it('leaves shared sources alone: a shared source needs no binding, and one that carries a uid is still shared', () => {
+    const tenantClass = resolvedClass('standard', 1, { secrets: [SHARED] });
+    const annotated = sourcesOf({
+      'platform-secrets/sendgrid': { type: 'Opaque', data: { key: VALUE }, tenantUid: 'u-9' },
+    });
+    for (const sources of [ALL, annotated]) {
+      const result = wantedSecrets(tenant, tenantClass, 'acme', {
+        sourceNamespaces: ['platform-secrets'],
+        sources,
+      });
+      expect(result.problems).toEqual([]);
+      expect(result.children.map((c) => c.ref.name)).toEqual(['sendgrid']);
+    }
+  });
+
+  it('cannot be bound to a Tenant that has no uid yet (a row `landlord plan` sees before sync made it)', () => {
+    const tenantClass = resolvedClass('standard', 1, { secrets: [OWN] });
+    const unmade = { ...tenant, metadata: { name: 'acme' } };
+    const result = wantedSecrets(unmade, tenantClass, 'acme', {
+      sourceNamespaces: ['platform-secrets'],
+      sources: withDb(undefined),
+    });
+    expect(result.problems.map((p) => p.reason)).toEqual(['SecretSourceNotBound']);
+    expect(result.problems[0]!.message).toContain('does not exist yet');
   });
 });
 

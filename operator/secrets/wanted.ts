@@ -1,19 +1,21 @@
 // What a PerTenant class's `secrets` ask for in one tenant's namespace: a copy of each `from` source
-// that exists in a namespace the operator may read, and, for each entry that cannot be copied now,
-// the problem to report and the copy to leave as it is (a source deleted by mistake must not take
-// every tenant's copy with it). Messages name Secrets, never their values. Pure.
+// that exists in a namespace the operator may read (a per-tenant one only when it is bound to the
+// Tenant's uid), and, for each entry that cannot be copied now, the problem to report and the copy
+// to leave as it is (a source deleted by mistake must not take every tenant's copy with it).
+// Messages name Secrets, never their values. Pure.
 import { fillName, type ClassPolicy, type ClassSecret } from '../../api/tenantclass.js';
-import type { Tenant } from '../../api/tenant.js';
+import { ANNOTATION, type Tenant } from '../../api/tenant.js';
 import { childRef, type ChildRef } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { SECRETS_REASON } from '../reasons.js';
 import { secretCopy } from './copy.js';
 import { externalSecret } from './external.js';
-import type { SecretSources } from './sources.js';
+import { isPerTenantSource, type SecretSources, type SourceSecret } from './sources.js';
 
 type SecretProblemReason =
   | typeof SECRETS_REASON.sourceNotFound
   | typeof SECRETS_REASON.sourceNotAllowed
+  | typeof SECRETS_REASON.sourceNotBound
   | typeof SECRETS_REASON.externalSecretsNotInstalled;
 
 interface SecretProblem {
@@ -63,21 +65,25 @@ export function wantedSecrets(
 type Made = { child: DesiredChild } | { problem: SecretProblem; retained?: ChildRef };
 
 function entryChild(tenant: Tenant, entry: ClassSecret, namespace: string, scope: SecretScope): Made {
-  const tenantName = tenant.metadata.name!;
   if (entry.externalSecret !== undefined) {
     if (scope.sources.externalSecrets) {
       const manifest = externalSecret(
         { ...entry, externalSecret: entry.externalSecret },
         namespace,
-        tenantName,
+        tenant.metadata.name!,
       );
       return { child: withOwnership(manifest, tenant, 'ExternalSecret') };
     }
     const message = `secret ${entry.name}: externalSecret needs External Secrets Operator's ExternalSecret API (external-secrets.io/v1), which the operator did not find served when it started; install ESO, then restart the operator`;
     return { problem: { reason: SECRETS_REASON.externalSecretsNotInstalled, message } };
   }
+  return copyChild(tenant, entry, namespace, scope);
+}
+
+/** A `from` entry: its copy, or why it cannot be made now (the copy made before kept). */
+function copyChild(tenant: Tenant, entry: ClassSecret, namespace: string, scope: SecretScope): Made {
   if (entry.from === undefined) throw new Error(`secret ${entry.name}: no source (the CRD requires one)`);
-  const source = { namespace: entry.from.namespace, name: fillName(entry.from.name, tenantName) };
+  const source = { namespace: entry.from.namespace, name: fillName(entry.from.name, tenant.metadata.name!) };
   const retained = childRef('Secret', namespace, entry.name);
   const named = `${source.namespace}/${source.name}`;
   if (!scope.sourceNamespaces.includes(source.namespace)) {
@@ -90,6 +96,30 @@ function entryChild(tenant: Tenant, entry: ClassSecret, namespace: string, scope
     const message = `secret ${entry.name}: source Secret ${named} not found; a copy made before stays as it is, and the copy is made when the source appears`;
     return { problem: { reason: SECRETS_REASON.sourceNotFound, message }, retained };
   }
+  if (isPerTenantSource(entry.from.name) && !boundTo(secret, tenant)) {
+    const message = `secret ${entry.name}: ${notBound(named, secret, tenant)}`;
+    return { problem: { reason: SECRETS_REASON.sourceNotBound, message }, retained };
+  }
   const copy = secretCopy({ name: entry.name, namespace }, source, secret);
   return { child: withOwnership(copy, tenant, 'Secret') };
+}
+
+/**
+ * A per-tenant source is the Tenant's only when the platform wrote that Tenant's uid on it: the
+ * name alone is reused when a tenant is deleted and another signs up under its name.
+ */
+const boundTo = (secret: SourceSecret, tenant: Tenant): boolean =>
+  tenant.metadata.uid !== undefined && secret.tenantUid === tenant.metadata.uid;
+
+function notBound(named: string, secret: SourceSecret, tenant: Tenant): string {
+  const uid = tenant.metadata.uid;
+  const carries =
+    secret.tenantUid === undefined
+      ? `it carries no ${ANNOTATION.tenantUid} annotation`
+      : `its ${ANNOTATION.tenantUid} names another Tenant (${secret.tenantUid})`;
+  const fix =
+    uid === undefined
+      ? 'the Tenant does not exist yet'
+      : `set ${ANNOTATION.tenantUid}: ${uid} on it once it holds this tenant's values`;
+  return `source Secret ${named} is per tenant and not bound to this Tenant: ${carries}; nothing is copied from it and a copy made before stays as it is; ${fix}`;
 }
