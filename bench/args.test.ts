@@ -73,7 +73,7 @@ describe('--secrets', () => {
       tenant,
       benchPolicy(options),
       0,
-      knownSources(sources),
+      knownSources(sources, (name) => (name === 't-00001' ? 'u-1' : undefined)),
     );
     const copies = fenceWave!.filter((o) => o.kind === 'Secret') as V1Secret[];
     expect(copies.map((c) => c.metadata?.name)).toEqual(['shared', 'db']);

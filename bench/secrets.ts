@@ -5,9 +5,10 @@
 // functions from the source data it knows.
 import { randomBytes } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
-import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import type { ClassSecret } from '../api/tenantclass.js';
-import type { KubeApi } from '../runtime/kube/api.js';
+import { CONTENT_TYPE, type KubeApi } from '../runtime/kube/api.js';
+import type { Informer } from '../runtime/kube/informer.js';
 import { listAll } from '../runtime/kube/list.js';
 import { SOURCE_ANNOTATION } from '../operator/secrets/copy.js';
 import type { SecretScope } from '../operator/secrets/wanted.js';
@@ -61,15 +62,28 @@ export function sourceSecrets(tenants: readonly string[]): V1Secret[] {
   return [shared, ...perTenant];
 }
 
-/** What wantedSecrets needs to make the copies, from the sources the bench made (the baseline's side). */
-export function knownSources(secrets: readonly V1Secret[]): SecretScope {
+/**
+ * What wantedSecrets needs to make the copies, from the sources the bench made (the baseline's
+ * side). `uidOf`: the uid of the tenant a per-tenant source is for, as a platform binds it
+ * (docs/secrets.md); the baseline knows its tenants' uids before it copies.
+ */
+export function knownSources(
+  secrets: readonly V1Secret[],
+  uidOf: (tenant: string) => string | undefined = () => undefined,
+): SecretScope {
   const byName = new Map<string, SourceSecret>(
     secrets.map((s) => [s.metadata!.name!, { type: s.type ?? '', data: s.data ?? {} }]),
   );
+  // Asked when the tenant's copies are made, by then its uid is known.
+  const bound = (name: string, known: SourceSecret | undefined): SourceSecret | undefined => {
+    const tenantUid = name.endsWith('-db') ? uidOf(name.slice(0, -'-db'.length)) : undefined;
+    return known === undefined || tenantUid === undefined ? known : { ...known, tenantUid };
+  };
   return {
     sourceNamespaces: [SECRET_SOURCE_NAMESPACE],
     sources: {
-      secret: (namespace, name) => (namespace === SECRET_SOURCE_NAMESPACE ? byName.get(name) : undefined),
+      secret: (namespace, name) =>
+        namespace === SECRET_SOURCE_NAMESPACE ? bound(name, byName.get(name)) : undefined,
       externalSecrets: false,
     },
   };
@@ -147,4 +161,31 @@ export async function checkCopies(api: KubeApi, tenants: readonly Tenant[]): Pro
     if (missing.length > 0) throw new Error(`tenant ${name}: no Secret copy ${missing.join(', ')}`);
   }
   return count;
+}
+
+/**
+ * Binds each tenant's own source to its Tenant once sync has made it, as a platform does
+ * (landlord.dev/tenant-uid, docs/secrets.md), by one merge patch per Tenant. The operator copies a
+ * per-tenant source only once it is bound, so a --secrets landlord run's convergence includes this
+ * step: the copy follows the source's change.
+ */
+export function bindSourcesOnCreate(api: KubeApi, tenants: Informer<Tenant>): void {
+  const bound = new Set<string>();
+  tenants.on('add', (tenant) => {
+    const name = tenant.metadata.name!;
+    if (bound.has(name) || tenant.metadata.uid === undefined) return;
+    bound.add(name);
+    const annotations = { [ANNOTATION.tenantUid]: tenant.metadata.uid };
+    void api
+      .request({
+        method: 'PATCH',
+        path: `/api/v1/namespaces/${SECRET_SOURCE_NAMESPACE}/secrets/${tenantSource(name)}`,
+        body: { metadata: { annotations } },
+        contentType: CONTENT_TYPE.merge,
+      })
+      .catch((err: unknown) => {
+        bound.delete(name);
+        console.error(`bench: could not bind ${tenantSource(name)}: ${String(err)}`);
+      });
+  });
 }

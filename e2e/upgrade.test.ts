@@ -9,14 +9,14 @@
 // is written at most once. Then the same roll back to the previous release, measured the same
 // way (docs/deploying.md promises rollbacks as quiet). The figures are printed for the release notes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
 import { previousVersion, type PreviousVersion } from '../harness/previous-version.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass } from './support/escape.js';
 import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { createTable, deleteSyncedTenants, putRow, syncedTenants } from './support/sync.js';
+import { createTable, deleteSyncedTenants, putRow, readTenant, syncedTenants } from './support/sync.js';
 import { configMapManifest, deploymentManifest } from './support/tenants.js';
 import {
   kindOfKey,
@@ -367,7 +367,25 @@ beforeAll(async () => {
   for (const component of ['sync', 'operator', 'sync', 'operator'] as const) replica(component, 'previous');
   await Promise.all(started.map((p) => p.ready()));
   await leadersCaughtUp('previous');
+  await bindPerTenantSources();
 }, 600_000);
+
+/**
+ * What 0.2.0's upgrade notes ask of a platform before it upgrades: each per-tenant source carries
+ * the uid of the Tenant it is for (docs/secrets.md). The previous version ignores the annotation,
+ * and the copies' hashes cover only the values, so binding writes nothing a tenant has.
+ */
+async function bindPerTenantSources(): Promise<void> {
+  for (const name of tenantsOf('secrets')) {
+    const tenant = await readTenant(name);
+    const source = await core.readNamespacedSecret({ name: `${name}-db`, namespace: sources });
+    source.metadata!.annotations = {
+      ...source.metadata!.annotations,
+      [ANNOTATION.tenantUid]: tenant!.metadata.uid!,
+    };
+    await core.replaceNamespacedSecret({ name: `${name}-db`, namespace: sources, body: source });
+  }
+}
 
 afterAll(async () => {
   started.forEach((p) => p.kill('SIGKILL'));

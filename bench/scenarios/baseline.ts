@@ -189,8 +189,10 @@ export async function runBaseline(
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   const quotas = tenancy === 'pertenant' ? await watchQuotaEnforcement(bench.api) : undefined;
   try {
+    // The uid of each tenant made so far: the baseline binds its own sources, as a platform does.
+    const uids = new Map<string, string>();
     const sources =
-      tenancy === 'pertenant' && ctx.options.secrets ? await secretSources(bench, n, ctx) : undefined;
+      tenancy === 'pertenant' && ctx.options.secrets ? await secretSources(bench, n, ctx, uids) : undefined;
     const children =
       quotas === undefined ? sharedChildren(bench, replicas) : perTenantChildren(bench, ctx, quotas, sources);
     const before = await requestCounts(bench.access);
@@ -211,6 +213,7 @@ export async function runBaseline(
         plural: PLURAL,
         body,
       })) as Tenant;
+      uids.set(name, tenant.metadata.uid ?? '');
       await children(tenant);
       await revision(tenant);
     });
@@ -246,9 +249,14 @@ export async function runBaseline(
 }
 
 /** --secrets: the same sources landlord's run copies from, made before the clock starts. */
-async function secretSources(bench: BenchCluster, n: number, ctx: RunContext): Promise<SecretScope> {
+async function secretSources(
+  bench: BenchCluster,
+  n: number,
+  ctx: RunContext,
+  uids: ReadonlyMap<string, string>,
+): Promise<SecretScope> {
   const tenants = Array.from({ length: n }, (_, i) => tenantName(i));
-  return knownSources(await createSources(bench.api, tenants, ctx.concurrency));
+  return knownSources(await createSources(bench.api, tenants, ctx.concurrency), (t) => uids.get(t));
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;

@@ -14,7 +14,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import { sumOf } from '../../harness/prom-text.js';
 import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { createSources, secretsEnv } from '../secrets.js';
+import { bindSourcesOnCreate, createSources, secretsEnv } from '../secrets.js';
 import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
 import { landlordEnv } from './landlord-env.js';
 
@@ -55,6 +55,7 @@ export class Session {
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
     this.tenants = await watchTenants(this.bench.api);
+    if (this.secrets) bindSourcesOnCreate(this.bench.api, this.tenants);
   }
 
   async watchDeployments(): Promise<Informer<V1Deployment>> {
