@@ -11,7 +11,7 @@
 // own ServiceAccount (the honest path goes through the policy), and the team as an impersonated
 // member of `<tenant>-devs`, which the class binds to `edit`. ESO's aggregated roles are not in this
 // cluster, so a Role in the tenant's namespace grants the team ESO's kinds as ESO's chart would.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Secret } from '@kubernetes/client-node';
@@ -27,7 +27,7 @@ import { waitUntil } from '../harness/wait.js';
 import { asServiceAccount, config, SYSTEM } from './support/deploy.js';
 import { clients, e2eEnv, envValue, uniqueName } from './support/env.js';
 import { createClass, deleteClass, tenantOf } from './support/escape.js';
-import { kubectl } from './support/kubectl.js';
+import { kubectl, kubectlAttempt } from './support/kubectl.js';
 import { startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI, serviceAccountKubeconfig, serviceAccountUser } from './support/service-account.js';
 import { createTenant, deleteTenant, waitForCondition } from './support/tenants.js';
@@ -119,17 +119,9 @@ const pushSecret = (key: string): object => ({
   },
 });
 
-/** Runs kubectl `verb` on `body` (written to a file) with `flags`: undefined when allowed, else kubectl's error. */
-async function attempt(verb: string[], body: object, flags: string[] = []): Promise<string | undefined> {
-  const file = join(manifests, `${uniqueName('m')}.json`);
-  await writeFile(file, JSON.stringify(body));
-  try {
-    await kubectl(...verb, '-f', file, ...flags);
-    return undefined;
-  } catch (err) {
-    return String((err as { stderr?: string }).stderr ?? err);
-  }
-}
+/** Runs kubectl `verb` on `body` with `flags`: undefined when allowed, else kubectl's error. */
+const attempt = (verb: string[], body: object, flags: string[] = []): Promise<string | undefined> =>
+  kubectlAttempt(manifests, verb, body, flags);
 
 const asTeam = (namespace: string, body: object): Promise<string | undefined> =>
   attempt(['create'], body, [...asDev, '-n', namespace]);

@@ -9,7 +9,7 @@
 // Real API server with the shipped policies and RBAC: sync runs as its own ServiceAccount (the
 // honest path goes through the policy), the operator as the test's admin, and the forger is a user
 // (impersonated) bound to a ClusterRole that may write Tenants and nothing else.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Deployment } from '@kubernetes/client-node';
@@ -20,7 +20,7 @@ import { waitUntil } from '../harness/wait.js';
 import { asServiceAccount, config, SYSTEM } from './support/deploy.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass, refusedWith, tenantOf } from './support/escape.js';
-import { kubectl } from './support/kubectl.js';
+import { kubectl, kubectlAttempt } from './support/kubectl.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI, serviceAccountKubeconfig, serviceAccountUser } from './support/service-account.js';
 import { createTable, deleteSyncedTenants, putRow, readTenant, verbatimRow } from './support/sync.js';
@@ -66,17 +66,9 @@ const writerBinding = {
   subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: forger }],
 };
 
-/** Runs kubectl `verb` on `body` (written to a file) with `flags`: undefined when allowed, else kubectl's error. */
-async function attempt(verb: string[], body: object, flags: string[] = []): Promise<string | undefined> {
-  const file = join(manifests, `${uniqueName('m')}.json`);
-  await writeFile(file, JSON.stringify(body));
-  try {
-    await kubectl(...verb, '-f', file, ...flags);
-    return undefined;
-  } catch (err) {
-    return String((err as { stderr?: string }).stderr ?? err);
-  }
-}
+/** Runs kubectl `verb` on `body` with `flags`: undefined when allowed, else kubectl's error. */
+const attempt = (verb: string[], body: object, flags: string[] = []): Promise<string | undefined> =>
+  kubectlAttempt(manifests, verb, body, flags);
 
 /** kubectl as the forger: undefined when allowed, else kubectl's error. */
 async function asForger(...args: string[]): Promise<string | undefined> {
