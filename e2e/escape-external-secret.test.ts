@@ -27,6 +27,7 @@ import { waitUntil } from '../harness/wait.js';
 import { asServiceAccount, config, SYSTEM } from './support/deploy.js';
 import { clients, e2eEnv, envValue, uniqueName } from './support/env.js';
 import { createClass, deleteClass, tenantOf } from './support/escape.js';
+import { installExternalSecretsCrds } from './support/external-secrets.js';
 import { kubectl, kubectlAttempt } from './support/kubectl.js';
 import { startLandlord, type LandlordProcess } from './support/landlord.js';
 import { canI, serviceAccountKubeconfig, serviceAccountUser } from './support/service-account.js';
@@ -42,7 +43,6 @@ const [tenantA, tenantB] = [`${id}-a`, `${id}-b`];
 const plain = `${id}-plain`;
 const CANARY = `canary-${Math.random().toString(36).slice(2, 14)}`;
 /** ESO's CRDs are large: the first apply of them all can take a while on a loaded machine. */
-const CRD_TIMEOUT = '180s';
 const namespaces: Record<string, string> = {};
 let eso: ExternalSecretsProcess;
 let operator: LandlordProcess;
@@ -163,14 +163,7 @@ async function grantEsoKinds(namespace: string): Promise<void> {
 beforeAll(async () => {
   manifests = await mkdtemp(join(tmpdir(), 'landlord-xs-'));
   // ESO's CRDs before the operator: it asks for ESO's API once, at start-up.
-  const crds = await externalSecretsCrdFiles();
-  await kubectl('apply', '--server-side', ...crds.flatMap((f) => ['-f', f]));
-  await kubectl(
-    'wait',
-    '--for=condition=Established',
-    ...crds.flatMap((f) => ['-f', f]),
-    `--timeout=${CRD_TIMEOUT}`,
-  );
+  await installExternalSecretsCrds();
   await Promise.all([
     kubectl('apply', '--server-side', '-k', config('admission')),
     kubectl('apply', '--server-side', '-k', config('rbac')),

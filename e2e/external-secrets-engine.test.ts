@@ -17,7 +17,7 @@ import {
 } from '../harness/external-secrets.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, e2eEnv, envValue, uniqueName } from './support/env.js';
-import { kubectl } from './support/kubectl.js';
+import { installExternalSecretsCrds } from './support/external-secrets.js';
 import { componentEnv, startLandlord, writeRequests, type LandlordProcess } from './support/landlord.js';
 import {
   condition,
@@ -38,7 +38,6 @@ const classes = { group: GROUP, version: VERSION, plural: CLASS_PLURAL };
 const storePath = { group: 'external-secrets.io', version: 'v1', plural: 'clustersecretstores' };
 const [FIRST, SECOND, LATE] = [`${id}-a`, `${id}-b`, `${id}-late`];
 /** ESO's CRDs are large: the first apply of them all can take a while on a loaded machine. */
-const CRD_TIMEOUT = '180s';
 let eso: ExternalSecretsProcess;
 let operator: LandlordProcess;
 
@@ -99,14 +98,7 @@ const decoded = (secret: V1Secret | undefined, key: string): string | undefined 
 
 beforeAll(async () => {
   // ESO's CRDs before the operator: it asks for ESO's API once, at start-up.
-  const crds = await externalSecretsCrdFiles();
-  await kubectl('apply', '--server-side', ...crds.flatMap((f) => ['-f', f]));
-  await kubectl(
-    'wait',
-    '--for=condition=Established',
-    ...crds.flatMap((f) => ['-f', f]),
-    `--timeout=${CRD_TIMEOUT}`,
-  );
+  await installExternalSecretsCrds();
   eso = await startExternalSecrets(envValue('KUBECONFIG'), join(e2eEnv().LANDLORD_E2E_RUN_DIR!, 'logs'));
   await putStore({ [FIRST]: apiKeyOf(FIRST), [SECOND]: apiKeyOf(SECOND) });
   const spec: TenantClassSpec = {
