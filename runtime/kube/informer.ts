@@ -65,6 +65,8 @@ export interface InformerOptions {
   labelSelector?: string;
   logger: Logger;
   pageSize?: number;
+  /** Objects in the first page of a list (list.ts): fewer where anyone may make them large. */
+  firstPageSize?: number;
   /** Called when the watch reconnects after failing: the API server is reachable again. */
   onRecovered?: () => void;
   /**
