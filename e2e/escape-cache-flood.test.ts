@@ -2,7 +2,7 @@
 // children were held whole by its informers: 160 Secrets with 32 MB of annotations grew the operator
 // by 47 MiB of its 384 MiB limit, and every re-list would hold them again. The caches now keep only
 // what landlord made for a Tenant whole, and anything else as a stub of the few fields the decisions
-// read (docs/adr/0011-foreign-objects-in-caches.md). Here: the honest path first (a tenant converges,
+// read (docs/adr/0012-foreign-objects-in-caches.md). Here: the honest path first (a tenant converges,
 // an edited child is put back), then 1,000 Secrets with landlord's tenant label and 200 KB of
 // annotations each in the tenant's namespace; the operator's heap grows by less than 16 MiB after it
 // has seen them, and a restarted operator (which lists them afresh) holds no more.

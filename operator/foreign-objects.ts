@@ -3,7 +3,7 @@
 // label, the route caches take every Ingress and HTTPRoute, and the pool's Deployment cache takes
 // the pool label, all of which a tenant team can put on objects of its own; kept whole, a few
 // hundred objects with large annotations took the operator to its memory limit (issue 55).
-// docs/adr/0011-foreign-objects-in-caches.md says what a stub holds and why a forged owner buys
+// docs/adr/0012-foreign-objects-in-caches.md says what a stub holds and why a forged owner buys
 // nothing lasting.
 import type {
   KubernetesObject,

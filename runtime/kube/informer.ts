@@ -125,7 +125,7 @@ export interface InformerOptions {
    * What to keep of an object the component did not make: undefined for one it made (kept as the
    * options above say), else a stub of the few fields its decisions read. Anyone who may create an
    * object with the labels a cache selects on then costs it a stub, whatever the object holds
-   * (docs/adr/0011-foreign-objects-in-caches.md). Applied as each listed page and each watch event
+   * (docs/adr/0012-foreign-objects-in-caches.md). Applied as each listed page and each watch event
    * arrives, so the whole object is never stored.
    */
   stubOf?: (obj: KubernetesObject) => KubernetesObject | undefined;
