@@ -99,10 +99,12 @@ export class RowStatusWriter {
       // A row changed since the read is no error: its stream record (or the next poll) brings it,
       // and the content is computed again from it.
       if (written) this.deps.ledger.rowStatusHeld(name, rowStatusDigest(status));
+      // `message` is the log line's own field: the row's message goes as statusMessage.
+      const { message, ...said } = status;
       this.deps.logger.debug(written ? SYNC_LOG.rowStatusWritten : SYNC_LOG.rowStatusSkipped, {
         tenant: name,
-        phase: status.phase,
-        ready: status.ready,
+        ...said,
+        statusMessage: message,
       });
       return DONE;
     } catch (error) {
