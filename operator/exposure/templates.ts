@@ -12,6 +12,8 @@ const NAME_PATTERN = '([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)';
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const matchers = new Map<string, RegExp | undefined>();
+/** Templates are few (one per class); an admin editing them for months must not grow the map. */
+const MATCHERS_KEPT = 256;
 
 /** The template as a pattern whose groups are its `{name}`s; undefined: it names no tenant. */
 function matcherOf(template: string): RegExp | undefined {
@@ -21,6 +23,7 @@ function matcherOf(template: string): RegExp | undefined {
   // The first {name} captures the label; every later one must spell the same (a back-reference).
   const body = parts.map(escape).reduce((at, part, i) => `${at}${i === 1 ? NAME_PATTERN : '\\1'}${part}`);
   const matcher = parts.length < 2 ? undefined : new RegExp(`^${body}$`);
+  if (matchers.size >= MATCHERS_KEPT) matchers.clear();
   matchers.set(template, matcher);
   return matcher;
 }
