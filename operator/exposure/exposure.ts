@@ -1,7 +1,8 @@
 // Whether and how a tenant is exposed under its class: the class's expose block judged for this
 // tenant (a PerTenant class, a route kind the cluster serves, a templated host the tenant may
-// hold), which of its row's hosts it holds and which are withheld, and the objects that follow. One answer that the reconcile, `landlord plan` and
-// `landlord validate` all take (lifecycle.ts). Pure.
+// hold), which of its row's hosts it holds and which are withheld (docs/exposure.md#who-holds-a-host),
+// and the objects that follow. One answer that the reconcile, `landlord plan` and `landlord validate`
+// all take (lifecycle.ts). Pure.
 import type { Tenant } from '../../api/tenant.js';
 import { fillName, type ClassExpose, type ClassPolicy } from '../../api/tenantclass.js';
 import type { ChildKind } from '../child-ref.js';
@@ -54,7 +55,7 @@ export interface ExposureContext {
   gatewayApi?: boolean;
   /** Who holds each host cluster-wide (claims.ts); none: `landlord validate`, judging one row. */
   holders?: HostHolders;
-  /** The tenant's own namespace: routes made by hand there are its team's, and hold nothing. */
+  /** The tenant's own namespace: routes made by hand there for hosts it does not hold are reported. */
   namespace?: string;
 }
 
