@@ -92,8 +92,11 @@ export class ClusterIndexes {
     this.hostTemplates = undefined;
     const names = new Set<string>();
     for (const tenant of tenants) {
+      const name = tenant.metadata.name ?? '';
+      const before = this.hostClaims.hostsOf(name).join(',');
       const others = this.claimHosts(tenant);
-      if (others.length > 0) names.add(tenant.metadata.name ?? '');
+      // Its own claims changed: its route must follow, whether or not anyone else claims them.
+      if (this.hostClaims.hostsOf(name).join(',') !== before) names.add(name);
       for (const other of others) names.add(other);
     }
     return [...names].sort();

@@ -80,6 +80,11 @@ export class HostClaims {
     return this.others(held.hosts, tenant);
   }
 
+  /** The hosts the Tenant claims now, sorted. */
+  hostsOf(tenant: string): readonly string[] {
+    return this.byTenant.get(tenant)?.hosts ?? [];
+  }
+
   claimants(host: string): string[] {
     return [...(this.byHost.get(host) ?? [])].sort();
   }
