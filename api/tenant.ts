@@ -103,6 +103,8 @@ export const CONDITION = {
   purged: 'Purged',
   /** PerTenant classes with secrets: every entry is in the tenant namespace (operator/secrets/). */
   secretsReady: 'SecretsReady',
+  /** Exposed tenants: every host its class and row give it is routed (operator/exposure/). */
+  hostsReady: 'HostsReady',
 } as const;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

@@ -28,6 +28,9 @@ export const WATCHED: readonly { kind: string; path: string }[] = [
   { kind: 'ControllerRevision', path: '/apis/apps/v1/controllerrevisions' },
 ];
 
+/** How long a recorder watch may send nothing before it is ended: longer than any phase of the test. */
+const WATCH_INACTIVITY_MS = 10 * 60_000;
+
 /** Kinds whose status controllers rewrite as they please: a status-only change is not a write. */
 const CONTROLLER_STATUS = new Set(['Deployment', 'ReplicaSet', 'Pod', 'Namespace', 'ResourceQuota']);
 
@@ -153,6 +156,9 @@ export async function recordUpgrade(inScope: (kind: string, obj: Obj) => boolean
     for (const item of list.items) if (inScope(kind, item)) last.set(keyOf(kind, item), item);
     const resourceVersion = list.metadata?.resourceVersion ?? '';
     const watch = new Watch(kubeConfig());
+    // client-node ends a watch that has sent nothing for 30 s; a kind nobody writes is silent for the
+    // whole phase, which lasts longer than that once the upgrade writes anything (two quiet waits).
+    Reflect.set(watch, 'requestTimeoutMs', WATCH_INACTIVITY_MS);
     const controller = await watch.watch(
       path,
       { resourceVersion, allowWatchBookmarks: false },
