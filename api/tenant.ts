@@ -97,6 +97,11 @@ export const CONDITION = {
   purged: 'Purged',
   /** PerTenant classes with secrets: every entry is in the tenant namespace (operator/secrets/). */
   secretsReady: 'SecretsReady',
+  /**
+   * True only while the operator's newer pod template waits for a rollout slot of the upgrade
+   * budget (operator/rollout-budget.ts); absent otherwise. Never makes the Tenant not Ready.
+   */
+  templateUpgradePending: 'TemplateUpgradePending',
 } as const;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
