@@ -28,6 +28,9 @@ export const WATCHED: readonly { kind: string; path: string }[] = [
   { kind: 'ControllerRevision', path: '/apis/apps/v1/controllerrevisions' },
 ];
 
+/** How long a watch may go without an event before client-node ends it. */
+const WATCH_IDLE_MS = 15 * 60_000;
+
 /** Kinds whose status controllers rewrite as they please: a status-only change is not a write. */
 const CONTROLLER_STATUS = new Set(['Deployment', 'ReplicaSet', 'Pod', 'Namespace', 'ResourceQuota']);
 
@@ -153,6 +156,9 @@ export async function recordUpgrade(inScope: (kind: string, obj: Obj) => boolean
     for (const item of list.items) if (inScope(kind, item)) last.set(keyOf(kind, item), item);
     const resourceVersion = list.metadata?.resourceVersion ?? '';
     const watch = new Watch(kubeConfig());
+    // client-node ends a watch after 30 s without an event (its private requestTimeoutMs); a kind
+    // the upgrade leaves alone (the point) is quiet far longer while an announced rollout is paced.
+    Reflect.set(watch, 'requestTimeoutMs', WATCH_IDLE_MS);
     const controller = await watch.watch(
       path,
       { resourceVersion, allowWatchBookmarks: false },
