@@ -115,6 +115,7 @@ export class Reconciler {
 
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
+    this.deps.templateUpgrades?.paused(tenant.metadata.name!);
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
     return { state: requestedState(tenant), paused: true, children, ...reportedClass(tenant) };
   }

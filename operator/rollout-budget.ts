@@ -161,8 +161,14 @@ export class TemplateUpgradeGate implements TemplateUpgrades {
     return true;
   }
 
+  /** The Tenant is gone: its slot (if any) frees, its wait ends. */
   forget(tenant: string): void {
     this.budget.forget(tenant);
+  }
+
+  /** A person paused the Tenant: it stops waiting; a slot it holds frees once its rollout is over. */
+  paused(tenant: string): void {
+    this.budget.pass(tenant);
   }
 
   get rolling(): number {
