@@ -16,6 +16,7 @@ import { desiredState } from './facets/engine.js';
 import { classTemplates } from './namespaces/rules.js';
 import { ObservedState } from './observed.js';
 import { previewChildren, type ChildReader } from './preview.js';
+import { atRevision, TEMPLATE_REVISION } from './workload/template-revision.js';
 import { evaluateTenant } from './policy/index.js';
 import type { SecretSources } from './secrets/sources.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
@@ -31,7 +32,12 @@ function tenant(): Tenant {
 function appliedChildren(t: Tenant): KubernetesObject[] {
   const verdict = evaluateTenant(t, testConfig());
   if (!verdict.ok) throw new Error('the fixture must be valid');
-  return desiredChildren(t, verdict.children).map((d) => structuredClone<KubernetesObject>(d.manifest));
+  const owner = { tenant: t.metadata.name!, tenantClass: testConfig().tenantClass };
+  return desiredChildren(t, verdict.children).map((d) =>
+    structuredClone<KubernetesObject>(
+      d.ref.kind === 'Deployment' ? atRevision(d, TEMPLATE_REVISION, owner).manifest : d.manifest,
+    ),
+  );
 }
 
 function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildReader {

@@ -97,6 +97,18 @@ export const HOSTS_MESSAGE = {
   rest: (hosts: readonly string[]): string => `this tenant routes ${hosts.join(', ')}`,
 } as const;
 
+/** The TemplateUpgradePending condition's reason and message (operator/workload/, rollout-budget.ts). */
+export const WORKLOAD_REASON = {
+  /** True: the operator's newer pod template waits for a slot of the upgrade budget. */
+  waitingForRolloutSlot: 'WaitingForRolloutSlot',
+} as const;
+
+export const WORKLOAD_MESSAGE = {
+  waiting: (deployment: string, revision: number): string =>
+    `${deployment} keeps its running pods until a rollout slot frees ` +
+    `(LANDLORD_OPERATOR_UPGRADE_ROLLOUTS); then it rolls out the operator's pod template revision ${revision}`,
+} as const;
+
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
 export type ClassFailureReason =
   | typeof OPERATOR_REASON.classNotFound

@@ -20,6 +20,7 @@ import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
 import { usesId } from './namespaces/ids.js';
 import type { PoolClaims } from './pool/claim.js';
+import type { TemplateUpgradeGate } from './rollout-budget.js';
 import { OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { CONDITION } from '../api/tenant.js';
@@ -42,6 +43,8 @@ export interface ReconcilerDeps {
   rolloutTimes: RolloutTimes;
   /** "{id}" classes: the namespace a Tenant holds, and warm pool claims (pool/claim.ts). */
   pool: PoolClaims;
+  /** The leader's upgrade budget for the operator's own pod template changes (rollout-budget.ts). */
+  templateUpgrades?: TemplateUpgradeGate;
 }
 
 interface Attempt {
@@ -72,7 +75,8 @@ export class Reconciler {
     this.announcer = new ChangeAnnouncer(deps.logger, deps.events);
     const view = (): ClusterView => {
       const { neighbours, hostHolders, secretSources } = deps.observed;
-      return { neighbours, holders: hostHolders, sources: secretSources };
+      const { templateUpgrades } = deps;
+      return { neighbours, holders: hostHolders, sources: secretSources, templateUpgrades };
     };
     this.placement = new Placement({ pool: deps.pool, events: deps.events, logger: deps.logger, view });
   }
@@ -86,6 +90,7 @@ export class Reconciler {
       this.hold.forget(name);
       this.announcer.forget(name);
       this.deps.pool.forget(tenant ?? name);
+      this.deps.templateUpgrades?.forget(name);
       return { kind: 'done' };
     }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
@@ -110,6 +115,7 @@ export class Reconciler {
 
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
+    this.deps.templateUpgrades?.paused(tenant.metadata.name!);
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
     return { state: requestedState(tenant), paused: true, children, ...reportedClass(tenant) };
   }
