@@ -11,6 +11,14 @@ export const VERSION = 'v1beta1';
  */
 export const PREVIOUS_VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
+/**
+ * The apiVersion landlord's ownerReferences name (to a Tenant or a TenantClass): the previous
+ * version, for as long as a rollback to a release that reads only it is supported. The garbage
+ * collector follows a reference under any served version, while such a release takes a child that
+ * names v1beta1 for another's and rewrites it, restarting pods. Moves to VERSION in the release
+ * that drops that rollback, before v1alpha1 stops being served (ADR 0011).
+ */
+export const OWNER_API_VERSION = `${GROUP}/${PREVIOUS_VERSION}`;
 export const KIND = 'Tenant';
 export const PLURAL = 'tenants';
 export const CRD_NAME = `${PLURAL}.${GROUP}`;
@@ -241,7 +249,7 @@ export interface Tenant {
  */
 export function tenantOwnerReference(tenant: Tenant): V1OwnerReference {
   return {
-    apiVersion: API_VERSION,
+    apiVersion: OWNER_API_VERSION,
     kind: KIND,
     name: tenant.metadata.name!,
     uid: tenant.metadata.uid!,

@@ -33,8 +33,8 @@ describe('a child whose ownerReference names its Tenant under v1alpha1', () => {
   const child = withOwnership(manifest, tenant, 'ConfigMap');
   const live = previousRelease();
 
-  it('is applied naming the Tenant under v1beta1', () => {
-    expect(child.manifest.metadata?.ownerReferences?.[0]?.apiVersion).toBe('landlord.dev/v1beta1');
+  it('is applied naming the Tenant under v1alpha1, which a rolled-back 0.1 reads as its own', () => {
+    expect(child.manifest.metadata?.ownerReferences?.[0]?.apiVersion).toBe('landlord.dev/v1alpha1');
   });
 
   it('carries the hash the previous release gave it, and is not drift', () => {

@@ -9,8 +9,8 @@
 // memberChildren stamps a member's objects with their hashes for the Applier (operator/apply.ts),
 // the one apply path tenants use too: an object that already matches costs no write.
 import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
-import { ANNOTATION, LABEL, MANAGED_BY } from '../../api/tenant.js';
-import { CLASS_API_VERSION, CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
+import { ANNOTATION, LABEL, MANAGED_BY, OWNER_API_VERSION } from '../../api/tenant.js';
+import { CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
 import { childRef } from '../child-ref.js';
 import { hashedChild, type DesiredChild } from '../desired.js';
@@ -75,7 +75,7 @@ export function memberNamespace(
       // would need the right to update tenantclasses/finalizers.
       ownerReferences: [
         {
-          apiVersion: CLASS_API_VERSION,
+          apiVersion: OWNER_API_VERSION,
           kind: CLASS_KIND,
           name: tenantClass.name,
           uid: classUid,
