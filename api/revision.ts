@@ -4,7 +4,7 @@
 // `landlord history` can show it and `landlord rollback` can write it back to the table. This file
 // is the format both sides read: sync writes it, the CLI reads it.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { API_VERSION, KIND, OWNER_API_VERSION, LABEL, MANAGED_BY, type Tenant, type TenantSpec } from './tenant.js';
+import { KIND, OWNER_API_VERSION, LABEL, MANAGED_BY, type Tenant, type TenantSpec } from './tenant.js';
 import type { ChangeNote } from './row-notes.js';
 
 /** How a row reached sync: its table's stream, or a read of the table (full scan, index poll, single read). */
