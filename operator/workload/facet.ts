@@ -14,6 +14,7 @@ import { withExposedPods } from '../exposure/objects.js';
 import { keepsChildren } from '../lifecycle.js';
 import { poolDeployment } from './pool-deployment.js';
 import { NO_NEIGHBOURS, REFUSAL_REASON, type Refusal } from '../policy/index.js';
+import { workloadServices } from './services.js';
 import { evaluateWorkloads, type Workloads } from './workloads.js';
 
 export const workloadFacet: Facet<undefined> = {
@@ -36,15 +37,22 @@ export const workloadFacet: Facet<undefined> = {
     const scaled = state === 'suspended' ? scaledToZero(verdict.workloads) : verdict.workloads;
     const exposed = exposedPods(scaled, decisions.of(exposureFacet)?.expose);
     if (!exposed.ok) return exposed;
-    return { ok: true, children: ownedChildren(tenant, exposed.workloads) };
+    return { ok: true, children: ownedChildren(tenant, exposed.workloads, namespace) };
   },
 };
 
-/** Each Deployment, then each ConfigMap, with the Tenant as their controller. */
-function ownedChildren(tenant: Tenant, { deployments, configMaps }: Workloads): DesiredChild[] {
+/**
+ * Each Deployment, then each ConfigMap, with the Tenant as their controller; for a tenant of
+ * several in its own namespace, then each Deployment's Service (services.ts).
+ */
+function ownedChildren(tenant: Tenant, workloads: Workloads, namespace: string | undefined): DesiredChild[] {
+  const { deployments, configMaps } = workloads;
+  const several = tenant.spec?.deployments !== undefined && namespace !== undefined;
+  const services = several ? workloadServices(deployments, namespace) : [];
   return [
     ...deployments.map((d) => withOwnership(d, tenant, 'Deployment')),
     ...configMaps.map((cm) => withOwnership(cm, tenant, 'ConfigMap')),
+    ...services.map((service) => withOwnership(service, tenant, 'Service')),
   ];
 }
 

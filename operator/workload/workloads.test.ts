@@ -2,7 +2,7 @@
 // refusals naming the element; what only a list can break (count, names, size, shared pods, a
 // Shared class) refused as a list; the Service's label on the one expose.deployment names; the
 // status summary over all of them; and a row of one exactly as before.
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { LABEL, type Tenant } from '../../api/tenant.js';
 import { perTenant, testConfig, validConfigMaps, validDeployment } from '../../testing/policy.js';
@@ -70,13 +70,15 @@ const refusalOf = (facetInput: FacetInput, decisions = notExposed) => {
 };
 
 describe('the workload facet: several Deployments', () => {
-  it('applies each Deployment in the spec order, then the ConfigMaps, all in the tenant namespace', () => {
+  it('applies each Deployment in the spec order, the ConfigMaps, then a Service each, in the tenant namespace', () => {
     const children = made(input(tenantOf([service('web'), service('worker')])));
     expect(children.map((c) => `${c.ref.kind} ${c.ref.namespace}/${c.ref.name}`)).toEqual([
       'Deployment acme/web',
       'Deployment acme/worker',
       'ConfigMap acme/settings',
       'ConfigMap acme/extra',
+      'Service acme/web',
+      'Service acme/worker',
     ]);
     expect(children.every((c) => c.manifest.metadata?.labels?.[LABEL.tenant] === 'acme')).toBe(true);
   });
@@ -95,6 +97,7 @@ describe('the workload facet: several Deployments', () => {
   ])('labels the pods of %s for the Service, and only those', (_, named, expected) => {
     const children = made(input(tenantOf([service('web'), service('worker')])), exposedTo(named));
     const labelled = children
+      .filter((c) => c.ref.kind === 'Deployment')
       .filter(
         (c) => (c.manifest as V1Deployment).spec?.template.metadata?.labels?.[LABEL.exposed] !== undefined,
       )
@@ -177,13 +180,53 @@ describe('the workload facet: several Deployments', () => {
     );
   });
 
-  it('makes for a row of one exactly the children it made before', () => {
+  it('makes for a list of one what a row of one makes, and its Service', () => {
     const one: Tenant = {
       ...tenantOf([]),
       spec: { deployment: service('web'), configMaps: validConfigMaps() },
     };
-    const listed = tenantOf([service('web')]);
-    expect(made(input(listed))).toEqual(made(input(one)));
+    const listed = made(input(tenantOf([service('web')])));
+    expect(listed.filter((c) => c.ref.kind !== 'Service')).toEqual(made(input(one)));
+    expect(made(input(one)).map((c) => c.ref.kind)).not.toContain('Service');
+  });
+
+  it("gives each Service its Deployment's matchLabels and container ports", () => {
+    const worker = service('worker');
+    worker.spec!.template.spec!.containers[0]!.ports = [
+      { containerPort: 9000 },
+      { containerPort: 9001, protocol: 'UDP' },
+    ];
+    const services = made(input(tenantOf([service('web'), worker]))).filter((c) => c.ref.kind === 'Service');
+    expect(services.map((c) => (c.manifest as V1Service).spec)).toEqual([
+      {
+        type: 'ClusterIP',
+        selector: { app: 'web' },
+        ports: [{ name: 'tcp-8080', port: 8080, targetPort: 8080, protocol: 'TCP' }],
+      },
+      {
+        type: 'ClusterIP',
+        selector: { app: 'worker' },
+        ports: [
+          { name: 'tcp-9000', port: 9000, targetPort: 9000, protocol: 'TCP' },
+          { name: 'udp-9001', port: 9001, targetPort: 9001, protocol: 'UDP' },
+        ],
+      },
+    ]);
+  });
+
+  it.each<[string, (d: V1Deployment) => void]>([
+    ['declares no port', (d) => delete d.spec!.template.spec!.containers[0]!.ports],
+    [
+      'selects by matchExpressions',
+      (d) => (d.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['worker'] }] }),
+    ],
+    ['has a name no Service may take', (d) => (d.metadata!.name = 'worker.v2')],
+    ['is named as the exposed Service', (d) => (d.metadata!.name = 'landlord-app')],
+  ])('gives no Service to a Deployment that %s', (_, tweak) => {
+    const worker = service('worker');
+    tweak(worker);
+    const services = made(input(tenantOf([service('web'), worker]))).filter((c) => c.ref.kind === 'Service');
+    expect(services.map((c) => c.ref.name)).toEqual(['web']);
   });
 });
 
