@@ -140,6 +140,12 @@ function applied(input: StatusInput): ConditionInput {
   return { type: CONDITION.applied, status: 'True', reason: OPERATOR_REASON.applied, message };
 }
 
+/** A tenant of several Deployments, once any is there to report on; else undefined. */
+function availableOfSeveral({ workloads, state }: StatusInput): ConditionInput | undefined {
+  if (workloads === undefined || workloads.length === 0 || !keepsChildren(state)) return undefined;
+  return availableOfAll(workloads);
+}
+
 function available(input: StatusInput): ConditionInput {
   const type = CONDITION.available;
   const { deployment } = input;
@@ -147,7 +153,8 @@ function available(input: StatusInput): ConditionInput {
     const message = LIFECYCLE_MESSAGE.noDeployment(input.state);
     return { type, status: 'False', reason: OPERATOR_REASON.archived, message };
   }
-  if (input.workloads !== undefined && keepsChildren(input.state)) return availableOfAll(input.workloads);
+  const ofAll = availableOfSeveral(input);
+  if (ofAll !== undefined) return ofAll;
   if (deployment === undefined) {
     const what =
       input.deploymentName === undefined
