@@ -15,7 +15,7 @@ import {
   TENANT_STATES,
   VERSION,
 } from './tenant.js';
-import { BUILT_IN_CLASS_NAME } from './tenantclass.js';
+import { BUILT_IN_CLASS_NAME, MAX_DEPLOYMENTS_PER_TENANT } from './tenantclass.js';
 
 /** A DNS-1123 subdomain, as the API server's own name validation spells it (length checked apart). */
 const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
@@ -137,6 +137,25 @@ const statusSchema: Schema = {
     readyReplicas: { type: 'integer', format: 'int32', description: 'Ready replicas of the Deployment.' },
     replicaSummary: { type: 'string', description: 'ready/desired, for kubectl get.' },
     deployment: { type: 'string', description: 'namespace/name of the owned Deployment.' },
+    workloads: {
+      type: 'array',
+      description:
+        'A tenant of several Deployments (spec.deployments): each one, in the spec order; absent for a tenant of one.',
+      items: {
+        type: 'object',
+        required: ['name', 'replicas', 'readyReplicas', 'available'],
+        properties: {
+          name: { type: 'string', description: 'namespace/name of the Deployment.' },
+          replicas: { type: 'integer', format: 'int32', description: 'Desired replicas.' },
+          readyReplicas: { type: 'integer', format: 'int32', description: 'Ready replicas.' },
+          available: {
+            type: 'string',
+            enum: ['True', 'False', 'Unknown'],
+            description: "The Deployment's Available condition.",
+          },
+        },
+      },
+    },
     configMaps: {
       type: 'array',
       items: { type: 'string' },
@@ -274,7 +293,16 @@ export const TENANT_CRD = {
             spec: {
               type: 'object',
               properties: {
-                deployment: manifestSchema('An apps/v1 Deployment manifest.'),
+                deployment: manifestSchema(
+                  'An apps/v1 Deployment manifest (a row whose spec is one object); absent when deployments is set.',
+                ),
+                deployments: {
+                  type: 'array',
+                  maxItems: MAX_DEPLOYMENTS_PER_TENANT,
+                  description:
+                    "apps/v1 Deployment manifests, each with its own name (a row whose spec is an array or a v1 List): several services of one tenant. Exactly one of deployment and deployments is set; the class's limits.maxDeployments caps how many.",
+                  items: manifestSchema('An apps/v1 Deployment manifest.'),
+                },
                 configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
                 class: {
                   type: 'string',

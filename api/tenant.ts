@@ -203,6 +203,11 @@ export interface TenantStatus {
   deployment?: string;
   /** "namespace/name" of each owned ConfigMap, sorted. */
   configMaps?: string[];
+  /**
+   * A tenant of several Deployments (spec.deployments): each one, in the spec's order; absent for
+   * a tenant of one (spec.deployment), whose status says what it said before.
+   */
+  workloads?: WorkloadStatus[];
   sync?: SyncStatus;
   /** The state the operator last brought the children to; absent: active. */
   state?: TenantState;
@@ -220,9 +225,27 @@ export interface TenantStatus {
   url?: string;
 }
 
+/** One Deployment of a tenant of several, as status.workloads reports it. */
+export interface WorkloadStatus {
+  /** "namespace/name" of the Deployment. */
+  name: string;
+  replicas: number;
+  readyReplicas: number;
+  /** The Deployment's Available condition: True, False, or Unknown before it reports one. */
+  available: ConditionStatus;
+}
+
 export interface TenantSpec {
-  /** An apps/v1 Deployment manifest; absent while sync has never read a valid row. */
+  /**
+   * An apps/v1 Deployment manifest: a row whose `spec` is one object. Absent while sync has never
+   * read a valid row, and for a row of several Deployments (then `deployments` is set instead).
+   */
   deployment?: V1Deployment;
+  /**
+   * apps/v1 Deployment manifests, each with its own name: a row whose `spec` is a JSON array or a
+   * v1 List of them (several services per tenant). Exactly one of `deployment` and `deployments`.
+   */
+  deployments?: V1Deployment[];
   configMaps?: V1ConfigMap[];
   /** From the row's `state`; absent (and the CRD's default): active. */
   state?: TenantState;

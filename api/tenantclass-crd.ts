@@ -11,6 +11,8 @@ import {
   CLASS_KIND,
   CLASS_PLURAL,
   DEFAULT_CLASS_ANNOTATION,
+  DEFAULT_MAX_DEPLOYMENTS,
+  MAX_DEPLOYMENTS_PER_TENANT,
   POD_SECURITY_LEVELS,
   resolvedClass,
 } from './tenantclass.js';
@@ -166,6 +168,10 @@ const limitsSchema: Schema = {
   properties: {
     maxReplicas: count("The most replicas a tenant's Deployment may ask for. Default: 50.", 10_000),
     maxConfigMaps: count('The most ConfigMaps a tenant may have. Default: 50.', 1_000),
+    maxDeployments: count(
+      `The most Deployments a tenant's row may list (spec as an array or a v1 List). Default: ${DEFAULT_MAX_DEPLOYMENTS}.`,
+      MAX_DEPLOYMENTS_PER_TENANT,
+    ),
     maxRowBytes: count(
       "spec.deployment and spec.configMaps together, as JSON bytes. Default: 409600 (DynamoDB's item limit).",
       1_048_576,
@@ -254,6 +260,13 @@ const exposeSchema: Schema = {
       maxLength: 253,
       description:
         "The tenant's host; {name} is replaced with the tenant's name. It must give a DNS name under allowedDomains (else InvalidHost or HostNotAllowed on the class's Tenants).",
+    },
+    deployment: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 253,
+      description:
+        "Which of a tenant's Deployments the Service sends traffic to, by metadata.name; absent: the first. A tenant that has none of this name is refused (ExposeNotAllowed).",
     },
     ingressClassName: {
       type: 'string',

@@ -57,10 +57,17 @@ interface NodePool {
   tolerations: readonly V1Toleration[];
 }
 
+/** The default of limits.maxDeployments: how many Deployments one row may list. */
+export const DEFAULT_MAX_DEPLOYMENTS = 5;
+/** The most any class may allow, and the Tenant schema's cap on spec.deployments. */
+export const MAX_DEPLOYMENTS_PER_TENANT = 100;
+
 export interface ClassLimits {
   maxReplicas: number;
   maxConfigMaps: number;
-  /** spec.deployment and spec.configMaps together, as JSON bytes. */
+  /** The most Deployments a row may list (spec.deployments); a row of one object always passes. */
+  maxDeployments: number;
+  /** spec.deployment(s) and spec.configMaps together, as JSON bytes. */
   maxRowBytes: number;
   /** priorityClassName may only name one of these; none by default. */
   allowedPriorityClasses: readonly string[];
@@ -139,6 +146,11 @@ export interface ExposeGateway {
 export interface ClassExpose {
   /** The container port the Service sends port 80 to. */
   port: number;
+  /**
+   * Which of a tenant's Deployments the Service selects, by name; absent: the first (the only one
+   * of a row of one object).
+   */
+  deployment?: string;
   /** The tenant's own host; "{name}" is replaced with the tenant's name. */
   host: string;
   ingressClassName?: string;
@@ -249,6 +261,7 @@ const DEFAULTS = {
   limits: {
     maxReplicas: 50,
     maxConfigMaps: 50,
+    maxDeployments: DEFAULT_MAX_DEPLOYMENTS,
     maxRowBytes: DYNAMODB_ITEM_BYTES,
     allowedPriorityClasses: [],
     maxTerminationGracePeriodSeconds: 300,

@@ -19,8 +19,10 @@ import { OPERATOR_REASON } from './reasons.js';
 
 export interface Converged {
   changes: ChildChange[];
-  /** The freshest copy of the Deployment: the apply response when it was just applied. */
+  /** The freshest copy of the (first) Deployment: the apply response when it was just applied. */
   deployment: V1Deployment | undefined;
+  /** The freshest copy of every Deployment applied, by child key (a tenant of several). */
+  deployments: ReadonlyMap<string, V1Deployment>;
   /** Children kept until the Deployment replacing them has rolled out (prune.ts). */
   pruneHeld?: Pruned['held'];
   /** A child changed while it was being applied, after the version reported here: look again. */
@@ -87,11 +89,16 @@ export class Converger {
     const pruned = await this.pruner.prune(tenant, desired, retained);
     const done = settled(applied, refused);
     const changes = [...done.changes, ...pruned.changes];
+    const deployments = new Map<string, V1Deployment>();
+    kept.forEach((d, i) => {
+      const object = done.objects[i];
+      if (d.ref.kind === 'Deployment' && object !== undefined) deployments.set(childKey(d.ref), object);
+    });
     const at = kept.findIndex((d) => d.ref.kind === 'Deployment');
     const deployment = at === -1 ? undefined : done.objects[at];
     const held = pruned.held === undefined ? {} : { pruneHeld: pruned.held };
     const waiting = done.quotaWait === undefined ? {} : { quotaWait: done.quotaWait };
-    return { changes, deployment, changedMeanwhile: done.changedMeanwhile, ...held, ...waiting };
+    return { changes, deployment, deployments, changedMeanwhile: done.changedMeanwhile, ...held, ...waiting };
   }
 
   /**

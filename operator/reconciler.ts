@@ -9,7 +9,7 @@ import { isPaused, type ClassSource, type Tenant, type TenantState } from '../ap
 import type { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import type { Outcome } from '../runtime/work-queue.js';
 import type { Converged, Converger } from './converge.js';
-import type { ChildRef } from './child-ref.js';
+import { childKey, type ChildRef } from './child-ref.js';
 import { ChangeAnnouncer } from './announcer.js';
 import { Placement } from './pool/placement.js';
 import { requestedState } from './lifecycle.js';
@@ -22,7 +22,7 @@ import { usesId } from './namespaces/ids.js';
 import type { PoolClaims } from './pool/claim.js';
 import type { TemplateUpgradeGate } from './rollout-budget.js';
 import { OPERATOR_REASON } from './reasons.js';
-import { childNames, computeStatus, type OperatorStatus } from './status.js';
+import { childNames, computeStatus, type OperatorStatus, type StatusInput } from './status.js';
 import { CONDITION } from '../api/tenant.js';
 import { type RolloutTimes, StatusHold } from './status-hold.js';
 import { newFailure, newFacetProblems } from './status-change.js';
@@ -203,6 +203,7 @@ export class Reconciler {
       error: attempt.error,
       now: new Date(),
       deployment: this.deployment(attempt),
+      ...this.workloads(tenant, attempt),
       state: attempt.state,
       paused: attempt.paused,
       namespace: settled ? attempt.namespace : tenant.status?.namespace,
@@ -227,6 +228,22 @@ export class Reconciler {
       this.deps.logger.info(change.message, { tenant: tenant.metadata.name, reason: change.reason });
       this.deps.events.record(tenant, change.type, change.reason, change.message);
     }
+  }
+
+  /**
+   * A tenant of several Deployments: each one the attempt reports, with its freshest copy; a tenant
+   * of one: nothing, so its status says what it always said.
+   */
+  private workloads(tenant: Tenant, attempt: Attempt): Pick<StatusInput, 'workloads'> {
+    if (tenant.spec?.deployments === undefined) return {};
+    const workloads = attempt.children
+      .filter((ref) => ref.kind === 'Deployment')
+      .map((ref) => ({
+        name: `${ref.namespace}/${ref.name}`,
+        deployment:
+          attempt.converged?.deployments.get(childKey(ref)) ?? this.deps.observed.child<V1Deployment>(ref),
+      }));
+    return { workloads };
   }
 
   /** The freshest copy: the one converging returned, else the cache's. */

@@ -28,7 +28,8 @@ export function unchanged(tenant: Tenant, next: OperatorStatus): boolean {
   return (
     sameConditions(current.conditions, next.conditions, OPERATOR_CONDITIONS) &&
     SCALAR_FIELDS.every((field) => current[field] === next[field]) &&
-    isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? [])
+    isDeepStrictEqual(current.configMaps ?? [], next.configMaps ?? []) &&
+    isDeepStrictEqual(current.workloads, next.workloads)
   );
 }
 

@@ -2,7 +2,7 @@
 // file, a little past 250 lines.
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../api/tenant.js';
-import { deploymentCondition, statusInput, T1 } from '../testing/operator-status.js';
+import { deploymentCondition, rolledOut, statusInput, T1 } from '../testing/operator-status.js';
 import { childRef } from './child-ref.js';
 import { retryable, stall } from './reconcile-error.js';
 import { childNames, computeStatus, type StatusInput } from './status.js';
@@ -358,5 +358,49 @@ describe('childNames', () => {
       deploymentName: undefined,
       configMaps: ['team-a/a'],
     });
+  });
+});
+
+describe('computeStatus: a tenant of several Deployments', () => {
+  const worker = (available: 'True' | 'False') => {
+    const d = rolledOut();
+    d.metadata!.name = 'worker';
+    d.status!.conditions![0]!.status = available;
+    if (available === 'False') d.status!.availableReplicas = 0;
+    return d;
+  };
+  const several = (available: 'True' | 'False') =>
+    statusInput((i) => {
+      i.workloads = [
+        { name: 'team-a/web', deployment: rolledOut() },
+        { name: 'team-a/worker', deployment: worker(available) },
+      ];
+    });
+
+  it('lists each in status.workloads, sums the replicas and leaves status.deployment out', () => {
+    const status = computeStatus(several('True'));
+    expect(status).not.toHaveProperty('deployment');
+    expect(status).toMatchObject({ replicas: 4, readyReplicas: 4, replicaSummary: '4/4' });
+    expect(status.workloads?.map((w) => [w.name, w.available])).toEqual([
+      ['team-a/web', 'True'],
+      ['team-a/worker', 'True'],
+    ]);
+    expect(conditions(several('True')).Ready).toMatchObject({
+      status: 'True',
+      message: '2 Deployments have 4/4 replicas ready',
+    });
+  });
+
+  it('is Ready only when every one is available', () => {
+    expect(conditions(several('False')).Available).toMatchObject({ status: 'False' });
+    expect(conditions(several('False')).Ready?.status).toBe('False');
+  });
+
+  it('with none applied yet, says so rather than all available', () => {
+    const none = statusInput((i) => {
+      i.deployment = undefined;
+      i.workloads = [];
+    });
+    expect(conditions(none).Available?.status).toBe('Unknown');
   });
 });

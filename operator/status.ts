@@ -18,6 +18,14 @@ import { keepsChildren } from './lifecycle.js';
 import { FACET_CONDITIONS, type FacetReports } from './facets/engine.js';
 import type { ReconcileError } from './reconcile-error.js';
 import { REFUSAL_REASON } from './policy/index.js';
+import {
+  availableOfAll,
+  degradedOfAll,
+  readyOfAll,
+  rolloutGapOfAll,
+  workloadsStatus,
+  type Workload,
+} from './workload/summary.js';
 import { LIFECYCLE_MESSAGE, OPERATOR_REASON, QUOTA_MESSAGE } from './reasons.js';
 
 /** The summary's conditions, then each facet's own (facets/list.ts). */
@@ -58,6 +66,11 @@ export interface StatusInput {
   facets?: FacetReports;
   /** The Deployment and ConfigMaps were not applied: the tenant's quota is not enforced yet. */
   quotaWait?: QuotaWait;
+  /**
+   * A tenant of several Deployments (spec.deployments): each one, summarised together
+   * (workload/summary.ts); absent for a tenant of one, which `deployment` describes.
+   */
+  workloads?: readonly Workload[];
 }
 
 /** How status names the children it reports: "namespace/name", ConfigMaps sorted. */
@@ -119,8 +132,18 @@ function applied(input: StatusInput): ConditionInput {
     input.namespace === undefined
       ? ''
       : `, placed in the tenant's own namespace ${input.namespace} whatever their manifests say`;
-  const message = `Deployment ${input.deploymentName} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}${where}`;
+  const deployments =
+    input.workloads === undefined
+      ? `Deployment ${input.deploymentName}`
+      : `Deployments ${input.workloads.map((w) => w.name).join(', ')}`;
+  const message = `${deployments} and ${count} ConfigMap${count === 1 ? '' : 's'} match generation ${generation}${where}`;
   return { type: CONDITION.applied, status: 'True', reason: OPERATOR_REASON.applied, message };
+}
+
+/** A tenant of several Deployments, once any is there to report on; else undefined. */
+function availableOfSeveral({ workloads, state }: StatusInput): ConditionInput | undefined {
+  if (workloads === undefined || workloads.length === 0 || !keepsChildren(state)) return undefined;
+  return availableOfAll(workloads);
 }
 
 function available(input: StatusInput): ConditionInput {
@@ -130,6 +153,8 @@ function available(input: StatusInput): ConditionInput {
     const message = LIFECYCLE_MESSAGE.noDeployment(input.state);
     return { type, status: 'False', reason: OPERATOR_REASON.archived, message };
   }
+  const ofAll = availableOfSeveral(input);
+  if (ofAll !== undefined) return ofAll;
   if (deployment === undefined) {
     const what =
       input.deploymentName === undefined
@@ -149,6 +174,8 @@ function available(input: StatusInput): ConditionInput {
 
 function degraded(input: StatusInput): ConditionInput {
   const type = CONDITION.degraded;
+  const ofAll = input.workloads === undefined ? undefined : degradedOfAll(input.workloads);
+  if (ofAll !== undefined) return ofAll;
   const progressing = deploymentCondition(input.deployment, 'Progressing');
   if (progressing?.status === 'False' && progressing.reason === OPERATOR_REASON.progressDeadlineExceeded) {
     return {
@@ -218,18 +245,21 @@ function ready(input: StatusInput, parts: ConditionInput[]): ConditionInput {
   if (failing?.type === CONDITION.degraded) {
     return { type, status: 'False', reason: failing.reason, message: failing.message };
   }
-  const gap = input.deployment === undefined ? undefined : rolloutGap(input.deployment);
+  const gap = rolloutGapOf(input);
   if (gap !== undefined)
     return { type, status: 'False', reason: OPERATOR_REASON.rolloutInProgress, message: gap };
   if (failing !== undefined)
     return { type, status: 'False', reason: failing.reason, message: failing.message };
-  const summary = replicaSummary(input.deployment);
-  return {
-    type,
-    status: 'True',
-    reason: OPERATOR_REASON.ready,
-    message: `Deployment ${input.deploymentName} has ${summary} replicas ready`,
-  };
+  const message =
+    input.workloads === undefined
+      ? `Deployment ${input.deploymentName} has ${replicaSummary(input.deployment)} replicas ready`
+      : readyOfAll(input.workloads);
+  return { type, status: 'True', reason: OPERATOR_REASON.ready, message };
+}
+
+function rolloutGapOf(input: StatusInput): string | undefined {
+  if (input.workloads !== undefined) return rolloutGapOfAll(input.workloads);
+  return input.deployment === undefined ? undefined : rolloutGap(input.deployment);
 }
 
 function replicaSummary(d: V1Deployment | undefined): string {
@@ -255,8 +285,10 @@ export function computeStatus(input: StatusInput): OperatorStatus {
   return {
     observedGeneration: generation,
     conditions: inputs.map((c) => toCondition(c, previous, generation, input.now)),
-    ...replicasOf(input.deployment),
-    ...(input.deploymentName === undefined ? {} : { deployment: input.deploymentName }),
+    ...replicasOf(input),
+    ...(input.deploymentName === undefined || input.workloads !== undefined
+      ? {}
+      : { deployment: input.deploymentName }),
     configMaps: input.configMaps,
     ...withState(reachedState(input)),
     ...(input.namespace === undefined ? {} : { namespace: input.namespace }),
@@ -268,8 +300,10 @@ export function computeStatus(input: StatusInput): OperatorStatus {
 
 /** The Deployment's replica counts, as `kubectl get tenants` shows them; none before it exists. */
 function replicasOf(
-  deployment: StatusInput['deployment'],
-): Pick<OperatorStatus, 'replicas' | 'readyReplicas' | 'replicaSummary'> {
+  input: StatusInput,
+): Pick<OperatorStatus, 'replicas' | 'readyReplicas' | 'replicaSummary' | 'workloads'> {
+  const { deployment, workloads } = input;
+  if (workloads !== undefined) return workloads.length === 0 ? {} : workloadsStatus(workloads);
   if (deployment === undefined) return {};
   return {
     replicas: deployment.spec?.replicas ?? 1,

@@ -29,8 +29,12 @@ const tenantObjectPath = (name: string): string => apiPath({ apiVersion: API_VER
  * apply without it removes the one sync set before, so the Tenant goes back to the default).
  */
 export function appliedSpec(spec: TenantSpec): TenantSpec {
+  // A row of several Deployments sends deployments and no deployment: the apply then drops the
+  // one sync set before, so exactly one of the two is ever set.
+  const workload =
+    spec.deployments === undefined ? { deployment: spec.deployment } : { deployments: spec.deployments };
   return {
-    deployment: spec.deployment,
+    ...workload,
     configMaps: spec.configMaps ?? [],
     state: spec.state ?? DEFAULT_STATE,
     ...(spec.class === undefined ? {} : { class: spec.class }),

@@ -74,6 +74,24 @@ describe('summarize', () => {
     };
     expect(summarize(two('a'), two('b'))).toBe('image app a → b');
   });
+
+  it('counts the Deployments of a row of several by name: added, removed, changed', () => {
+    const several = (...images: string[]): Spec => {
+      const { deployment, ...rest } = spec('unused');
+      const deployments = images.map((image, i) => {
+        const d = structuredClone(deployment!);
+        d.metadata!.name = `svc-${i}`;
+        d.spec!.template.spec!.containers[0]!.image = image;
+        return d;
+      });
+      return { ...rest, deployments };
+    };
+    expect(summarize(several('a', 'b'), several('a', 'c', 'd'))).toBe('deployments +1 ~1');
+    expect(summarize(spec('a'), several('a', 'b'))).toBe('deployments +2 -1');
+    expect(specDiff(several('a'), several('b'))).toContain(
+      'deployments[0].spec.template.spec.containers[0].image: "a" → "b"',
+    );
+  });
 });
 
 describe('specDiff', () => {

@@ -10,8 +10,9 @@ interface Container {
   image?: string;
 }
 
+/** The containers of the Deployment, or of every Deployment of a row of several. */
 const containersOf = (spec: TenantSpec): Container[] =>
-  spec.deployment?.spec?.template?.spec?.containers ?? [];
+  (spec.deployments ?? [spec.deployment]).flatMap((d) => d?.spec?.template?.spec?.containers ?? []);
 
 /** Replicas as Kubernetes reads them: none written means 1. */
 const replicasOf = (spec: TenantSpec): number => spec.deployment?.spec?.replicas ?? 1;
@@ -32,16 +33,29 @@ function imageChanges(before: TenantSpec, after: TenantSpec): string[] {
   return [...parts, ...counted('containers', added, removed, 0)];
 }
 
-/** "configMaps +1", "configMaps -2 ~1": ConfigMaps by name, added, removed and changed. */
-function configMapChanges(before: TenantSpec, after: TenantSpec): string[] {
-  const byName = (spec: TenantSpec): Map<string, string> =>
-    new Map((spec.configMaps ?? []).map((c) => [c.metadata?.name ?? '', JSON.stringify(c)]));
+type Named = { metadata?: { name?: string } };
+
+/** "configMaps +1", "deployments -2 ~1": manifests by name, added, removed and changed. */
+function listChanges(what: string, before: readonly Named[], after: readonly Named[]): string[] {
+  const byName = (list: readonly Named[]): Map<string, string> =>
+    new Map(list.map((c) => [c.metadata?.name ?? '', JSON.stringify(c)]));
   const was = byName(before);
   const now = byName(after);
   const added = [...now.keys()].filter((name) => !was.has(name)).length;
   const removed = [...was.keys()].filter((name) => !now.has(name)).length;
   const changed = [...now].filter(([name, text]) => was.has(name) && was.get(name) !== text).length;
-  return counted('configMaps', added, removed, changed);
+  return counted(what, added, removed, changed);
+}
+
+const configMapChanges = (before: TenantSpec, after: TenantSpec): string[] =>
+  listChanges('configMaps', before.configMaps ?? [], after.configMaps ?? []);
+
+/** A row of several Deployments (spec.deployments): which were added, removed or changed. */
+function deploymentListChanges(before: TenantSpec, after: TenantSpec): string[] {
+  if (before.deployments === undefined && after.deployments === undefined) return [];
+  const listed = (spec: TenantSpec): Named[] =>
+    spec.deployments ?? (spec.deployment ? [spec.deployment] : []);
+  return listChanges('deployments', listed(before), listed(after));
 }
 
 function counted(what: string, added: number, removed: number, changed: number): string[] {
@@ -61,9 +75,19 @@ function scalarChange(what: string, before: string, after: string): string[] {
 const NAMED_PATH = /^spec\.replicas$|^spec\.template\.spec\.containers\[\d+\](\.image|\.name)?$/;
 
 function otherDeploymentChanges(before: TenantSpec, after: TenantSpec): string[] {
+  if (before.deployments !== undefined || after.deployments !== undefined) return [];
   const others = diffJson(before.deployment, after.deployment).filter((c) => !NAMED_PATH.test(c.path));
   if (others.length === 0) return [];
   return [`deployment ${others.length} other field${others.length === 1 ? '' : 's'}`];
+}
+
+/** Image and replicas, in words, between two revisions of one Deployment each. */
+function oneDeploymentChanges(before: TenantSpec, after: TenantSpec): string[] {
+  if (before.deployments !== undefined || after.deployments !== undefined) return [];
+  return [
+    ...imageChanges(before, after),
+    ...scalarChange('replicas', String(replicasOf(before)), String(replicasOf(after))),
+  ];
 }
 
 /** One line naming what `after` changed from `before`; `before` undefined: the first revision kept. */
@@ -73,9 +97,9 @@ export function summarize(before: TenantSpec | undefined, after: TenantSpec): st
     return `first revision kept: image ${images.join(', ')}`;
   }
   const parts = [
-    ...imageChanges(before, after),
-    ...scalarChange('replicas', String(replicasOf(before)), String(replicasOf(after))),
+    ...oneDeploymentChanges(before, after),
     ...configMapChanges(before, after),
+    ...deploymentListChanges(before, after),
     ...scalarChange('state', before.state ?? DEFAULT_STATE, after.state ?? DEFAULT_STATE),
     ...scalarChange('class', before.class ?? '(default)', after.class ?? '(default)'),
     ...otherDeploymentChanges(before, after),
@@ -85,7 +109,7 @@ export function summarize(before: TenantSpec | undefined, after: TenantSpec): st
 
 /** The content a revision compares by: what the Tenant got from the row. */
 const content = (spec: TenantSpec): Record<string, unknown> => ({
-  deployment: spec.deployment,
+  ...(spec.deployments === undefined ? { deployment: spec.deployment } : { deployments: spec.deployments }),
   configMaps: spec.configMaps ?? [],
   state: spec.state ?? DEFAULT_STATE,
   ...(spec.class === undefined ? {} : { class: spec.class }),

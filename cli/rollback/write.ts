@@ -26,7 +26,8 @@ export interface RollbackWrite {
 export function rollbackUpdate({ table, read, target, changedBy }: RollbackWrite): UpdateItemCommandInput {
   const { spec } = target.row;
   const set: Record<string, AttributeValue> = {
-    spec: { S: JSON.stringify(spec.deployment) },
+    // A revision of several Deployments goes back as their array: it reads as the list it was.
+    spec: { S: JSON.stringify(spec.deployments ?? spec.deployment) },
     customizations: { S: JSON.stringify(spec.configMaps ?? []) },
     [NOTE_ATTRIBUTE.changedBy]: { S: changedBy },
     [NOTE_ATTRIBUTE.changeReason]: { S: `rollback to revision ${target.revision}` },

@@ -41,7 +41,8 @@ interface Moved {
  * A Tenant without a spec reports why from sync's Synced condition (status.ts, rootCause), so a
  * change of its status is looked at. Such Tenants are the few whose rows sync refused from the start.
  */
-const awaitsSpec = (tenant: Tenant): boolean => tenant.spec?.deployment === undefined;
+const awaitsSpec = (tenant: Tenant): boolean =>
+  tenant.spec?.deployment === undefined && tenant.spec?.deployments === undefined;
 
 export class EventRouter implements WatchHandlers {
   private queue: WorkQueue | undefined;

@@ -4,6 +4,7 @@
 // metadata, not its pods. Pure.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
+import type { ClassExpose } from '../../api/tenantclass.js';
 import { childRef } from '../child-ref.js';
 import { withExposedPods } from '../exposure/objects.js';
 import type { MemberInput, MemberObject } from '../facets/contract.js';
@@ -49,6 +50,17 @@ export function poolDeployment(
   const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
   if (!verdict.ok) return verdict;
   const { deployment } = verdict.children;
-  const manifest = tenantClass.expose === undefined ? deployment : withExposedPods(deployment);
+  const manifest = reachedByService(tenantClass.expose, deployment)
+    ? withExposedPods(deployment)
+    : deployment;
   return { ok: true, objects: [{ ref: childRef('Deployment', '', manifest.metadata!.name!), manifest }] };
+}
+
+/**
+ * Whether the class's Service reaches the pool's Deployment: it is the first (the only one) of what
+ * a member runs, so unless expose.deployment names another, it is.
+ */
+function reachedByService(expose: ClassExpose | undefined, deployment: V1Deployment): boolean {
+  if (expose === undefined) return false;
+  return expose.deployment === undefined || expose.deployment === deployment.metadata?.name;
 }

@@ -6,14 +6,17 @@ import { DEFAULT_STATE, type TenantSpec } from '../../api/tenant.js';
 export { canonicalJson };
 
 /**
- * sha256 (hex, first 32 digits) of the canonical JSON of `{ deployment, configMaps }`, plus `state`
+ * sha256 (hex, first 32 digits) of the canonical JSON of `{ deployment, configMaps }` (a row of
+ * several Deployments: `{ deployments, configMaps }`), plus `state`
  * when it is not active, `class` when the row names one and `hosts` when it names any. A row that says neither hashes as rows
  * did before states and classes existed, so upgrading sync rewrites no Tenant; anything else
  * changes the hash, so sync applies it.
  */
 export function rowHash(spec: TenantSpec): string {
   // An absent list and an empty one mean the same: no ConfigMaps.
-  const content: Record<string, unknown> = { deployment: spec.deployment, configMaps: spec.configMaps ?? [] };
+  const workload =
+    spec.deployments === undefined ? { deployment: spec.deployment } : { deployments: spec.deployments };
+  const content: Record<string, unknown> = { ...workload, configMaps: spec.configMaps ?? [] };
   const state = spec.state ?? DEFAULT_STATE;
   if (state !== DEFAULT_STATE) content.state = state;
   if (spec.class !== undefined) content.class = spec.class;

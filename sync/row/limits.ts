@@ -1,5 +1,5 @@
 // The limits that protect the API server, checked by sync before it writes anything: a row's size,
-// its number of ConfigMaps and the outer shape of each manifest. The operator checks the same and
+// its number of Deployments and ConfigMaps, the outer shape of each manifest. The operator checks the same and
 // more, but only after the Tenant is stored: by then the API server has validated (and etcd kept)
 // a row of thousands of ConfigMaps, on every write of it. sync does not know the row's class (the
 // operator resolves it), so it holds every row to the built-in class's limits, the defaults a
@@ -8,13 +8,15 @@ import { controllerOwnerOf } from '../../api/controller-names.js';
 import { builtInClass, type ClassLimits } from '../../api/tenantclass.js';
 import { isDns1123Subdomain } from '../../util/names.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import type { SpecManifests } from './manifests.js';
 import { parseRow } from './parse.js';
 import { fail, ok, type StepResult } from './step.js';
 import { quote } from './text.js';
 import type { ParsedRow, RowProblemAttribute } from './types.js';
 
 /** The limits sync holds rows to: the defaults of every class. */
-export const SYNC_ROW_LIMITS: Pick<ClassLimits, 'maxConfigMaps' | 'maxRowBytes'> = builtInClass().limits;
+export const SYNC_ROW_LIMITS: Pick<ClassLimits, 'maxConfigMaps' | 'maxDeployments' | 'maxRowBytes'> =
+  builtInClass().limits;
 
 const NOT_THE_CLASS = "sync does not know the row's class, so it applies the default class limits";
 /** The longest object name Kubernetes takes. */
@@ -29,26 +31,34 @@ const CONFIG_MAP: Expected = { apiVersion: 'v1', kind: 'ConfigMap' };
 
 const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
+/** The row's Deployments as one list, each with the path a message names it by. */
+function deploymentsOf(manifests: SpecManifests): { path: string; manifest: JsonObject }[] {
+  if ('deployment' in manifests) return [{ path: 'spec', manifest: manifests.deployment }];
+  return manifests.deployments.map((manifest, index) => ({ path: `spec[${index}]`, manifest }));
+}
+
 /**
- * The row's manifests, checked in the order that costs least: the size (one measure), the count
- * (one length), then each manifest's outer shape and name. The message starts with the attribute.
+ * The row's manifests, checked in the order that costs least: the size (one measure), the counts
+ * (one length each), then each manifest's outer shape and name. The message starts with the attribute.
  */
-function checkRowLimits(deployment: JsonObject, configMaps: readonly JsonObject[]): StepResult<true> {
-  const size = checkSize(deployment, configMaps);
+function checkRowLimits(manifests: SpecManifests, configMaps: readonly JsonObject[]): StepResult<true> {
+  const size = checkSize(manifests, configMaps);
   if (!size.ok) return size;
+  const count = checkDeploymentCount(manifests);
+  if (!count.ok) return count;
   if (configMaps.length > SYNC_ROW_LIMITS.maxConfigMaps) {
     return fail(
       `customizations: ${configMaps.length} ConfigMaps, more than the ${SYNC_ROW_LIMITS.maxConfigMaps} ` +
         `allowed (maxConfigMaps; ${NOT_THE_CLASS}); merge ConfigMaps, one may hold many keys`,
     );
   }
-  const shape = checkOuterShape('spec', deployment, DEPLOYMENT);
-  if (!shape.ok) return shape;
+  const deployments = checkDeployments(deploymentsOf(manifests));
+  if (!deployments.ok) return deployments;
   return checkConfigMaps(configMaps);
 }
 
-function checkSize(deployment: JsonObject, configMaps: readonly JsonObject[]): StepResult<true> {
-  const specBytes = jsonBytes(deployment);
+function checkSize(manifests: SpecManifests, configMaps: readonly JsonObject[]): StepResult<true> {
+  const specBytes = jsonBytes('deployment' in manifests ? manifests.deployment : manifests.deployments);
   const customizationBytes = jsonBytes(configMaps);
   const total = specBytes + customizationBytes;
   if (total <= SYNC_ROW_LIMITS.maxRowBytes) return ok(true);
@@ -58,6 +68,36 @@ function checkSize(deployment: JsonObject, configMaps: readonly JsonObject[]): S
     `${attribute}: spec and customizations are ${total} bytes of JSON, more than the ` +
       `${SYNC_ROW_LIMITS.maxRowBytes} allowed (maxRowBytes; ${NOT_THE_CLASS}); move large data out of the row`,
   );
+}
+
+function checkDeploymentCount(manifests: SpecManifests): StepResult<true> {
+  if ('deployment' in manifests || manifests.deployments.length <= SYNC_ROW_LIMITS.maxDeployments) {
+    return ok(true);
+  }
+  return fail(
+    `spec: ${manifests.deployments.length} Deployments, more than the ${SYNC_ROW_LIMITS.maxDeployments} ` +
+      `allowed (maxDeployments; ${NOT_THE_CLASS}); split the services across tenants`,
+  );
+}
+
+/**
+ * Each Deployment's outer shape, and a name of its own: every one lands in the tenant's namespace
+ * whatever namespace its manifest says, so two of one name would undo each other on every apply.
+ */
+function checkDeployments(deployments: readonly { path: string; manifest: JsonObject }[]): StepResult<true> {
+  const firstByName = new Map<string, string>();
+  for (const { path, manifest } of deployments) {
+    const shape = checkOuterShape(path, manifest, DEPLOYMENT);
+    if (!shape.ok) return shape;
+    const first = firstByName.get(shape.value);
+    if (first !== undefined) {
+      return fail(
+        `${path}.metadata.name: ${quote(shape.value)} is ${first}'s name too; each Deployment needs its own name`,
+      );
+    }
+    firstByName.set(shape.value, path);
+  }
+  return ok(true);
 }
 
 function checkConfigMaps(configMaps: readonly JsonObject[]): StepResult<true> {
@@ -119,8 +159,11 @@ const attributeNamed = (message: string): RowProblemAttribute =>
  */
 function withinLimits(row: ParsedRow): ParsedRow {
   if (row.kind !== 'tenant') return row;
-  const { deployment, configMaps = [] } = row.spec;
-  const checked = checkRowLimits(deployment as unknown as JsonObject, configMaps as unknown as JsonObject[]);
+  const { deployment, deployments, configMaps = [] } = row.spec;
+  const manifests = (deployments === undefined
+    ? { deployment }
+    : { deployments }) as unknown as SpecManifests;
+  const checked = checkRowLimits(manifests, configMaps as unknown as JsonObject[]);
   if (checked.ok) return row;
   const problem = { attribute: attributeNamed(checked.message), message: checked.message };
   return { kind: 'invalid', name: row.name, problem, deleted: false };

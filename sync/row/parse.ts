@@ -6,7 +6,7 @@ import { isRecord } from './attribute.js';
 import { readClass, readCluster, readDeleted, readName, readState } from './fields.js';
 import { rowHash } from './hash.js';
 import type { JsonObject } from './json.js';
-import { readCustomizations, readSpec } from './manifests.js';
+import { readCustomizations, readSpec, type SpecManifests } from './manifests.js';
 import { readHosts } from './hosts.js';
 import { readNote } from './note.js';
 import type { ParsedRow, RowProblemAttribute } from './types.js';
@@ -52,7 +52,7 @@ function parseItem(item: unknown): ParsedRow {
     return extras.invalid;
   }
   const parsed = tenant(name.value, {
-    deployment: spec.value,
+    manifests: spec.value,
     configMaps: configMaps.value,
     ...extras.value,
   });
@@ -102,7 +102,7 @@ function attributeOf(item: Record<string, unknown>, attribute: string): unknown 
 }
 
 interface RowContent {
-  deployment: JsonObject;
+  manifests: SpecManifests;
   configMaps: JsonObject[];
   state: TenantState;
   tenantClass: string | undefined;
@@ -111,11 +111,12 @@ interface RowContent {
 
 function tenant(
   name: string,
-  { deployment, configMaps, state, tenantClass, hosts }: RowContent,
+  { manifests, configMaps, state, tenantClass, hosts }: RowContent,
 ): Extract<ParsedRow, { kind: 'tenant' }> {
-  // Typed as manifests, but checked only as JSON objects here: the operator validates them.
+  // Typed as manifests, but checked only as JSON objects here: the operator validates them. The
+  // Deployment (or Deployments) first, so a row of one writes the Tenant it always wrote.
   const spec: TenantSpec = {
-    deployment,
+    ...(manifests as Pick<TenantSpec, 'deployment' | 'deployments'>),
     configMaps,
     state,
     ...(tenantClass === undefined ? {} : { class: tenantClass }),
