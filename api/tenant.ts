@@ -97,6 +97,8 @@ export const CONDITION = {
   purged: 'Purged',
   /** PerTenant classes with secrets: every entry is in the tenant namespace (operator/secrets/). */
   secretsReady: 'SecretsReady',
+  /** PerTenant classes with databases: each has its Secret in the tenant namespace (operator/databases/). */
+  databasesReady: 'DatabasesReady',
 } as const;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

@@ -2,7 +2,7 @@
 // state ask for, make the children match, then report. A Tenant a person paused is only reported
 // on. Whatever happened, status is written in one place and only when it changed; the outcome
 // tells the queue whether to retry.
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import { isPaused, type ClassSource, type Tenant, type TenantState } from '../api/tenant.js';
@@ -13,8 +13,8 @@ import type { ChildRef } from './child-ref.js';
 import { ChangeAnnouncer } from './announcer.js';
 import { Placement } from './pool/placement.js';
 import { requestedState } from './lifecycle.js';
-import type { ClusterView } from './facets/contract.js';
-import { keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
+import type { ClusterView, Effects } from './facets/contract.js';
+import { actAll, keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -42,6 +42,8 @@ export interface ReconcilerDeps {
   rolloutTimes: RolloutTimes;
   /** "{id}" classes: the namespace a Tenant holds, and warm pool claims (pool/claim.ts). */
   pool: PoolClaims;
+  /** What facets' effects outside Kubernetes reach (a database server's admin Secret). */
+  effects: Omit<Effects, 'read'>;
 }
 
 interface Attempt {
@@ -60,6 +62,8 @@ interface Attempt {
   classSource?: ClassSource;
   /** What the facets report, once their children were looked at (applied, or the apply failed). */
   reports?: FacetReports;
+  /** A facet's effect failed in a way that may pass: look again with backoff. */
+  retry?: { reason: string; message: string };
 }
 
 export class Reconciler {
@@ -104,7 +108,10 @@ export class Reconciler {
     if (attempt.converged?.changedMeanwhile === true) return { kind: 'requeueAfter', delayMs: 0 };
     // A held status is written by a later reconcile: the Deployment's next event, or this one.
     if (held > 0) return { kind: 'requeueAfter', delayMs: held };
-    if (attempt.error === undefined) return { kind: 'done' };
+    if (attempt.error === undefined)
+      return attempt.retry === undefined
+        ? { kind: 'done' }
+        : { kind: 'retry', error: new Error(attempt.retry.message) };
     return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
   }
 
@@ -155,18 +162,23 @@ export class Reconciler {
   }
 
   /** Applies what the facets want, then asks each for its report, reading what converging left. */
-  private async converge(tenant: Tenant, wanted: Wanted): Promise<Attempt> {
-    const { state } = wanted;
-    if (!wanted.ok) return this.failed(tenant, state, stall(wanted.refusal.reason, wanted.refusal.message));
+  private async converge(tenant: Tenant, decided: Wanted): Promise<Attempt> {
+    const { state } = decided;
+    if (!decided.ok)
+      return this.failed(tenant, state, stall(decided.refusal.reason, decided.refusal.message));
+    const read = (ref: ChildRef): KubernetesObject | undefined => this.deps.observed.child(ref);
+    const { wanted, retry } = await actAll(decided, { ...this.deps.effects, read });
+    const again = retry === undefined ? {} : { retry };
     // Read after converging: an ExternalSecret just applied is in the cache as its apply returned it.
     const reports = (): FacetReports => reportsOf(wanted, (ref) => this.deps.observed.child(ref));
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children, wanted.retained);
       this.announcer.onceApplied(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
-      return { state, paused: false, children, converged, namespace: wanted.namespace, reports: reports() };
+      const namespace = wanted.namespace;
+      return { state, paused: false, children, converged, namespace, reports: reports(), ...again };
     } catch (err) {
-      return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports() };
+      return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports(), ...again };
     }
   }
 
