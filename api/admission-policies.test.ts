@@ -3,11 +3,14 @@
 // refuses (failurePolicy Fail, action Deny), those on tenant teams in tenant namespaces only,
 // reading their hosts from the annotation the operator keeps, or letting only the operator write
 // External Secrets Operator's kinds there; each explains its refusals, and the chart ships the same
-// bytes. What the rules decide is tested on the real API server (e2e/admission-exposure.test.ts,
-// e2e/escape-forged-table.test.ts, e2e/escape-external-secret.test.ts).
+// bytes; the policy on pods reads the class's grants from the annotations the operator writes
+// (operator/namespaces/pod-grants.ts). What the rules decide is tested on the real API server
+// (e2e/admission-exposure.test.ts, e2e/escape-hand-made-pods.test.ts, e2e/escape-forged-table.test.ts,
+// e2e/escape-external-secret.test.ts).
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { KUBERNETES_TOLERATIONS, POD_GRANT_ANNOTATIONS } from '../operator/namespaces/pod-grants.js';
 import { HOSTS_ANNOTATION } from './exposure.js';
 import { ANNOTATION, GROUP, LABEL, MANAGED_BY, PLURAL, VERSION } from './tenant.js';
 
@@ -71,7 +74,10 @@ const teamBindings = bindings.filter(
 /** The policy on External Secrets Operator's kinds; the other team policies are on exposure. */
 const ESO_POLICY = 'landlord-tenant-external-secrets';
 const eso = policies.find((p) => p.metadata.name === ESO_POLICY)!;
-const exposurePolicies = teamPolicies.filter((p) => p !== eso);
+/** The policy on where tenant namespaces' pods run and at what priority. */
+const PODS_POLICY = 'landlord-tenant-pods';
+const pods = policies.find((p) => p.metadata.name === PODS_POLICY)!;
+const exposurePolicies = teamPolicies.filter((p) => p !== eso && p !== pods);
 
 /** The resources each policy checks, as `group/resource`. */
 const checked = (policy: Policy): string[] =>
@@ -281,5 +287,57 @@ describe(`${FILE}: ${MANAGED_POLICY}`, () => {
     );
     for (const other of ['config/rbac/sync.yaml', 'config/purger/rbac.yaml'])
       expect(read(other)).not.toContain('tenants/finalizers');
+  });
+});
+
+describe(`${FILE}: ${PODS_POLICY}`, () => {
+  const flat = (text: string): string => text.replace(/\s+/g, ' ');
+  const variable = (name: string): string =>
+    flat(pods.spec.variables!.find((v) => v.name === name)!.expression);
+  const rules = pods.spec.validations.map((v) => flat(v.expression)).join('\n');
+
+  it('checks every pod written, whoever writes it', () => {
+    expect(checked(pods)).toEqual(['/pods']);
+    expect(pods.spec.matchConstraints.resourceRules[0]!.apiVersions).toEqual(['v1']);
+    expect(rules).not.toContain('request.userInfo');
+  });
+
+  it("reads the class's grants from the annotations the operator writes, each absent one granting none", () => {
+    expect(variable('annotations')).toBe(
+      'has(namespaceObject.metadata.annotations) ? namespaceObject.metadata.annotations : {}',
+    );
+    const names: [string, string][] = [
+      ['poolSelector', POD_GRANT_ANNOTATIONS.nodeSelector],
+      ['granted', POD_GRANT_ANNOTATIONS.tolerations],
+      ['priorityClasses', POD_GRANT_ANNOTATIONS.priorityClasses],
+    ];
+    for (const [name, annotation] of names) {
+      expect(variable(name)).toContain(`'${annotation}' in variables.annotations ?`);
+      expect(variable(name)).toContain(`variables.annotations['${annotation}'].split(',')`);
+      expect(variable(name)).toMatch(/ : \[\]\)?( \.map\(t, t\.split\(':'\)\))?$/);
+    }
+  });
+
+  it('lets through the tolerations the API server gives every pod, as the operator does', () => {
+    const keys = KUBERNETES_TOLERATIONS.map((t) => `'${t.key}'`).join(', ');
+    expect(variable('uncovered')).toContain(`t.key in [${keys}]`);
+    for (const t of KUBERNETES_TOLERATIONS) {
+      expect(variable('uncovered')).toContain(`t.operator == '${t.operator}'`);
+      expect(variable('uncovered')).toContain(`t.effect == '${t.effect}'`);
+    }
+  });
+
+  it('refuses what the operator refuses on a pod template: node names, hostnames, the control plane', () => {
+    for (const text of [
+      'object.spec.nodeName',
+      "'default-scheduler'",
+      "'kubernetes.io/hostname'",
+      "'node-role.kubernetes.io/control-plane'",
+      "'node-role.kubernetes.io/master'",
+      "f.key != 'metadata.name'",
+      'variables.uncovered',
+      'object.spec.priorityClassName in variables.priorityClasses',
+    ])
+      expect(rules).toContain(text);
   });
 });

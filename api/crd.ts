@@ -9,6 +9,7 @@ import {
   GROUP,
   KIND,
   PLURAL,
+  PREVIOUS_VERSION,
   PURGE_PHASES,
   TABLE_PURGE_PHASES,
   TENANT_STATES,
@@ -204,6 +205,46 @@ const statusSchema: Schema = {
   },
 };
 
+/** What a CRD version says besides its name and whether it is served, stored or deprecated. */
+interface VersionBody {
+  subresources: Schema;
+  additionalPrinterColumns: readonly Schema[];
+  schema: { openAPIV3Schema: Schema };
+}
+
+type ServedVersion<B> = B & {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+};
+
+/**
+ * The versions a CRD serves, every one from the same body (ADR 0011): VERSION is stored, and
+ * PREVIOUS_VERSION, deprecated, serves the very same schema and columns. Identical schemas are
+ * what make the CRD's conversion `None` sound: an object stored under either version is valid
+ * under the other as it is, so no webhook converts, and an operator rolled back to
+ * PREVIOUS_VERSION reads what this one stored. A field added to the body lands in both.
+ */
+export function servedVersions<B extends VersionBody>(kind: string, body: B): readonly ServedVersion<B>[] {
+  const deprecationWarning = `${GROUP}/${PREVIOUS_VERSION} ${kind} is deprecated; use ${GROUP}/${VERSION} ${kind}, which has the same fields (docs/deploying.md, Upgrading)`;
+  return [
+    { name: VERSION, served: true, storage: true, ...structuredClone(body) },
+    {
+      name: PREVIOUS_VERSION,
+      served: true,
+      storage: false,
+      deprecated: true,
+      deprecationWarning,
+      ...structuredClone(body),
+    },
+  ];
+}
+
+/** Both versions convert by changing apiVersion only: the API server does it, no webhook. */
+export const CONVERSION = { strategy: 'None' } as const;
+
 const condition = (type: string, field: 'status' | 'reason'): string =>
   `.status.conditions[?(@.type=="${type}")].${field}`;
 
@@ -215,81 +256,77 @@ export const TENANT_CRD = {
     group: GROUP,
     scope: 'Cluster',
     names: { plural: PLURAL, singular: 'tenant', kind: KIND, listKind: `${KIND}List`, shortNames: ['tn'] },
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'Ready', type: 'string', jsonPath: condition(CONDITION.ready, 'status') },
-          { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
-          { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
-          { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
-          { name: 'State', type: 'string', jsonPath: '.spec.state' },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          {
-            name: 'Message',
-            type: 'string',
-            priority: 1,
-            jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
-          },
-          { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
-          { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
-          { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
-          { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
-          {
-            name: 'Secrets',
-            type: 'string',
-            priority: 1,
-            jsonPath: condition(CONDITION.secretsReady, 'status'),
-          },
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            description:
-              'A tenant: one Deployment and its ConfigMaps, owned and kept as specified by landlord.',
-            properties: {
-              apiVersion: { type: 'string' },
-              kind: { type: 'string' },
-              metadata: { type: 'object' },
-              spec: {
-                type: 'object',
-                properties: {
-                  deployment: manifestSchema('An apps/v1 Deployment manifest.'),
-                  configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
-                  class: {
-                    type: 'string',
-                    minLength: 1,
-                    maxLength: 253,
-                    pattern: DNS1123_SUBDOMAIN_PATTERN,
-                    description:
-                      "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
-                  },
-                  hosts: {
-                    type: 'array',
-                    maxItems: 32,
-                    items: { type: 'string', minLength: 1, maxLength: 253 },
-                    description:
-                      "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide (HostConflict for the others).",
-                  },
-                  // A default, so Tenants written before states existed read as active too.
-                  state: {
-                    type: 'string',
-                    enum: [...TENANT_STATES],
-                    default: DEFAULT_STATE,
-                    description:
-                      "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
-                  },
+    conversion: CONVERSION,
+    versions: servedVersions(KIND, {
+      subresources: { status: {} },
+      additionalPrinterColumns: [
+        { name: 'Ready', type: 'string', jsonPath: condition(CONDITION.ready, 'status') },
+        { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
+        { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
+        { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
+        { name: 'State', type: 'string', jsonPath: '.spec.state' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        {
+          name: 'Message',
+          type: 'string',
+          priority: 1,
+          jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
+        },
+        { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
+        { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
+        { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
+        { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
+        {
+          name: 'Secrets',
+          type: 'string',
+          priority: 1,
+          jsonPath: condition(CONDITION.secretsReady, 'status'),
+        },
+      ],
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          description:
+            'A tenant: one Deployment and its ConfigMaps, owned and kept as specified by landlord.',
+          properties: {
+            apiVersion: { type: 'string' },
+            kind: { type: 'string' },
+            metadata: { type: 'object' },
+            spec: {
+              type: 'object',
+              properties: {
+                deployment: manifestSchema('An apps/v1 Deployment manifest.'),
+                configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
+                class: {
+                  type: 'string',
+                  minLength: 1,
+                  maxLength: 253,
+                  pattern: DNS1123_SUBDOMAIN_PATTERN,
+                  description:
+                    "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
+                },
+                hosts: {
+                  type: 'array',
+                  maxItems: 32,
+                  items: { type: 'string', minLength: 1, maxLength: 253 },
+                  description:
+                    "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide (HostConflict for the others).",
+                },
+                // A default, so Tenants written before states existed read as active too.
+                state: {
+                  type: 'string',
+                  enum: [...TENANT_STATES],
+                  default: DEFAULT_STATE,
+                  description:
+                    "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
                 },
               },
-              status: statusSchema,
             },
+            status: statusSchema,
           },
         },
       },
-    ],
+    }),
   },
 } as const satisfies Schema;
 

@@ -8,7 +8,7 @@ const spec = {
 };
 const at = new Date('2026-12-03T10:00:00Z');
 const tenant = {
-  apiVersion: 'landlord.dev/v1alpha1',
+  apiVersion: 'landlord.dev/v1beta1',
   kind: 'Tenant',
   metadata: { name: 'acme', uid: 'u-1' },
 } as Tenant;

@@ -3,7 +3,13 @@
 import type { V1ConfigMap, V1Deployment, V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
 
 export const GROUP = 'landlord.dev';
-export const VERSION = 'v1alpha1';
+/** The version every component reads and writes, and the CRDs store (ADR 0011). */
+export const VERSION = 'v1beta1';
+/**
+ * The version before it: still served (deprecated), the same schema, so objects and children
+ * written under it read alike. Dropped from the CRDs only once `landlord migrate-storage` has run.
+ */
+export const PREVIOUS_VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 export const KIND = 'Tenant';
 export const PLURAL = 'tenants';

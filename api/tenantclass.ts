@@ -7,12 +7,14 @@
 // `resolvedClass` is the one place that turns the first into the second.
 import type { V1LabelSelector, V1Toleration } from '@kubernetes/client-node';
 import { deepFreeze } from '../util/deep-freeze.js';
-import { GROUP, VERSION } from './tenant.js';
+import { GROUP, PREVIOUS_VERSION, VERSION } from './tenant.js';
 
 export const CLASS_KIND = 'TenantClass';
 export const CLASS_PLURAL = 'tenantclasses';
 export const CLASS_CRD_NAME = `${CLASS_PLURAL}.${GROUP}`;
 export const CLASS_API_VERSION = `${GROUP}/${VERSION}`;
+/** Every apiVersion a TenantClass is served under, the stored one first. */
+export const CLASS_API_VERSIONS = [CLASS_API_VERSION, `${GROUP}/${PREVIOUS_VERSION}`] as const;
 
 /** On one TenantClass, value "true": the class of every row that names none. */
 export const DEFAULT_CLASS_ANNOTATION = `${GROUP}/is-default-class`;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClassFile } from './class-file.js';
 
-const CLASS = `apiVersion: landlord.dev/v1alpha1
+const CLASS = `apiVersion: landlord.dev/v1beta1
 kind: TenantClass
 metadata: {name: standard}
 spec: {namespace: {mode: PerTenant}}
@@ -23,11 +23,18 @@ describe('parseClassFile', () => {
     expect(names(JSON.stringify({ kind: 'List', items: [] }))).toEqual([]);
   });
 
+  it('reads a class written under the deprecated v1alpha1 as the same class', () => {
+    const read = parseClassFile(CLASS.replace('v1beta1', 'v1alpha1'));
+    expect(read).toEqual(parseClassFile(CLASS));
+    expect(read.ok && read.classes[0]!.apiVersion).toBe('landlord.dev/v1beta1');
+  });
+
   it('names the document that is not a TenantClass, or not YAML at all', () => {
     const configMap = `${CLASS}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`;
     expect(parseClassFile(configMap)).toEqual({
       ok: false,
-      problem: 'document 2: expected apiVersion landlord.dev/v1alpha1, kind TenantClass; found v1 ConfigMap',
+      problem:
+        'document 2: expected apiVersion landlord.dev/v1beta1 or landlord.dev/v1alpha1, kind TenantClass; found v1 ConfigMap',
     });
     expect(parseClassFile(CLASS.replace('metadata: {name: standard}', 'metadata: {}'))).toEqual({
       ok: false,

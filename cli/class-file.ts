@@ -2,7 +2,7 @@
 // has them (YAML or JSON, one class, several documents, or a List as `kubectl get tc -o yaml`
 // prints), so a row is checked against the platform's classes, not only the built-in one.
 import { loadAll } from 'js-yaml';
-import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
+import { CLASS_API_VERSION, CLASS_API_VERSIONS, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 
 export type ClassFile = { ok: true; classes: TenantClass[] } | { ok: false; problem: string };
 
@@ -24,7 +24,8 @@ export function parseClassFile(text: string): ClassFile {
     for (const item of items) {
       const problem = classProblem(item);
       if (problem !== undefined) return { ok: false, problem: `document ${i + 1}: ${problem}` };
-      classes.push(item as TenantClass);
+      // Either served version has the same fields (ADR 0011): read as the current one.
+      classes.push({ ...(item as TenantClass), apiVersion: CLASS_API_VERSION });
     }
   }
   return { ok: true, classes };
@@ -34,8 +35,8 @@ export function parseClassFile(text: string): ClassFile {
 function classProblem(item: unknown): string | undefined {
   if (!isObject(item)) return 'expected a TenantClass object';
   const { apiVersion, kind, metadata, spec } = item;
-  if (kind !== CLASS_KIND || apiVersion !== CLASS_API_VERSION) {
-    return `expected apiVersion ${CLASS_API_VERSION}, kind ${CLASS_KIND}; found ${String(apiVersion)} ${String(kind)}`;
+  if (kind !== CLASS_KIND || !(CLASS_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
+    return `expected apiVersion ${CLASS_API_VERSIONS.join(' or ')}, kind ${CLASS_KIND}; found ${String(apiVersion)} ${String(kind)}`;
   }
   if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
     return 'a TenantClass needs metadata.name';

@@ -1,5 +1,5 @@
 // landlord: one image, one CLI (loaded by main.ts). `landlord operator`, `landlord sync` and `landlord purger` are the
-// components; `landlord crd` prints landlord's CRDs; `validate`, `plan`, `history` and `rollback` are for people. The sandbox (`npm start`) is development tooling in
+// components; `landlord crd` prints landlord's CRDs; `validate`, `plan`, `history`, `rollback` and `migrate-storage` are for people. The sandbox (`npm start`) is development tooling in
 // sandbox/, not part of the shipped CLI. commander parses the command line; every usage mistake
 // exits 2 with one line, as a configuration mistake does.
 import { readFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { OPERATOR_SETTINGS, type OperatorSettings } from '../operator/settings.j
 import { PURGER_SETTINGS, type PurgerSettings } from '../purger/settings.js';
 import { SYNC_SETTINGS, type SyncSettings } from '../sync/settings.js';
 import { addHistoryCommand } from './history-command.js';
+import { addMigrateStorageCommand } from './migrate-storage-command.js';
 import { addPlanCommand, PLAN_EXIT } from './plan-command.js';
 import { addRollbackCommand } from './rollback-command.js';
 import { addValidateCommand } from './validate-command.js';
@@ -121,6 +122,7 @@ function program(setCode: (code: number) => void): Command {
   addPlanCommand(landlord, setCode);
   addHistoryCommand(landlord, setCode);
   addRollbackCommand(landlord, setCode);
+  addMigrateStorageCommand(landlord, setCode);
   return landlord;
 }
 

@@ -244,7 +244,7 @@ describe('landlord validate', () => {
     const notClasses = await landlord(['validate', '--classes', file('valid.json'), file('valid.json')]);
     expect(notClasses.code).toBe(2);
     expect(notClasses.stderr).toMatch(
-      /^landlord: .*valid\.json: document 1: expected apiVersion landlord\.dev\/v1alpha1, kind TenantClass; found undefined undefined\n$/,
+      /^landlord: .*valid\.json: document 1: expected apiVersion landlord\.dev\/v1beta1 or landlord\.dev\/v1alpha1, kind TenantClass; found undefined undefined\n$/,
     );
   });
 

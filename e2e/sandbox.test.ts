@@ -113,6 +113,15 @@ describe('npm start (the sandbox)', () => {
     expect(wide).toContain('http://shop.apps.example.com');
   });
 
+  it(
+    'tells a signup service its URL on the row: npm run sandbox:row -- signup',
+    { timeout: 200_000 },
+    async () => {
+      const printed = await rowCli('signup', 'shop-2');
+      expect(printed).toContain('shop-2 is ready at http://shop-2.apps.example.com');
+    },
+  );
+
   it('lands a new row of the pooled class in a running member, and prints how long it took', async () => {
     const kubeconfig = printedKubeconfig();
     const printed =

@@ -126,6 +126,9 @@ function replica(component: Component, version: Version): LandlordProcess {
     POD_NAMESPACE: home,
     LANDLORD_LOG_LEVEL: 'info',
     LANDLORD_IDENTITY: uniqueName(`${version}-${component}`),
+    // The tree's CRDs store v1beta1 (ADR 0011): the API server refuses the previous release's own,
+    // v1alpha1 only, so its replicas run against the CRDs installed, as the upgrade notes say.
+    ...(version === 'previous' ? { LANDLORD_INSTALL_CRD: 'false' } : {}),
   });
   const child = startLandlord(component, env, version === 'previous' ? previous.cli : undefined);
   running[version][component].push(child);

@@ -17,7 +17,7 @@ import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kub
 import { apiPath } from '../runtime/kube/paths.js';
 import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
 import { APPLY_WAVES, valuesAreRead, WORKLOAD_WAVE } from './facets/kinds.js';
-import { SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
+import { ownersAsLive, SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
 import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
@@ -311,9 +311,10 @@ export async function readChild(api: KubeApi, ref: ChildRef): Promise<Kubernetes
  */
 export function drifted(child: DesiredChild, live: KubernetesObject, normalized?: unknown): boolean {
   if (live.metadata?.annotations?.[SPEC_HASH_ANNOTATION] !== child.hash) return true;
+  const wanted = ownersAsLive(normalized ?? child.manifest, live);
   // A Secret is cached without its values: its hash says which values it holds, its metadata the rest.
-  if (!valuesAreRead(child.ref.kind)) return !isSubset({ metadata: child.manifest.metadata }, live);
-  return !isSubset(normalized ?? child.manifest, live);
+  if (!valuesAreRead(child.ref.kind)) return !isSubset({ metadata: wanted.metadata }, live);
+  return !isSubset(wanted, live);
 }
 
 /**

@@ -16,6 +16,7 @@ const EXPECTED_NAMES = [
   'landlord_sync_not_owned_total',
   'landlord_sync_invalid_rows',
   'landlord_sync_writes_total',
+  'landlord_sync_row_status_writes_total',
   'landlord_dynamodb_retries_total',
   'landlord_purge_items_deleted_total',
   'landlord_purge_throttled_total',

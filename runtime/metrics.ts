@@ -14,6 +14,8 @@ export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 const SCAN_RESULTS = ['success', 'error'] as const;
 /** Why sync deletes a Tenant: its row is gone, or says `deleted: true` (one budget for both). */
 const DELETION_CAUSES = ['rowGone', 'rowDeleted', 'archived', 'purged'] as const;
+/** How sync's conditional write of a row's `landlord` attribute ended. */
+const ROW_STATUS_RESULTS = ['written', 'rowChanged'] as const;
 /** Why a Tenant is not sync's: no landlord-sync marks, or another table's. */
 const NOT_OWNED_CAUSES = ['unmarked', 'otherTable', 'otherCluster'] as const;
 
@@ -66,6 +68,8 @@ export interface Metrics {
   syncInvalidRows: Gauge;
   /** Writes sync made to Tenants, by kind (create, update, delete, status, …). */
   syncWritesTotal: Counter<'kind'>;
+  /** sync's conditional UpdateItems of rows' `landlord` attribute, by result: written, rowChanged. */
+  syncRowStatusWritesTotal: Counter<'result'>;
   dynamodbRetriesTotal: Counter<'operation'>;
   /** Items the purger deleted from data tables, by table. */
   purgeItemsDeletedTotal: Counter<'table'>;
@@ -128,6 +132,7 @@ export function createMetrics(component: string): Metrics {
   for (const result of SCAN_RESULTS) metrics.syncScansTotal.labels({ result }).inc(0);
   for (const cause of DELETION_CAUSES) metrics.syncDeletionsHeldBackTotal.labels({ cause }).inc(0);
   for (const cause of NOT_OWNED_CAUSES) metrics.syncNotOwnedTotal.labels({ cause }).inc(0);
+  for (const result of ROW_STATUS_RESULTS) metrics.syncRowStatusWritesTotal.labels({ result }).inc(0);
   for (const state of TENANT_STATES) metrics.tenantStates.set({ state }, 0);
   for (const result of PURGE_RESULTS) metrics.purgesTotal.labels({ result }).inc(0);
   for (const phase of PURGE_PHASES) metrics.purges.set({ phase }, 0);
@@ -266,6 +271,7 @@ type SyncMetricName =
   | 'syncNotOwnedTotal'
   | 'syncInvalidRows'
   | 'syncWritesTotal'
+  | 'syncRowStatusWritesTotal'
   | 'dynamodbRetriesTotal';
 
 function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
@@ -307,6 +313,12 @@ function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
       name: 'landlord_sync_writes_total',
       help: 'Writes made to Tenants, by kind.',
       labelNames: ['kind'] as const,
+      registers,
+    }),
+    syncRowStatusWritesTotal: new Counter({
+      name: 'landlord_sync_row_status_writes_total',
+      help: "Conditional UpdateItems of rows' landlord attribute (LANDLORD_SYNC_ROW_STATUS), by result: written, or rowChanged (the row changed since it was read; nothing written).",
+      labelNames: ['result'] as const,
       registers,
     }),
     dynamodbRetriesTotal: new Counter({

@@ -12,10 +12,12 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { readEnvFile } from '../harness/env-file.js';
 import { SANDBOX_ENV } from './sandbox.js';
+import { signup, waitForUrl } from './row-wait.js';
+import { signupRow } from './rows.js';
 
 const USAGE =
   "usage: npm run sandbox:row -- list | put '<row json>' | put-file <file> | set-deleted <name> | " +
-  'set-state <name> <active|suspended|archived> | remove <name>';
+  'set-state <name> <active|suspended|archived> | remove <name> | signup <name> | wait <name>';
 
 async function client(): Promise<{ db: DynamoDBClient; table: string }> {
   const env = await readEnvFile(SANDBOX_ENV).catch(() => {
@@ -78,6 +80,18 @@ const COMMANDS: Record<string, (arg: string, value: string) => Promise<void>> = 
     console.log(`set ${name} to state ${state}`);
   },
   remove,
+  // A signup service's part: put the row, then read it until it says where the tenant is.
+  signup: async (name) => {
+    const { db, table } = await client();
+    await signup(db, table, signupRow(name));
+  },
+  wait: async (name) => {
+    const { db, table } = await client();
+    const status = await waitForUrl(db, table, name);
+    console.log(
+      `${name} is ready${status.url === '' || status.url === undefined ? '' : ` at ${status.url}`}`,
+    );
+  },
 };
 
 async function run([command = '', arg = '', value = '']: string[]): Promise<void> {

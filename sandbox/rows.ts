@@ -28,6 +28,17 @@ function configMaps(name: string, data: Record<string, string>): string {
 export const EXPOSED_CLASS = 'web';
 export const EXPOSED_TENANT = 'shop';
 
+/** A new exposed tenant's row, as a signup service would put it (`npm run sandbox:row -- signup`). */
+export function signupRow(name: string): Row {
+  return {
+    name: { S: name },
+    class: { S: EXPOSED_CLASS },
+    spec: { S: deployment(name, 1, 'nginx:1.27') },
+    customizations: { S: '[]' },
+    deleted: { BOOL: false },
+  };
+}
+
 export const EXAMPLE_ROWS: Row[] = [
   {
     name: { S: 'tenant-1' },

@@ -253,6 +253,8 @@ Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls ever
                                                         # deletes its items in table ${DATA_TABLE.table}
   kubectl get tenant tenant-1 -o jsonpath='{.status.purge}'   # the purge: phase, startsAt, counts
   npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
+  npm run sandbox:row -- signup shop-2            # as a signup service: put a row, read it until its
+                                                  # landlord attribute says ready, print the URL
   npm run sandbox:plan                            # what sync and the operator would do now (landlord plan)
 
 Logs: ${logDir}/{sync,operator,purger,apiserver,...}.log
@@ -297,6 +299,8 @@ export async function runSandbox(): Promise<void> {
     POD_NAMESPACE: 'landlord-system',
     LANDLORD_HTTP_PORT: '0',
     LANDLORD_SYNC_POLL_SECONDS: '2',
+    // Rows are told their tenant's readiness and URL (docs/rows.md): `sandbox:row -- signup` reads them.
+    LANDLORD_SYNC_ROW_STATUS: 'true',
   };
   const purgerEnv = {
     ...env,

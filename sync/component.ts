@@ -12,13 +12,16 @@
 // Ownership: only Tenants with this table's marks (identity.ts) are written or deleted; a row naming
 //   another is reported (decide.ts).
 // A Tenant changed in the cluster goes to the trigger too: the row is the source of truth.
+// Readiness told back (LANDLORD_SYNC_ROW_STATUS): every row read, Tenant change and finished
+//   reconcile asks the RowStatusWriter (row-status/) whether the row's `landlord` attribute still says
+//   what the Tenant does; only a difference costs a read and one conditional UpdateItem.
 import { CRDS } from '../api/crds.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
 import { queueOptions } from '../runtime/queue-settings.js';
 import { reconcileQueue } from '../runtime/reconcile-queue.js';
-import type { WorkQueue } from '../runtime/work-queue.js';
+import type { Outcome, WorkQueue } from '../runtime/work-queue.js';
 import { FIELD_MANAGER, type Tenant } from '../api/tenant.js';
 import { DynamoTableSource } from './dynamo/dynamo-source.js';
 import { tableIdentity, type TableIdentity } from './identity.js';
@@ -30,9 +33,13 @@ import { Reconciler } from './reconciler.js';
 import { checkChanges, placementOf, type SyncSettings } from './settings.js';
 import { statusCurrent } from './status.js';
 import { TableLoop, type TableLoopDeps } from './table-loop.js';
-import { SYNC_TENANT_CACHE } from './tenants.js';
+import { READINESS_TENANT_CACHE, SYNC_TENANT_CACHE } from './tenants.js';
+import { RowStatusWriter } from './row-status/writer.js';
 import { TenantWriter } from './tenant-writer.js';
 import { Trigger } from './trigger.js';
+
+/** Row status writes in flight at once. */
+const ROW_STATUS_CONCURRENCY = 4;
 
 class SyncComponent implements Component {
   readonly name = 'sync';
@@ -61,7 +68,8 @@ class SyncComponent implements Component {
     await this.source.check();
     // Every Tenant, not only this table's: a row naming one that sync did not make must be seen as
     // such (and reported, not taken over), and the name freed when that Tenant goes.
-    this.tenants = watchTenants(ctx.api, { logger, ...SYNC_TENANT_CACHE });
+    const cache = this.settings.rowStatus ? READINESS_TENANT_CACHE : SYNC_TENANT_CACHE;
+    this.tenants = watchTenants(ctx.api, { logger, ...cache });
     await this.tenants.start();
   }
 
@@ -76,11 +84,24 @@ class SyncComponent implements Component {
     const controller = new AbortController();
     const tenants = this.tenants!;
     const ledger = (this.ledger ??= new Ledger(tenants, this.identity));
-    // The queue runs the reconciler made below, once started.
-    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
+    const rowStatus = this.rowStatusWriter(ctx, ledger, controller.signal);
+    // The queue runs the reconciler made below, once started; what it did may change the row's status.
+    const reconcile = async (name: string): Promise<Outcome> => {
+      const outcome = await reconciler.reconcile(name);
+      rowStatus?.check(name);
+      return outcome;
+    };
+    const queue = reconcileQueue(reconcile, queueOptions(this.settings), ctx);
     const trigger = new Trigger(ledger, queue);
     const approver = this.approver(ctx, ledger, trigger);
-    const intake = new Intake({ ledger, trigger, approver, source: this.source!, logger: ctx.logger });
+    const intake = new Intake({
+      ledger,
+      trigger,
+      approver,
+      source: this.source!,
+      logger: ctx.logger,
+      ...(rowStatus === undefined ? {} : { rowStatus }),
+    });
     const reconciler = new Reconciler({
       ledger,
       writer: new TenantWriter(ctx.api, this.identity, ctx.metrics),
@@ -104,19 +125,46 @@ class SyncComponent implements Component {
     // A Tenant deleted or edited behind sync's back is put back as its row says. Sync's own
     // writes come through here too, and find nothing to do.
     const recheck = (tenant: Tenant): void => {
-      if (tenant.metadata.name !== undefined) trigger.tenant(tenant.metadata.name);
+      if (tenant.metadata.name === undefined) return;
+      trigger.tenant(tenant.metadata.name);
+      rowStatus?.check(tenant.metadata.name);
     };
     tenants.on('update', recheck);
     tenants.on('delete', recheck);
     const loop = this.tableLoop(ctx, { ledger, intake, approver }, queue);
     queue.start();
+    rowStatus?.start();
     const running = loop.run(controller.signal);
     return Promise.resolve({
       stop: async () => {
         controller.abort();
         await running;
         await queue.shutdown();
+        await rowStatus?.shutdown();
       },
+    });
+  }
+
+  /** The writer of rows' readiness, when rows are told it; the leader's only, like every write. */
+  private rowStatusWriter(
+    ctx: ComponentContext,
+    ledger: Ledger,
+    signal: AbortSignal,
+  ): RowStatusWriter | undefined {
+    if (!this.settings.rowStatus) return undefined;
+    const source = this.source!;
+    return new RowStatusWriter({
+      ledger,
+      table: {
+        name: this.settings.table,
+        read: (name, abort) => source.read(name, abort),
+        update: (input, abort) => source.update(input, abort),
+      },
+      metrics: ctx.metrics,
+      logger: ctx.logger,
+      // Few at once: these writes wait on nothing but DynamoDB, and must not crowd out the Tenants'.
+      queue: { ...queueOptions(this.settings), concurrency: ROW_STATUS_CONCURRENCY },
+      signal,
     });
   }
 

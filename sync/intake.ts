@@ -13,6 +13,7 @@ import { readRow } from './row/index.js';
 import type { ChangeBatch, Item, TableSource } from './dynamo/table-source.js';
 import type { RowVia } from '../api/revision.js';
 import type { Trigger } from './trigger.js';
+import type { RowStatusWriter } from './row-status/writer.js';
 
 /** The most characters of an unusable name a log line repeats. */
 const RAW_NAME_SHOWN = 64;
@@ -24,6 +25,8 @@ export interface IntakeDeps {
   /** Where a single row is read again. */
   source: Pick<TableSource, 'read'>;
   logger: Logger;
+  /** Told of every row recorded, when rows are told their readiness (LANDLORD_SYNC_ROW_STATUS). */
+  rowStatus?: Pick<RowStatusWriter, 'rowRead'>;
 }
 
 /** What a re-read found: a row recorded, none here (gone, or placed elsewhere), or no usable name. */
@@ -57,6 +60,7 @@ export class Intake {
     }
     const changed = this.deps.ledger.record({ ...row, name }, via);
     this.deps.trigger.tenant(name, changed);
+    this.deps.rowStatus?.rowRead(name, item);
     return { name, invalid: row.kind === 'invalid', deleted: row.kind === 'deleted', elsewhere: false };
   }
 
@@ -85,6 +89,7 @@ export class Intake {
     const row = readRow(item);
     if (row.name === undefined) return 'unusable';
     this.deps.ledger.record({ ...row, name: row.name });
+    this.deps.rowStatus?.rowRead(row.name, item);
     return 'recorded';
   }
 

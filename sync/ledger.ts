@@ -77,6 +77,12 @@ export class Ledger<View extends TenantLookup = TenantCache> {
     return changed;
   }
 
+  /** A row read again has the content recorded: nothing the Tenant or its status depends on changed. */
+  rowUnchanged(row: NamedRow): boolean {
+    const recorded = this.book.get(row.name);
+    return recorded !== undefined && !contentChanged(recorded, rowStateOf(row));
+  }
+
   /** The row is gone from the table (or placed on another cluster): nothing of it is kept. */
   rowGone(name: string): void {
     this.book.forget(name);
@@ -161,6 +167,19 @@ export class Ledger<View extends TenantLookup = TenantCache> {
   /** This conflict was reported (log, metric, Event): the same one is not reported again. */
   conflictReported(name: string, key: string): void {
     this.book.reportedConflict(name, key);
+  }
+
+  /**
+   * The row holds a `landlord` attribute with this digest ('' for none): read from the table, or
+   * written by sync (row-status/). Kept with the row, forgotten with it.
+   */
+  rowStatusHeld(name: string, digest: string): void {
+    if (this.book.has(name)) this.book.rowStatusHeld(name, digest);
+  }
+
+  /** The digest of the row's `landlord` attribute as last read or written; undefined if unknown. */
+  rowStatus(name: string): string | undefined {
+    return this.book.rowStatus(name);
   }
 
   /** The takedown budget of this pass lets the Tenant go. */

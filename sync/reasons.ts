@@ -82,4 +82,7 @@ export const SYNC_LOG = {
   writeParked: 'applying the row timed out twice: not resent until the row changes or the wait is over',
   revisionRecorded: 'recorded a revision of the tenant',
   revisionFailed: 'recording a revision of the tenant failed; retrying',
+  rowStatusWritten: "told the row its tenant's readiness",
+  rowStatusSkipped: 'the row changed before its readiness was written: it is told once sync has read it',
+  rowStatusFailed: "telling the row its tenant's readiness failed; retrying",
 } as const;

@@ -39,6 +39,8 @@ export class RowBook {
   private readonly appliedSpecs = new Map<string, Applied>();
   /** The conflict last reported for a row that names a Tenant sync did not make (decide.ts, Conflict.key). */
   private readonly conflicts = new Map<string, string>();
+  /** The digest of the `landlord` attribute the row holds, as last read or written (row-status/). */
+  private readonly rowStatuses = new Map<string, string>();
 
   get size(): number {
     return this.rows.size;
@@ -87,6 +89,7 @@ export class RowBook {
     this.conflicts.delete(name);
     this.heldBack.delete(name);
     this.timeouts.delete(name);
+    this.rowStatuses.delete(name);
   }
 
   /** Drops every row not in `names` (after a complete scan, those are gone); returns their names. */
@@ -197,5 +200,15 @@ export class RowBook {
 
   conflictReported(name: string): string | undefined {
     return this.conflicts.get(name);
+  }
+
+  /** The row holds the `landlord` attribute with this digest ('' for none), as read or just written. */
+  rowStatusHeld(name: string, digest: string): void {
+    this.rowStatuses.set(name, digest);
+  }
+
+  /** The digest of what the row's `landlord` attribute holds; undefined when sync has not read it. */
+  rowStatus(name: string): string | undefined {
+    return this.rowStatuses.get(name);
   }
 }

@@ -96,6 +96,13 @@ export const SYNC_SETTINGS = {
     default: '10',
     schema: { type: 'integer', minimum: 0, maximum: 100 },
   },
+  rowStatus: {
+    env: 'LANDLORD_SYNC_ROW_STATUS',
+    description:
+      "Tell each row its tenant's readiness in the row's landlord attribute (phase, ready, url, message, observedHash, updatedAt), for the service that wrote it; needs dynamodb:UpdateItem on the table (docs/rows.md).",
+    default: 'false',
+    schema: { type: 'boolean' },
+  },
   ...retrySettings('SYNC', { failing: 'a failing Tenant write', retryBaseMs: 500, retryMaxSeconds: 60 }),
 } as const satisfies Record<string, SettingSpec>;
 
@@ -113,6 +120,7 @@ export interface SyncSettings extends CommonSettings {
   changes: 'stream' | 'index';
   clusterIndex: string;
   historyLimit: number;
+  rowStatus: boolean;
   retryBaseMs: number;
   retryMaxSeconds: number;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
 import { lighten, sameBesidesVersion } from '../runtime/kube/informer.js';
-import { UNREAD } from './tenants.js';
+import { READINESS_UNREAD, UNREAD } from './tenants.js';
 
 const condition = (type: string, status: 'True' | 'False') => ({
   type,
@@ -66,5 +66,26 @@ describe("sync's Tenant cache", () => {
     syncWrote.metadata.resourceVersion = '9';
     syncWrote.status!.conditions![1] = condition('Synced', 'False');
     expect(sameBesidesVersion(lighten(before, UNREAD), lighten(syncWrote, UNREAD))).toBe(false);
+  });
+
+  it('keeps, when rows are told their readiness, the Ready condition but its time, and the URL', () => {
+    const exposed = served();
+    exposed.status!.url = 'https://acme.example.com';
+    const ready: Partial<ReturnType<typeof condition>> = condition('Ready', 'True');
+    delete ready.lastTransitionTime;
+    expect(lighten(exposed, READINESS_UNREAD).status).toStrictEqual({
+      conditions: [condition('Synced', 'True'), ready],
+      sync: exposed.status!.sync,
+      url: 'https://acme.example.com',
+    });
+    // The operator's Ready changing is then a change: the row is told.
+    const before = served();
+    before.metadata.resourceVersion = '7';
+    const operatorWrote = served();
+    operatorWrote.metadata.resourceVersion = '8';
+    operatorWrote.status!.conditions![0] = condition('Ready', 'False');
+    expect(
+      sameBesidesVersion(lighten(before, READINESS_UNREAD), lighten(operatorWrote, READINESS_UNREAD)),
+    ).toBe(false);
   });
 });

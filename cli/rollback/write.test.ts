@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rollbackUpdate, unchangedCondition } from './write.js';
+import { rollbackUpdate } from './write.js';
 
 type Target = Parameters<typeof rollbackUpdate>[0]['target'];
 
@@ -10,31 +10,6 @@ const target = (spec: Partial<Target['row']['spec']> = {}): Target => ({
   hash: 'h1',
   appliedAt: '2026-01-01T00:00:00.000Z',
   row: { name: 'acme', spec: { deployment, configMaps: [], state: 'active', ...spec } },
-});
-
-describe('unchangedCondition', () => {
-  it('holds each content attribute to the value read, or to its absence', () => {
-    const condition = unchangedCondition({
-      name: { S: 'acme' },
-      spec: { S: '{}' },
-      customizations: { L: [] },
-      deleted: { BOOL: false },
-      changedBy: { S: 'bob' },
-    });
-    expect(condition.expression).toBe(
-      'attribute_exists(#name) AND #spec = :was_spec AND #customizations = :was_customizations AND ' +
-        'attribute_not_exists(#state) AND attribute_not_exists(#class) AND attribute_not_exists(#hosts) AND ' +
-        '#deleted = :was_deleted AND ' +
-        'attribute_not_exists(#cluster)',
-    );
-    expect(condition.values).toEqual({
-      ':was_spec': { S: '{}' },
-      ':was_customizations': { L: [] },
-      ':was_deleted': { BOOL: false },
-    });
-    // Who changed the row is not its content: a note written meanwhile does not stop a rollback.
-    expect(Object.values(condition.names)).not.toContain('changedBy');
-  });
 });
 
 describe('rollbackUpdate', () => {

@@ -6,45 +6,9 @@ import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dyn
 import { DEFAULT_STATE } from '../../api/tenant.js';
 import type { Revision } from '../../api/revision.js';
 import { NOTE_ATTRIBUTE } from '../../api/row-notes.js';
+import { unchangedCondition } from '../../sync/dynamo/unchanged.js';
 
 type Item = Record<string, AttributeValue>;
-
-/** The attributes whose values make the tenant: all must still be as read for the write to happen. */
-const CONTENT_ATTRIBUTES = [
-  'spec',
-  'customizations',
-  'state',
-  'class',
-  'hosts',
-  'deleted',
-  'cluster',
-] as const;
-
-interface Expression {
-  expression: string;
-  names: Record<string, string>;
-  values: Item;
-}
-
-/**
- * `attribute_exists(name)` and, for each content attribute, equal to the value read or absent as
- * read. DynamoDB compares M and L values whole, so a row written as native maps is held as firmly.
- */
-export function unchangedCondition(read: Item): Expression {
-  const names: Record<string, string> = { '#name': 'name' };
-  const values: Item = {};
-  const terms = ['attribute_exists(#name)'];
-  for (const attribute of CONTENT_ATTRIBUTES) {
-    names[`#${attribute}`] = attribute;
-    const value = read[attribute];
-    if (value === undefined) terms.push(`attribute_not_exists(#${attribute})`);
-    else {
-      values[`:was_${attribute}`] = value;
-      terms.push(`#${attribute} = :was_${attribute}`);
-    }
-  }
-  return { expression: terms.join(' AND '), names, values };
-}
 
 export interface RollbackWrite {
   table: string;

@@ -2,8 +2,9 @@
 // misbehave for sync alone, the way the real service and network do: connections refused,
 // requests that hang, throttling (HTTP 400 ProvisionedThroughputExceededException, as DynamoDB
 // answers it), a Scan that fails on its later pages, and BatchWriteItem calls done only in part
-// (the rest answered as UnprocessedItems, as a throttled table does). Everything else passes
-// through untouched.
+// (the rest answered as UnprocessedItems, as a throttled table does), and requests of one
+// operation held until the test lets them go (a write arriving after an edit made meanwhile).
+// Everything else passes through untouched.
 import {
   createServer,
   request,
@@ -79,6 +80,8 @@ export class DynamoProxy {
   private random = seededRandom(1);
   private readonly sockets = new Set<Socket>();
   private readonly held = new Set<ServerResponse>();
+  /** Requests of these operations wait here, in order, until released. */
+  private readonly holding = new Map<string, (() => void)[]>();
   private readonly server: Server;
   private port = 0;
 
@@ -138,7 +141,20 @@ export class DynamoProxy {
     this.random = seededRandom(seed);
   }
 
+  /** Holds every request of this operation (UpdateItem, …) until release(): sent late, as sent. */
+  hold(operation: string): void {
+    if (!this.holding.has(operation)) this.holding.set(operation, []);
+  }
+
+  /** Sends on the requests of this operation held so far, and stops holding it. */
+  release(operation: string): void {
+    const waiting = this.holding.get(operation) ?? [];
+    this.holding.delete(operation);
+    for (const send of waiting) send();
+  }
+
   async close(): Promise<void> {
+    for (const operation of [...this.holding.keys()]) this.release(operation);
     this.releaseHeld();
     await this.stopListening();
   }
@@ -147,6 +163,11 @@ export class DynamoProxy {
     const body = await readBody(req);
     const operation = operationOf(req);
     this.stats.byOperation.set(operation, this.count(operation) + 1);
+    const waiting = this.holding.get(operation);
+    if (waiting !== undefined) {
+      waiting.push(() => this.forward(req, body, res));
+      return;
+    }
     if (this.mode === 'hang') {
       this.stats.hung += 1;
       this.held.add(res);

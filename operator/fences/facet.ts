@@ -1,5 +1,5 @@
-// The fences facet: a PerTenant tenant's Namespace (announcing the hosts it holds, for the
-// admission policies) and what fences it in: ServiceAccount, ResourceQuota, LimitRange,
+// The fences facet: a PerTenant tenant's Namespace (announcing the hosts it holds and what its class
+// grants a pod, for the admission policies) and what fences it in: ServiceAccount, ResourceQuota, LimitRange,
 // NetworkPolicy, RoleBindings. Kept in every state; a Shared class has none.
 import type { Facet } from '../facets/contract.js';
 import { exposureFacet } from '../exposure/facet.js';

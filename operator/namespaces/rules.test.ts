@@ -213,7 +213,7 @@ describe('globMatches', () => {
 describe('classTemplates', () => {
   it("lists the PerTenant classes' templates, the default filled in, and leaves out Shared ones", () => {
     const tc = (name: string, spec: TenantClass['spec']): TenantClass => ({
-      apiVersion: 'landlord.dev/v1alpha1',
+      apiVersion: 'landlord.dev/v1beta1',
       kind: 'TenantClass',
       metadata: { name },
       spec,

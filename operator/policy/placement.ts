@@ -3,13 +3,16 @@
 // scheduling; what could widen it is refused: a node named outright, another scheduler, a
 // toleration the pool does not grant, and asking for control-plane nodes. A node named by a label
 // only it carries (its hostname) or by its name field is named outright too, whatever the operator:
-// In pins the pod to it, and NotIn over the other nodes' names pins it as surely.
+// In pins the pod to it, and NotIn over the other nodes' names pins it as surely. The admission
+// policy landlord-tenant-pods holds every pod of a tenant namespace to the same rules, with the
+// class's grants read from its namespace (namespaces/pod-grants.ts).
 import type {
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
   V1PodSpec,
   V1Toleration,
 } from '@kubernetes/client-node';
+import { KUBERNETES_TOLERATIONS } from '../namespaces/pod-grants.js';
 import { fieldPath, indexPath, isUnset, quote } from './json.js';
 import type { RuleContext } from './pod-rule.js';
 import { firstOf, listOf, type Violation } from './pss-pod.js';
@@ -136,8 +139,8 @@ function tolerationViolation(
       fix: "remove it; landlord adds the node pool's tolerations itself",
     };
   }
-  if (context.tenantClass.nodePool.tolerations.some((granted) => covers(granted, toleration)))
-    return undefined;
+  const granted = [...context.tenantClass.nodePool.tolerations, ...KUBERNETES_TOLERATIONS];
+  if (granted.some((g) => covers(g, toleration))) return undefined;
   return {
     path,
     problem: `tolerating the taint ${quote(toleration.key)} is not allowed: the node pool grants no such toleration`,

@@ -186,7 +186,7 @@ describe("a member's objects", () => {
     expect(ns.metadata?.labels?.['pod-security.kubernetes.io/enforce']).toBe('baseline');
     expect(ns.metadata?.ownerReferences).toEqual([
       {
-        apiVersion: 'landlord.dev/v1alpha1',
+        apiVersion: 'landlord.dev/v1beta1',
         kind: 'TenantClass',
         name: 'quick',
         uid: 'uid-1',

@@ -5,7 +5,7 @@ import type { TenantClass } from '../../api/tenantclass.js';
 import { poolStatusOf, saysPoolStatus, type PoolStatus } from './warm-status.js';
 
 const classWith = (status?: TenantClass['status']): TenantClass => ({
-  apiVersion: 'landlord.dev/v1alpha1',
+  apiVersion: 'landlord.dev/v1beta1',
   kind: 'TenantClass',
   metadata: { name: 'quick' },
   spec: {},

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { resolvedClass, type TenantClassSpec } from '../../api/tenantclass.js';
 import { SPEC_HASH_ANNOTATION } from '../desired.js';
+import { POD_GRANT_ANNOTATIONS } from '../namespaces/pod-grants.js';
 import { roleBindingName, TENANCY_NAMES, tenancyObjects } from './namespace-objects.js';
 
 const tenant: Tenant = {
@@ -62,6 +63,19 @@ describe('tenancyObjects', () => {
     const ns = objects()[0]!;
     expect(ns.metadata?.labels?.team).toBe('acme');
     expect(ns.metadata?.annotations?.['logs.example/index']).toBe('tenant-acme');
+  });
+
+  it("announces what the class grants a pod, which the class's own annotations cannot set", () => {
+    const forged = { [POD_GRANT_ANNOTATIONS.priorityClasses]: 'system-node-critical' };
+    const spec = {
+      ...STANDARD,
+      namespace: { annotations: forged },
+      nodePool: { nodeSelector: { pool: 'tenants' } },
+    };
+    expect(objects(spec)[0]!.metadata?.annotations).toMatchObject({
+      [POD_GRANT_ANNOTATIONS.nodeSelector]: 'pool=tenants',
+    });
+    expect(objects(spec)[0]!.metadata?.annotations).not.toHaveProperty(POD_GRANT_ANNOTATIONS.priorityClasses);
   });
 
   it('makes the Tenant the controller of every object, the namespace included, so GC removes them', () => {

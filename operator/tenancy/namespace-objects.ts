@@ -18,6 +18,7 @@ import { fillName, type ClassPolicy, type ClassRoleBinding } from '../../api/ten
 import { contentHash } from '../../util/canonical-json.js';
 import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
+import { podGrantAnnotations, POD_GRANT_ANNOTATIONS } from '../namespaces/pod-grants.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import { TENANT_SERVICE_ACCOUNT } from '../namespaces/tenant-account.js';
 import { selects } from '../../util/label-selector.js';
@@ -77,8 +78,8 @@ function fillAll(values: Readonly<Record<string, string>>, tenant: string): Reco
 
 /**
  * The labels the namespace rules give a tenant's namespace (Pod Security last), the class's
- * annotations and, over them, the hosts the tenant holds (sorted, comma-separated, no spaces: the
- * format the admission policies split).
+ * annotations and, over them, what the admission policies read: the hosts the tenant holds (sorted,
+ * comma-separated, no spaces: the format they split) and what its class grants a pod.
  */
 function namespaceObject(
   tenant: string,
@@ -88,8 +89,9 @@ function namespaceObject(
 ): V1Namespace {
   const labels = namespaceLabels(tenant, tenantClass);
   const annotations = fillAll(tenantClass.namespace.annotations, tenant);
-  delete annotations[HOSTS_ANNOTATION];
+  for (const key of [HOSTS_ANNOTATION, ...Object.values(POD_GRANT_ANNOTATIONS)]) delete annotations[key];
   if (hosts.length > 0) annotations[HOSTS_ANNOTATION] = [...hosts].sort().join(',');
+  Object.assign(annotations, podGrantAnnotations(tenantClass));
   return {
     apiVersion: 'v1',
     kind: 'Namespace',

@@ -8,7 +8,7 @@
 // create's entry also owns the fields the server defaulted; the next apply removes those it does
 // not name and the server defaults them again, to the same values.
 import type { KubernetesObject, V1ManagedFieldsEntry } from '@kubernetes/client-node';
-import { CONTENT_TYPE, type KubeApi } from './api.js';
+import { ApiError, CONTENT_TYPE, type KubeApi } from './api.js';
 
 /** FieldsV1: a tree of field names ("f:spec", "k:{...}", ".") whose leaves are empty objects. */
 type FieldSet = Record<string, unknown>;
@@ -64,16 +64,35 @@ export async function handOverCreatedFields(
   const live = await api.request<KubernetesObject>({ method: 'GET', path });
   const folded = foldedIntoApply(live.metadata?.managedFields ?? [], manager);
   if (folded === undefined || live.metadata?.uid !== uid) return;
-  await api.request({
-    method: 'PATCH',
+  try {
+    await api.request({
+      method: 'PATCH',
+      path,
+      query: { fieldManager: manager },
+      contentType: CONTENT_TYPE.jsonPatch,
+      body: [
+        { op: 'test', path: '/metadata/resourceVersion', value: live.metadata?.resourceVersion },
+        { op: 'replace', path: '/metadata/managedFields', value: folded },
+      ],
+    });
+  } catch (err) {
+    throw asConflict(err, path);
+  }
+}
+
+/**
+ * The API server answers a failed JSON patch `test` with 422, the code it also gives an object it
+ * refuses. Here it only means someone wrote the object between the read and the patch (a status
+ * write, most often): a conflict, to be retried, never a verdict on the caller's content.
+ */
+function asConflict(err: unknown, path: string): unknown {
+  if (!(err instanceof ApiError) || err.status !== 422) return err;
+  return new ApiError(
+    409,
+    'Conflict',
+    `${path} changed while its fields were handed over: ${err.message}`,
     path,
-    query: { fieldManager: manager },
-    contentType: CONTENT_TYPE.jsonPatch,
-    body: [
-      { op: 'test', path: '/metadata/resourceVersion', value: live.metadata?.resourceVersion },
-      { op: 'replace', path: '/metadata/managedFields', value: folded },
-    ],
-  });
+  );
 }
 
 /** Every field of either set. */

@@ -1,13 +1,21 @@
 // The TableSource over DynamoDB: checks the table at start-up (a missing table or refused
 // credentials is one clear line), scans it, follows its stream when it has one that carries new
-// images, and reads single rows. A stream that goes away is looked up again; without one, sync polls.
+// images, reads single rows and writes the one attribute sync owns on them (its conditional
+// UpdateItem of `landlord`, when LANDLORD_SYNC_ROW_STATUS is on). A stream that goes away is looked up again; without one, sync polls.
 // In index mode it reads neither the whole table nor the stream: its "scan" queries the cluster
 // index for this cluster's rows, and sync polls that.
-import { DescribeTableCommand, GetItemCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeTableCommand,
+  GetItemCommand,
+  UpdateItemCommand,
+  type TableDescription,
+  type UpdateItemCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import type { Logger } from '../../runtime/logger.js';
 import { counted, createClients, endpointText, type DynamoClients, type RetryObserver } from './clients.js';
 import {
   describeError,
+  isConditionFailed,
   isCredentialsError,
   isCredentialsMissing,
   isRegionMissing,
@@ -136,6 +144,23 @@ export class DynamoTableSource implements TableSource {
       this.clients.db.send(command, { abortSignal: signal }),
     );
     return out.Item;
+  }
+
+  /**
+   * A conditional UpdateItem of one row (sync's only write to its table, row-status/update.ts):
+   * true when written, false when its condition found the row changed, which is no error.
+   */
+  async update(input: UpdateItemCommandInput, signal: AbortSignal): Promise<boolean> {
+    const command = new UpdateItemCommand(input);
+    try {
+      await counted('UpdateItem', this.options.observeRetries, () =>
+        this.clients.db.send(command, { abortSignal: signal }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
   }
 
   close(): void {

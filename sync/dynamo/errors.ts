@@ -31,7 +31,7 @@ export const isExpiredIterator = (err: unknown): boolean => errorName(err) === '
 /** The position is past the stream's 24-hour retention: records were lost, so a scan must follow. */
 export const isTrimmed = (err: unknown): boolean => errorName(err) === 'TrimmedDataAccessException';
 
-/** A conditional write found the item not as its condition said (`landlord rollback`'s guard). */
+/** A conditional write found the item not as its condition said (rollback's guard, sync's row status). */
 export const isConditionFailed = (err: unknown): boolean =>
   errorName(err) === 'ConditionalCheckFailedException';
 

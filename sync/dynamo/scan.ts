@@ -7,12 +7,13 @@ import { counted, type RetryObserver } from './clients.js';
 import type { Item } from './table-source.js';
 
 /**
- * Only the row's contract attributes, its change note among them (api/row-notes.ts): anything else on
- * the row is ignored, so it need not travel.
+ * Only the row's contract attributes, its change note among them (api/row-notes.ts), and the
+ * readiness sync wrote (row-status/), so that a scan tells sync whether it is current: anything
+ * else on the row is ignored, so it need not travel.
  */
 export const ROW_PROJECTION = {
   ProjectionExpression:
-    '#name, #spec, #customizations, #deleted, #state, #class, #cluster, #hosts, #changedBy, #changeReason, #rollbackHash',
+    '#name, #spec, #customizations, #deleted, #state, #class, #cluster, #hosts, #changedBy, #changeReason, #rollbackHash, #landlord',
   ExpressionAttributeNames: {
     '#name': 'name',
     '#spec': 'spec',
@@ -25,6 +26,7 @@ export const ROW_PROJECTION = {
     '#changedBy': 'changedBy',
     '#changeReason': 'changeReason',
     '#rollbackHash': 'rollbackHash',
+    '#landlord': 'landlord',
   },
 } as const;
 
