@@ -6,7 +6,7 @@ import { dropStatements } from './drop.js';
 import { databasesToDrop } from './targets.js';
 
 const tenantClass: TenantClass = {
-  apiVersion: 'landlord.dev/v1alpha1',
+  apiVersion: 'landlord.dev/v1beta1',
   kind: 'TenantClass',
   metadata: { name: 'dbs' },
   spec: {
@@ -19,7 +19,7 @@ const tenantClass: TenantClass = {
 };
 
 const tenant = (className?: string): Tenant => ({
-  apiVersion: 'landlord.dev/v1alpha1',
+  apiVersion: 'landlord.dev/v1beta1',
   kind: 'Tenant',
   metadata: { name: 'my-shop' },
   status: className === undefined ? {} : { class: className },
