@@ -19,6 +19,7 @@ import { componentEnv, startLandlord, writesByVerb, type LandlordProcess } from 
 import {
   createTable,
   deleteSyncedTenants,
+  eventsFor,
   putRow,
   readTenant,
   row,
@@ -318,6 +319,11 @@ describe('a database of its own per tenant', () => {
     // Names and reasons only: no value of a Secret in status.
     expect(JSON.stringify(tenant!.status)).not.toContain(main.password);
     expect(JSON.stringify(tenant!.status)).not.toContain(cache.password);
+    // Nor in the operator's log (debug level) or the Tenant's Events.
+    const said = JSON.stringify([operator.logs, await eventsFor(A)]);
+    expect(said).toContain(A);
+    expect(said).not.toContain(main.password);
+    expect(said).not.toContain(cache.password);
   });
 
   it("a tenant's role cannot reach another tenant's database", async () => {
