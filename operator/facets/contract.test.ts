@@ -1,7 +1,7 @@
 // The facet contract as the engine carries it out, with facets made for the test: decisions in the
 // list's order and the first refusal ending the walk, children in the list's order whatever facet
-// they read, retained children and status fields gathered, conditions reported in order; a facet's effects
-// (act) turning a retained child into one to apply.
+// they read, retained children and status fields gathered, conditions reported in order; a facet's
+// effects (act) turning a retained child into one to apply.
 import { describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { CONDITION } from '../../api/tenant.js';
