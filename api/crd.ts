@@ -310,7 +310,7 @@ export const TENANT_CRD = {
                   maxItems: 32,
                   items: { type: 'string', minLength: 1, maxLength: 253 },
                   description:
-                    "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide (HostConflict for the others).",
+                    "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide, never one a class's expose.host gives another name; one held elsewhere is withheld alone (HostsReady=False), the tenant runs.",
                 },
                 // A default, so Tenants written before states existed read as active too.
                 state: {

@@ -105,6 +105,13 @@ export const CONDITION = {
   secretsReady: 'SecretsReady',
   /** PerTenant classes with databases: each has its Secret in the tenant namespace (operator/databases/). */
   databasesReady: 'DatabasesReady',
+  /** Exposed tenants: every host its class and row give it is routed (operator/exposure/). */
+  hostsReady: 'HostsReady',
+  /**
+   * True only while the operator's newer pod template waits for a rollout slot of the upgrade
+   * budget (operator/rollout-budget.ts); absent otherwise. Never makes the Tenant not Ready.
+   */
+  templateUpgradePending: 'TemplateUpgradePending',
 } as const;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

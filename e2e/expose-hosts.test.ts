@@ -1,8 +1,9 @@
 // A row's `hosts` (issue 40), from the table through sync to the tenant's route, on the real control
 // plane: custom domains join the templated host in the Ingress and the namespace's
-// landlord.dev/hosts; two rows asking for one host: the older Tenant holds it and the newer says
-// HostConflict naming it, until the older's row drops it and the newer gets it. A hand-made Ingress
-// holds its host (never touched) until it is deleted. A wildcard, an IP and a host outside
+// landlord.dev/hosts; two rows asking for one host: the older Tenant holds it and the newer runs
+// with that host withheld (HostsReady=False, HostConflict naming the holder), until the older's row
+// drops it and the newer gets it. A hand-made Ingress outside tenant namespaces holds its host
+// (never touched) until it is deleted. A wildcard, an IP and a host outside
 // allowedDomains are refused with their reasons. One sync and one operator.
 import type { V1Ingress } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { waitUntil } from '../harness/wait.js';
 import { EXPOSE_NAMES } from '../operator/exposure/objects.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass, ready, refusedWith } from './support/escape.js';
+import { hostsReady } from './support/hosts.js';
 import { readTenant } from './support/tenants.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { createTable, deleteSyncedTenants, putRow, row, startSync, updateRow } from './support/sync.js';
@@ -75,16 +77,18 @@ describe("a row's hosts", () => {
     expect(await announced(older)).toBe(expected.join(','));
   });
 
-  it('a second row asking for the same host (as JSON text) is refused with HostConflict naming the holder', async () => {
+  it('a second row asking for the same host (as JSON text) runs with that host withheld, naming the holder', async () => {
     await putRow(table, rowOf(newer, JSON.stringify([SHOP])));
-    const message = await refusedWith(custom, newer, 'HostConflict');
-    expect(message).toContain(`"${SHOP}" is held by Tenant ${older}`);
+    await ready(custom, newer);
+    const message = await hostsReady(newer, 'False', 'HostConflict');
+    expect(message).toContain(`"${SHOP}" is withheld: Tenant ${older} holds it`);
+    expect(await ingressHosts(newer)).toEqual([`${newer}.apps.example.com`]);
     expect(await ingressHosts(older)).toContain(SHOP);
   });
 
   it('the holder drops it: the other Tenant gets it, and only it routes it', async () => {
     await updateRow(table, older, { hosts: [] });
-    await ready(custom, newer);
+    await hostsReady(newer, 'True', 'HostsHeld');
     await waitUntil(
       'the older Ingress to drop the host',
       async () => !(await ingressHosts(older)).includes(SHOP),
@@ -127,13 +131,15 @@ describe("a row's hosts", () => {
     });
     const claimant = `${id}-c`;
     await putRow(table, rowOf(claimant, [hand]));
-    const message = await refusedWith(custom, claimant, 'HostConflict');
-    expect(message).toContain(`"${hand}" is held by Ingress default/${id}-hand (not made by landlord)`);
+    const message = await hostsReady(claimant, 'False', 'HostConflict');
+    expect(message).toContain(
+      `"${hand}" is withheld: Ingress default/${id}-hand (not made by landlord) holds it`,
+    );
     const after = await networking.readNamespacedIngress({ name: `${id}-hand`, namespace: 'default' });
     expect(after.metadata?.resourceVersion).toBe(made.metadata?.resourceVersion);
     // Its owner lets it go: the Tenant gets the host.
     await networking.deleteNamespacedIngress({ name: `${id}-hand`, namespace: 'default' });
-    await ready(custom, claimant);
+    await hostsReady(claimant, 'True', 'HostsHeld');
     expect(await ingressHosts(claimant)).toEqual([`${claimant}.apps.example.com`, hand].sort());
   });
 

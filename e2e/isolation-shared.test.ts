@@ -7,7 +7,7 @@
 // running tenant, which is the point (they sit together in one namespace).
 import type { V1ConfigMap, V1Deployment, V1PodSpec } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITION, type Tenant } from '../api/tenant.js';
+import { CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import { SPEC_HASH_ANNOTATION } from '../operator/desired.js';
 import { clients, uniqueName } from './support/env.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
@@ -269,7 +269,11 @@ describe('labels: the older tenant keeps them', () => {
     const tenant = await waitForCondition(custom, younger, { type: CONDITION.ready, status: 'True' }, 90_000);
     expect(condition(tenant, CONDITION.applied)?.status).toBe('True');
     const deployment = (await deploymentOf(`${younger}-app`))!;
-    expect(deployment.spec?.template.metadata?.labels).toEqual({ app: `${running}-app` });
+    // The labels it asked for, and the one landlord puts on every tenant pod.
+    expect(deployment.spec?.template.metadata?.labels).toEqual({
+      app: `${running}-app`,
+      [LABEL.tenant]: younger,
+    });
   });
 
   it('a second Deployment selecting the same pods is refused as well, naming the first', async () => {

@@ -1,9 +1,10 @@
 // `landlord plan` decides as the operator does, on the real control plane with sync and the operator
-// running: a row whose pods carry an older tenant's labels (LabelConflict), a row asking for a host
-// an older tenant holds and one whose templated host a hand-made Ingress serves (HostConflict), and
-// ordinary rows. Before the operator has judged the newer rows the plan already names their refusal;
+// running: a row whose pods carry an older tenant's labels (LabelConflict), one whose templated host
+// a hand-made Ingress outside tenant namespaces serves (HostConflict), a row asking for a custom host
+// an older tenant holds (only that host is withheld: the tenant runs), and ordinary rows. Before the
+// operator has judged the newer rows the plan already names their refusal and the withheld host;
 // once it has, the plan names the very reason and message the Tenant's Applied condition says, as
-// already reported, and the rest as unchanged.
+// already reported, the withheld host as HostsReady names it, and the rest as unchanged.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,12 +36,13 @@ const HOST_NEWER = `${id}-host-b`;
 /** A row whose templated host an Ingress made by hand already serves. */
 const HAND_HELD = `${id}-hand`;
 const HAND_INGRESS = `${id}-by-hand`;
-const NEWER = [LABELS_NEWER, HOST_NEWER, HAND_HELD];
+const NEWER = [LABELS_NEWER, HAND_HELD];
 const EXPECTED: Record<string, string> = {
   [LABELS_NEWER]: 'LabelConflict',
-  [HOST_NEWER]: 'HostConflict',
   [HAND_HELD]: 'HostConflict',
 };
+/** What the plan and HostsReady say of HOST_NEWER's custom host: withheld, held by the older one. */
+const WITHHELD = { host: SHOP, reason: 'HostConflict', holder: `Tenant ${HOST_OLDER}` };
 
 let operator: LandlordProcess | undefined;
 let sync: LandlordProcess | undefined;
@@ -127,6 +129,12 @@ describe('landlord plan and the operator', () => {
         refusal: { condition: CONDITION.applied, reason: EXPECTED[name] },
       });
     }
+    // It is not refused, so sync and the operator may have made it already: whatever is left to
+    // write, the plan names the withheld host.
+    expect(entry(predicted, HOST_NEWER)).toMatchObject({
+      hosts: { withheld: [WITHHELD], takenFrom: [], strays: [] },
+    });
+    expect(entry(predicted, HOST_NEWER)?.kind).not.toBe('refused');
   });
 
   it("names the reason and message the operator put in each Tenant's status, as already reported", async () => {
@@ -143,7 +151,18 @@ describe('landlord plan and the operator', () => {
       expect(entry(predicted, name)?.refusal, name).toEqual(entry(plan, name)?.refusal);
     }
     expect(applied(await readTenant(LABELS_NEWER)).message).toContain(LABELS_OLDER);
-    expect(applied(await readTenant(HOST_NEWER)).message).toContain(`Tenant ${HOST_OLDER}`);
+    // The custom host's holder: the newer tenant runs, and plan and HostsReady name the holder alike.
+    await ready(custom, HOST_NEWER);
+    const hostsReady = (await readTenant(HOST_NEWER))?.status?.conditions?.find(
+      (c) => c.type === CONDITION.hostsReady,
+    );
+    expect(hostsReady).toMatchObject({ status: 'False', reason: 'HostConflict' });
+    expect(hostsReady?.message).toContain(`"${SHOP}" is withheld: Tenant ${HOST_OLDER} holds it`);
+    expect(entry(plan, HOST_NEWER)).toMatchObject({
+      kind: 'unchanged',
+      writes: false,
+      hosts: { withheld: [WITHHELD] },
+    });
     expect(applied(await readTenant(HAND_HELD)).message).toContain(`Ingress default/${HAND_INGRESS}`);
     // The tenants that run: unchanged, as the operator left them; nothing for either to write.
     for (const name of [ORDINARY, LABELS_OLDER, HOST_OLDER]) {

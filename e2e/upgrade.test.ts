@@ -4,14 +4,24 @@
 // has (Shared; PerTenant with quota, limits, network policy and RoleBindings; copied secrets; an
 // Ingress; a warm pool; history, sync's revisions). Then the chart's rolling update: one new
 // replica starts and is ready beside the old ones (they share the Lease), an old one stops, and so
-// on until only new ones run. Watches opened before the upgrade count what it did: no pod
-// restarts, nothing is deleted, no Tenant's Ready flaps, no tenant child is written, and a Tenant
-// is written at most once. Then the same roll back to the previous release, measured the same
-// way (docs/deploying.md promises rollbacks as quiet). The figures are printed for the release notes.
+// on until only new ones run. Watches opened before the upgrade count what it did. This release
+// announces one change to running tenants (CHANGELOG.md 0.2.0): every tenant pod but a "{id}"
+// class's is labelled landlord.dev/tenant, a rollout of each such Deployment, paced by the upgrade
+// budget (operator/rollout-budget.ts; 5% of the Tenants, so 1 at a time here). So: exactly those
+// Deployments roll out, once each and never more than the budget at once (sampled all along),
+// and nothing else happens: no other pod restarts, nothing is deleted but the replaced pods, no
+// other Tenant's Ready flaps (a rolled one reads RolloutInProgress while its own pods are
+// replaced), no other tenant child is written, another Tenant is written at most once. Then the
+// same roll back to the previous release, which must be quiet: the previous release sees the
+// labelled Deployments as its own (the spec hash leaves the operator's additions out) and writes
+// nothing. The figures are printed for the release notes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATION, CONDITION, LABEL, type Tenant } from '../api/tenant.js';
 import type { TenantClassSpec } from '../api/tenantclass.js';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { previousVersion, type PreviousVersion } from '../harness/previous-version.js';
+import { rolloutGap } from '../operator/rollout.js';
+import { rolloutLimit } from '../operator/rollout-budget.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass } from './support/escape.js';
@@ -29,7 +39,7 @@ import {
 } from './support/upgrade.js';
 import { members, POOL_APP, pooledClass, readyMembers } from './support/warm-pool.js';
 
-const { core, custom } = clients();
+const { apps, core, custom } = clients();
 const id = uniqueName('upg');
 const table = id;
 /** The replicas' namespace: their Leases, and sync's revisions. */
@@ -46,6 +56,16 @@ const KINDS: readonly Kind[] = ['shared', 'fenced', 'secrets', 'exposed', 'poole
 const classOf = (kind: Kind): string => `${id}-${kind}`;
 const tenantsOf = (kind: Kind): string[] => Array.from({ length: PER_KIND }, (_, i) => `${id}-${kind}-${i}`);
 const ALL = KINDS.flatMap(tenantsOf);
+/** The announced change: the Tenants whose pods get the landlord.dev/tenant label ("{id}" classes' do not). */
+const RELABELLED = KINDS.filter((k) => k !== 'pooled').flatMap(tenantsOf);
+/**
+ * The status writes a rolled Tenant may see: TemplateUpgradePending set and cleared, then Ready as
+ * its rollout goes (RolloutInProgress with each step's message, then True), as any rollout of a
+ * generation already reported.
+ */
+const ROLLED_TENANT_WRITES = 8;
+/** The upgrade budget at its default, 5% of the Tenants (at least 1). */
+const BUDGET = rolloutLimit('5%', ALL.length);
 
 const perTenant = (extra: TenantClassSpec): TenantClassSpec => ({
   namespace: { mode: 'PerTenant', nameTemplate: '{name}', labels: { 'example.com/tenant': '{name}' } },
@@ -167,16 +187,55 @@ function allReady(abortIf: () => void): Promise<true> {
   );
 }
 
-/** Each pod by namespace/name: its uid and its template hash. */
-async function pods(): Promise<Map<string, { uid: string; hash: string }>> {
+/** Each pod by namespace/name: its uid, its template hash, and its Deployment's namespace/name. */
+async function pods(): Promise<Map<string, { uid: string; hash: string; deployment: string }>> {
   const list = await core.listPodForAllNamespaces();
   const mine = list.items.filter((p) => inScope('Pod', p));
   return new Map(
     mine.map((p) => [
       `${p.metadata!.namespace}/${p.metadata!.name}`,
-      { uid: p.metadata!.uid!, hash: p.metadata!.labels?.['pod-template-hash'] ?? '' },
+      {
+        uid: p.metadata!.uid!,
+        hash: p.metadata!.labels?.['pod-template-hash'] ?? '',
+        deployment: `${p.metadata!.namespace}/${p.metadata!.labels?.app ?? ''}`,
+      },
     ]),
   );
+}
+
+/** This test's Deployments by namespace/name. */
+async function deployments(): Promise<Map<string, V1Deployment>> {
+  const list = await apps.listDeploymentForAllNamespaces();
+  const mine = list.items.filter((d) => inScope('Deployment', d));
+  return new Map(mine.map((d) => [`${d.metadata!.namespace}/${d.metadata!.name}`, d]));
+}
+
+const relabelled = (d: V1Deployment | undefined): boolean =>
+  d?.spec?.template.metadata?.labels?.[LABEL.tenant] !== undefined;
+
+/**
+ * Lists the Deployments until stopped: the most rolling out at once with the new label, which is
+ * what the upgrade budget bounds.
+ */
+function rolloutSampler(): { max: () => number; stop: () => Promise<void> } {
+  let max = 0;
+  let running = true;
+  const loop = (async (): Promise<void> => {
+    while (running) {
+      const rolling = [...(await deployments()).values()].filter(
+        (d) => relabelled(d) && rolloutGap(d) !== undefined,
+      );
+      max = Math.max(max, rolling.length);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    max: () => max,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 /** Waits until nothing in scope has changed for QUIET_MS; returns when the last change came. */
@@ -267,6 +326,10 @@ async function leadersCaughtUp(to: Version): Promise<void> {
 
 interface Outcome {
   record: UpgradeRecord;
+  /** Deployments (namespace/name) whose pods gained the tenant label: the announced rollout. */
+  rolled: string[];
+  /** The most Deployments seen rolling it out at once. */
+  maxRolling: number;
   /** What the tenants had when the roll began, by kind. */
   objects: Map<string, number>;
   restarted: string[];
@@ -283,8 +346,10 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
   await probe(recorder);
   await quiet(recorder, allRunning(from));
   const before = await pods();
+  const deploymentsBefore = await deployments();
   const objects = recorder.objects();
   recorder.reset();
+  const sampler = rolloutSampler();
   const begun = Date.now();
   const seconds = (at: number | undefined): string =>
     at === undefined ? '-' : `${((at - begun) / 1000).toFixed(1)} s`;
@@ -296,13 +361,22 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
   leaders.stop();
   const lastChange = await quiet(recorder, allRunning(to));
   const record = recorder.stop();
+  await sampler.stop();
   const after = await pods();
+  const rolled = [...(await deployments())]
+    .filter(([key, d]) => relabelled(d) && !relabelled(deploymentsBefore.get(key)))
+    .map(([key]) => key)
+    .sort();
   const restarted = [...before].filter(([key, p]) => after.get(key)?.uid !== p.uid).map(([key]) => key);
   const rehashed = [...before].filter(([key, p]) => after.get(key)?.hash !== p.hash).map(([key]) => key);
   const tenantWrites = [...writesPerObject(record.writes)].filter(([key]) => kindOfKey(key) === 'Tenant');
   const childWrites = record.writes.filter((w) => kindOfKey(w.key) !== 'Tenant');
   const figures: [string, string | number][] = [
     ['objects watched', [...objects].map(([kind, n]) => `${n} ${kind}`).join(', ')],
+    [
+      'Deployments rolled for the new pod label',
+      `${rolled.length}, at most ${sampler.max()} at once (budget ${BUDGET})`,
+    ],
     ['pods restarted', `${restarted.length} of ${before.size}`],
     ['pod-template-hash changed', `${rehashed.length} of ${before.size} pods`],
     ['objects deleted', record.deleted.length],
@@ -319,7 +393,18 @@ async function measuredRoll(from: Version, to: Version): Promise<Outcome> {
     ['steady (new leaders caught up)', seconds(caughtUpAt)],
     ['last change to a tenant object', lastChange >= begun ? seconds(lastChange) : 'none'],
   ];
-  return { record, objects, restarted, rehashed, exits, tenantWrites, childWrites, figures };
+  return {
+    record,
+    rolled,
+    maxRolling: sampler.max(),
+    objects,
+    restarted,
+    rehashed,
+    exits,
+    tenantWrites,
+    childWrites,
+    figures,
+  };
 }
 
 function report(title: string, outcome: Outcome): void {
@@ -339,8 +424,61 @@ function report(title: string, outcome: Outcome): void {
   );
 }
 
-/** What an upgrade (or a rollback) may do to running tenants: nothing they would notice. */
+/** The Deployments of the announced rollout, by namespace/name: each relabelled Tenant's one. */
+async function announcedDeployments(): Promise<string[]> {
+  const tenants = await syncedTenants(table);
+  return tenants
+    .filter((t) => RELABELLED.includes(t.metadata.name!))
+    .map((t) => t.status?.deployment ?? '')
+    .sort();
+}
+
+/**
+ * What the upgrade may do: the announced rollout, paced by the budget, and nothing else. Each
+ * relabelled Deployment rolls once (a ReplicaSet and a pod made, the old pod deleted, the
+ * Deployment, its ReplicaSets and pods written), its Tenant reads RolloutInProgress meanwhile and
+ * may say TemplateUpgradePending before. Everything else as expectUnnoticed.
+ */
+async function expectAnnounced(outcome: Outcome, before: Map<string, string>): Promise<void> {
+  const announced = await announcedDeployments();
+  expect(outcome.rolled).toEqual(announced);
+  expect(outcome.maxRolling).toBeGreaterThan(0);
+  expect(outcome.maxRolling).toBeLessThanOrEqual(BUDGET);
+  const inRollout = (namespace: string, name: string): boolean =>
+    announced.some((d) => d === `${namespace}/${name}` || `${namespace}/${name}`.startsWith(`${d}-`));
+  const ofRollout = (key: string): boolean => {
+    const [, namespace = '', name = ''] = key.split('/');
+    return inRollout(namespace, name);
+  };
+  // Every pod of a relabelled Deployment, and no other, was replaced.
+  const expectedRestarts = [...before].filter(([, d]) => announced.includes(d)).map(([key]) => key);
+  expect(outcome.restarted.sort()).toEqual(expectedRestarts.sort());
+  expect(outcome.rehashed.sort()).toEqual(expectedRestarts.sort());
+  expect(outcome.record.deleted.sort()).toEqual(expectedRestarts.map((k) => `Pod/${k}`).sort());
+  expect(
+    outcome.record.created.filter((k) => !['Pod', 'ReplicaSet'].includes(kindOfKey(k)) || !ofRollout(k)),
+  ).toEqual([]);
+  expect(outcome.record.created.filter((k) => kindOfKey(k) === 'ReplicaSet').length).toBe(announced.length);
+  expect(
+    outcome.childWrites.filter(
+      (w) => !['Deployment', 'ReplicaSet', 'Pod'].includes(kindOfKey(w.key)) || !ofRollout(w.key),
+    ),
+  ).toEqual([]);
+  const rolledTenant = (name: string): boolean => RELABELLED.includes(name);
+  const flapped = outcome.record.notReady.filter(
+    (r) => !(rolledTenant(r.split(':')[0]!) && r.endsWith('RolloutInProgress')),
+  );
+  expect(flapped).toEqual([]);
+  for (const [key, count] of outcome.tenantWrites) {
+    const limit = rolledTenant(key.split('/')[2]!) ? ROLLED_TENANT_WRITES : 1;
+    expect({ key, count }).toEqual({ key, count: Math.min(count, limit) });
+  }
+  expect(outcome.exits).toEqual([0, 0, 0, 0]);
+}
+
+/** What a rollback (or an upgrade that announces nothing) may do to running tenants: nothing they would notice. */
 function expectUnnoticed(outcome: Outcome): void {
+  expect(outcome.rolled).toEqual([]);
   expect(outcome.restarted).toEqual([]);
   expect(outcome.rehashed).toEqual([]);
   expect(outcome.record.deleted).toEqual([]);
@@ -401,7 +539,8 @@ afterAll(async () => {
 }, 300_000);
 
 describe('an upgrade from the previous release to this tree, as the chart rolls it', () => {
-  it('restarts no pod, deletes nothing, flaps no Ready, writes no tenant child', async () => {
+  it('rolls out the announced pod label under the budget, and does nothing else', async () => {
+    const podsBefore = new Map([...(await pods())].map(([key, p]) => [key, p.deployment]));
     const outcome = await measuredRoll('previous', 'tree');
     const from = `${previous.version} (${previous.commit.slice(0, 7)})`;
     report(
@@ -409,7 +548,7 @@ describe('an upgrade from the previous release to this tree, as the chart rolls 
         `${POOL_SIZE} pool members`,
       outcome,
     );
-    expectUnnoticed(outcome);
+    await expectAnnounced(outcome, podsBefore);
     // Every kind a tenant has was there to be left alone (sync's revisions included).
     const absent = WATCHED.map((w) => w.kind).filter((kind) => (outcome.objects.get(kind) ?? 0) === 0);
     expect(absent).toEqual([]);

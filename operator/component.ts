@@ -2,6 +2,7 @@
 // caches (watches.ts), started through the operator library (library.ts); on the Lease holder, run a
 // keyed work queue of reconciles. Watch events only name the Tenant to look at
 // (routing/event-router.ts); a periodic resync repairs whatever a lost event missed.
+import type { V1Deployment } from '@kubernetes/client-node';
 import { CRDS } from '../api/crds.js';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
@@ -15,6 +16,8 @@ import { OperatorProcess } from './library.js';
 import { externalSecretsServed } from './secrets/discovery.js';
 import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
+import { TemplateUpgradeGate } from './rollout-budget.js';
+import type { ChildRef } from './child-ref.js';
 import { EventRouter } from './routing/event-router.js';
 import {
   namespacePattern,
@@ -39,6 +42,7 @@ class OperatorComponent implements Component {
   private observed: ObservedState | undefined;
   private router: EventRouter | undefined;
   private queue: WorkQueue | undefined;
+  private upgrades: TemplateUpgradeGate | undefined;
   private readonly rolloutTimes = new RolloutTimes();
   /** Whether the cluster serves HTTPRoutes, asked once at start-up. */
   private gatewayApi = false;
@@ -81,9 +85,11 @@ class OperatorComponent implements Component {
       metrics: ctx.metrics,
       refillPerSecond: this.settings.poolRefillPerSecond,
     });
-    const reconciler = this.reconciler(ctx, pool);
+    const upgrades = this.templateUpgrades();
+    const reconciler = this.reconciler(ctx, pool, upgrades);
     const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
+    this.upgrades = upgrades;
     this.router!.lead(queue, () => pool.wake());
     queue.start();
     pool.start();
@@ -101,7 +107,34 @@ class OperatorComponent implements Component {
     });
   }
 
-  private reconciler(ctx: ComponentContext, controller: PoolController): Reconciler {
+  /**
+   * The leader's upgrade budget, its slots counted again from the cache (a leader before this one
+   * may have left rollouts under way); a freed slot wakes a waiting Tenant through the queue.
+   */
+  private templateUpgrades(): TemplateUpgradeGate {
+    const observed = this.observed!;
+    const upgrades = new TemplateUpgradeGate({
+      revision: this.settings.templateRevision,
+      limit: this.settings.upgradeRollouts,
+      tenantCount: () => observed.tenants().length,
+      deployment: (ref) => observed.child<V1Deployment>(ref),
+      wake: (tenant) => this.queue?.add(tenant),
+    });
+    upgrades.seedFrom(
+      observed.tenants().flatMap((t) => {
+        const name = t.metadata.name!;
+        const refs = observed.childrenOf(name).filter((ref) => ref.kind === 'Deployment');
+        return refs.map((ref): [string, ChildRef] => [name, ref]);
+      }),
+    );
+    return upgrades;
+  }
+
+  private reconciler(
+    ctx: ComponentContext,
+    controller: PoolController,
+    templateUpgrades: TemplateUpgradeGate,
+  ): Reconciler {
     const observed = this.observed!;
     const { api, metrics, logger } = ctx;
     const caches = this.watches!.pool;
@@ -119,6 +152,7 @@ class OperatorComponent implements Component {
       rolloutTimes: this.rolloutTimes,
       pool,
       effects: { api, namespace: this.settings.namespace },
+      templateUpgrades,
     });
   }
 
@@ -137,6 +171,7 @@ class OperatorComponent implements Component {
     metrics.queueDepth.set(this.queue?.length ?? 0);
     metrics.queueInFlight.set(this.queue?.inFlight ?? 0);
     metrics.statusHoldSeconds.set(this.rolloutTimes.holdMs(Date.now()) / 1000);
+    this.updateUpgradeGauges(ctx);
     const tally = tallyTenants(this.observed?.tenants() ?? []);
     metrics.tenants.reset();
     for (const [condition, byStatus] of tally.conditions) {
@@ -145,6 +180,12 @@ class OperatorComponent implements Component {
     // Every state is set, to 0 when none is in it: the series stay, so no stale count lingers.
     for (const [state, count] of Object.entries(tally.states)) metrics.tenantStates.set({ state }, count);
     metrics.tenantsPaused.set(tally.paused);
+  }
+
+  /** The upgrade budget's slots held and Tenants waiting; 0 on a replica that does not lead. */
+  private updateUpgradeGauges({ metrics }: ComponentContext): void {
+    metrics.templateUpgradeDeployments.set({ state: 'rolling' }, this.upgrades?.rolling ?? 0);
+    metrics.templateUpgradeDeployments.set({ state: 'pending' }, this.upgrades?.pending ?? 0);
   }
 
   close(): Promise<void> {

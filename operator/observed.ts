@@ -152,25 +152,28 @@ export class ObservedState implements HeldChildren {
     this.index.refused(tenant, ref);
   }
 
-  /** Called for every Tenant watch event but deletion: keeps the neighbours current. */
-  tenantChanged(tenant: Tenant): void {
-    this.indexes.tenantChanged(tenant);
+  /**
+   * Called for every Tenant watch event but deletion: keeps the neighbours and host claims current.
+   * Returns the other Tenants whose hold on a host this may change.
+   */
+  tenantChanged(tenant: Tenant): string[] {
+    return this.indexes.tenantChanged(tenant);
   }
 
-  /** A route's watch event; true when the hosts routes landlord did not make serve changed. */
-  foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): boolean {
+  /** A route's watch event; the Tenants to look again when the hosts a route not made by landlord serves changed. */
+  foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): string[] {
     return this.indexes.routeChanged(kind, object, deleted);
   }
 
-  /** A TenantClass changed: the templated hosts its Tenants claim may have too. */
-  classesChanged(): void {
-    this.indexes.classesChanged(this.tenants());
+  /** A TenantClass changed: returns the Tenants whose host claims changed with it, and their rivals. */
+  classesChanged(): string[] {
+    return this.indexes.classesChanged(this.tenants());
   }
 
-  /** The Tenant was deleted: forget what it waited on, and its place among the neighbours. */
-  tenantGone(tenant: string): void {
+  /** The Tenant was deleted: forget what it waited on, its place among the neighbours and its hosts. */
+  tenantGone(tenant: string): string[] {
     this.index.tenantGone(tenant);
-    this.indexes.tenantGone(tenant);
+    return this.indexes.tenantGone(tenant);
   }
 
   /**

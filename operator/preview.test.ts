@@ -2,19 +2,21 @@
 // given as data; the e2e plan test checks the same against the real API server.
 import type { KubernetesObject, V1Ingress } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION, type Tenant } from '../api/tenant.js';
+import { ANNOTATION, HOSTS_ANNOTATION, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { syncEntry } from '../testing/stamp.js';
 import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { indexesOf } from './cluster-indexes.js';
 import { desiredChildren } from './desired.js';
+import { exposureFacet } from './exposure/facet.js';
 import { keepHostsOf } from './exposure/foreign-routes.js';
 import type { ClusterView } from './facets/contract.js';
 import { desiredState } from './facets/engine.js';
 import { classTemplates } from './namespaces/rules.js';
 import { ObservedState } from './observed.js';
 import { previewChildren, type ChildReader } from './preview.js';
+import { atRevision, TEMPLATE_REVISION } from './workload/template-revision.js';
 import { evaluateTenant } from './policy/index.js';
 import type { SecretSources } from './secrets/sources.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
@@ -30,7 +32,12 @@ function tenant(): Tenant {
 function appliedChildren(t: Tenant): KubernetesObject[] {
   const verdict = evaluateTenant(t, testConfig());
   if (!verdict.ok) throw new Error('the fixture must be valid');
-  return desiredChildren(t, verdict.children).map((d) => structuredClone<KubernetesObject>(d.manifest));
+  const owner = { tenant: t.metadata.name!, tenantClass: testConfig().tenantClass };
+  return desiredChildren(t, verdict.children).map((d) =>
+    structuredClone<KubernetesObject>(
+      d.ref.kind === 'Deployment' ? atRevision(d, TEMPLATE_REVISION, owner).manifest : d.manifest,
+    ),
+  );
 }
 
 function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildReader {
@@ -424,19 +431,39 @@ describe('previewChildren and a reconcile, over one cluster', () => {
       routes: routes.map((object) => ({ kind: 'Ingress' as const, object })),
     }).view(undefined);
 
-  /** What a reconcile decides (reconciler.ts: the class, then desiredState), as reason and message. */
-  function reconciled(t: Tenant, view: ClusterView): { reason: string; message: string } | 'converge' {
+  type Decision = { reason: string; message: string } | { withheld: string[] };
+
+  /**
+   * What a reconcile decides (reconciler.ts: the class, then desiredState): a refusal's reason and
+   * message, or the hosts the exposure facet withholds (reason: holder).
+   */
+  function reconciled(t: Tenant, view: ClusterView): Decision {
     const resolved = resolveClass(t, classes, fallbackClass(config));
     if (!resolved.ok) return resolved.refusal;
     const policy = { ...config, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
     const wanted = desiredState(t, policy, view);
-    return wanted.ok ? 'converge' : { reason: wanted.refusal.reason, message: wanted.refusal.message };
+    if (!wanted.ok) return { reason: wanted.refusal.reason, message: wanted.refusal.message };
+    const withheld = wanted.decisions.of(exposureFacet)?.withheld ?? [];
+    return { withheld: withheld.map((w) => `${w.host} ${w.reason}: ${w.holder}`) };
   }
 
-  async function previewed(t: Tenant, view: ClusterView): Promise<unknown> {
+  async function previewed(t: Tenant, view: ClusterView): Promise<Decision | string> {
     const plan = await previewChildren(t, config, { ...reader([]), classes, cluster: view });
-    return plan.kind === 'refused' ? { reason: plan.reason, message: plan.message } : plan.kind;
+    if (plan.kind === 'refused') return { reason: plan.reason, message: plan.message };
+    if (plan.kind !== 'converge') return plan.kind;
+    return { withheld: (plan.hosts?.withheld ?? []).map((w) => `${w.host} ${w.reason}: ${w.holder}`) };
   }
+
+  const summary = (d: Decision): string =>
+    'reason' in d ? d.reason : d.withheld.length === 0 ? 'converge' : `withheld ${d.withheld.join('; ')}`;
+  /** A Tenant as the cluster knows it once reconciled: its status names its namespace. */
+  const placedAs = (namespace: string, t: Tenant): Tenant => ({ ...t, status: { ...t.status, namespace } });
+  const placed = (t: Tenant): Tenant => placedAs('acme', t);
+  const namespaceAnnouncing = (name: string, hosts: string): KubernetesObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, annotations: { [HOSTS_ANNOTATION]: hosts } },
+  });
 
   const cases: [string, Tenant, Cluster, string][] = [
     [
@@ -446,31 +473,52 @@ describe('previewChildren and a reconcile, over one cluster', () => {
       'LabelConflict',
     ],
     [
-      'a host an older Tenant holds',
+      'a custom host an older Tenant holds',
       acme(underWeb(['shop.example.org'])),
       {
         tenants: [created('alpha', '2025-01-01T00:00:00Z', underWeb(['shop.example.org'])), acme()],
         routes: [],
       },
-      'HostConflict',
+      'withheld shop.example.org HostConflict: Tenant alpha',
     ],
     [
-      'a host a route made by hand holds',
+      'a templated host a route made by hand outside tenant namespaces holds',
       acme(underWeb()),
       { tenants: [], routes: [handMade('elsewhere')] },
       'HostConflict',
     ],
     [
+      "another tenant's templated host, before that tenant exists",
+      acme(underWeb(['victim.apps.example.com'])),
+      { tenants: [], routes: [] },
+      'withheld victim.apps.example.com HostTemplated: tenant victim',
+    ],
+    [
       "nothing anyone else holds (a route by hand in the tenant's own namespace is its team's)",
       acme(underWeb(['shop.example.org'])),
-      { tenants: [created('alpha', '2025-01-01T00:00:00Z', underWeb())], routes: [handMade('acme')] },
+      {
+        tenants: [
+          created('alpha', '2025-01-01T00:00:00Z', underWeb()),
+          placed(acme(underWeb(['shop.example.org']))),
+        ],
+        routes: [handMade('acme')],
+      },
+      'converge',
+    ],
+    [
+      "a host a route made by hand in another tenant's namespace serves (it holds nothing)",
+      created('beta', '2025-03-01T00:00:00Z', underWeb(['acme.example.org'])),
+      {
+        tenants: [placed(acme(underWeb()))],
+        routes: [{ ...handMade('acme'), spec: { rules: [{ host: 'acme.example.org' }] } }],
+      },
       'converge',
     ],
   ];
 
   it.each(cases)('decide alike on %s', async (_, t, cluster, expected) => {
     const decision = reconciled(t, watchedView(cluster));
-    expect(decision === 'converge' ? decision : decision.reason).toBe(expected);
+    expect(summary(decision)).toBe(expected);
     // One view given to both, and the one each fills its own way: the same decision, word for word.
     const listed = listedView(cluster);
     expect(reconciled(t, listed)).toEqual(decision);
@@ -478,13 +526,33 @@ describe('previewChildren and a reconcile, over one cluster', () => {
   });
 
   it('names the holder as the reconcile does', async () => {
-    const [, t, cluster] = cases[1]!;
-    expect(await previewed(t, listedView(cluster))).toMatchObject({
-      message: expect.stringContaining('Tenant alpha') as unknown,
-    });
     const [, u, routes] = cases[2]!;
     expect(await previewed(u, listedView(routes))).toMatchObject({
       message: expect.stringContaining('Ingress elsewhere/by-hand (not made by landlord)') as unknown,
     });
+  });
+
+  it('shows a takeover: a host another Tenant announces now, which the older one takes back', async () => {
+    const alpha = placedAs('alpha', created('alpha', '2025-01-01T00:00:00Z', underWeb(['shop.example.org'])));
+    const beta = placedAs('beta', created('beta', '2025-03-01T00:00:00Z', underWeb(['shop.example.org'])));
+    const view = listedView({ tenants: [alpha, beta], routes: [] });
+    const namespaces: Record<string, KubernetesObject> = {
+      beta: namespaceAnnouncing('beta', 'beta.apps.example.com,shop.example.org'),
+    };
+    const children = {
+      ...reader([]),
+      get: (ref: ChildRef) => Promise.resolve(ref.kind === 'Namespace' ? namespaces[ref.name] : undefined),
+      classes,
+      cluster: view,
+    };
+    const plan = await previewChildren(alpha, config, children);
+    expect(plan.kind === 'converge' ? plan.hosts?.takenFrom : undefined).toEqual([
+      { host: 'shop.example.org', tenant: 'beta' },
+    ]);
+    // beta's own namespace is read as absent here: what matters is what it would be given.
+    const lost = await previewChildren(beta, config, { ...reader([]), classes, cluster: view });
+    expect(lost.kind === 'converge' ? lost.hosts?.withheld : undefined).toEqual([
+      { host: 'shop.example.org', reason: 'HostConflict', holder: 'Tenant alpha' },
+    ]);
   });
 });

@@ -5,11 +5,15 @@
 // the converger, and the same prune rule (prune.ts's staleChildren): a preview that could differ
 // from the decision would be worse than none.
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { HOSTS_ANNOTATION } from '../api/exposure.js';
 import { isPaused, type Tenant } from '../api/tenant.js';
 import type { TenantClass } from '../api/tenantclass.js';
 import { drifted } from './apply.js';
 import { childKey, childRef, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
+import { NO_HOST_HOLDERS } from './exposure/claims.js';
+import type { StrayRoute, WithheldHost } from './exposure/exposure.js';
+import { exposureFacet } from './exposure/facet.js';
 import type { ClusterView } from './facets/contract.js';
 import { desiredState, type Wanted } from './facets/engine.js';
 import { idFor, usesId } from './namespaces/ids.js';
@@ -34,6 +38,16 @@ export interface ChildReader {
   cluster?: ClusterView;
 }
 
+/** What the exposure decision does with the tenant's hosts, when it does more than route them all. */
+export interface HostsPreview {
+  /** The row's hosts it would not route, and who holds each (the HostsReady condition's facts). */
+  withheld: WithheldHost[];
+  /** Hosts it would route that another Tenant's namespace announces now: that Tenant loses them. */
+  takenFrom: { host: string; tenant: string }[];
+  /** Hand-made routes in its namespace for hosts it does not hold: reported, never deleted. */
+  strays: StrayRoute[];
+}
+
 export type ChildrenPreview =
   /** The policy refuses the spec: nothing is applied, the Tenant reports the reason. */
   | { kind: 'refused'; reason: string; message: string }
@@ -49,6 +63,8 @@ export type ChildrenPreview =
       pruneHeld?: { until: ChildRef; gap: string };
       /** Where the tenant would be reached (status.url), when its class exposes it. */
       url?: string;
+      /** Withheld hosts, takeovers and stray routes; absent: none of them. */
+      hosts?: HostsPreview;
     }
   /** A person paused the Tenant: the operator leaves its children as they are. */
   | { kind: 'paused'; message: string };
@@ -111,7 +127,44 @@ export async function previewChildren(
   changes.push(...stale.refs.map((ref) => ({ action: 'pruned' as const, ref })));
   const held = stale.held === undefined ? {} : { pruneHeld: stale.held };
   const url = asked.status.url === undefined ? {} : { url: asked.status.url };
-  return { kind: 'converge', changes, ...held, ...url };
+  const hosts = await hostsPreview(tenant, asked, children);
+  return { kind: 'converge', changes, ...held, ...url, ...(hosts === undefined ? {} : { hosts }) };
+}
+
+/** The other Tenants that claim `host` and whose namespace announces it now (landlord.dev/hosts). */
+async function announcersOf(host: string, tenant: Tenant, children: ChildReader): Promise<string[]> {
+  const holders = children.cluster?.holders ?? NO_HOST_HOLDERS;
+  const others = holders.claimants(host).filter((t) => t !== tenant.metadata.name);
+  const announcing: string[] = [];
+  for (const other of others) {
+    const namespace = holders.namespaceOf(other);
+    const object =
+      namespace === undefined ? undefined : await children.get(childRef('Namespace', '', namespace));
+    const announced = object?.metadata?.annotations?.[HOSTS_ANNOTATION]?.split(',') ?? [];
+    if (announced.includes(host)) announcing.push(other);
+  }
+  return announcing;
+}
+
+/**
+ * The exposure facet's decision as the plan shows it: what it withholds and reports, and the hosts
+ * it takes from another Tenant whose namespace announces them now (that Tenant's reconcile, woken by
+ * the same claims, drops them from its route and annotation).
+ */
+async function hostsPreview(
+  tenant: Tenant,
+  asked: Extract<Wanted, { ok: true }>,
+  children: ChildReader,
+): Promise<HostsPreview | undefined> {
+  const exposed = asked.decisions.of(exposureFacet);
+  if (exposed === undefined) return undefined;
+  const takenFrom: HostsPreview['takenFrom'] = [];
+  for (const host of exposed.hosts) {
+    for (const other of await announcersOf(host, tenant, children)) takenFrom.push({ host, tenant: other });
+  }
+  const { withheld, strays } = exposed;
+  if (withheld.length === 0 && strays.length === 0 && takenFrom.length === 0) return undefined;
+  return { withheld, takenFrom, strays };
 }
 
 /**

@@ -20,6 +20,7 @@ import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
 import { usesId } from './namespaces/ids.js';
 import type { PoolClaims } from './pool/claim.js';
+import type { TemplateUpgradeGate } from './rollout-budget.js';
 import { OPERATOR_REASON } from './reasons.js';
 import { childNames, computeStatus, type OperatorStatus } from './status.js';
 import { CONDITION } from '../api/tenant.js';
@@ -44,6 +45,8 @@ export interface ReconcilerDeps {
   pool: PoolClaims;
   /** What facets' effects outside Kubernetes reach (a database server's admin Secret). */
   effects: Omit<Effects, 'read'>;
+  /** The leader's upgrade budget for the operator's own pod template changes (rollout-budget.ts). */
+  templateUpgrades?: TemplateUpgradeGate;
 }
 
 interface Attempt {
@@ -76,7 +79,8 @@ export class Reconciler {
     this.announcer = new ChangeAnnouncer(deps.logger, deps.events);
     const view = (): ClusterView => {
       const { neighbours, hostHolders, secretSources } = deps.observed;
-      return { neighbours, holders: hostHolders, sources: secretSources };
+      const { templateUpgrades } = deps;
+      return { neighbours, holders: hostHolders, sources: secretSources, templateUpgrades };
     };
     this.placement = new Placement({ pool: deps.pool, events: deps.events, logger: deps.logger, view });
   }
@@ -90,6 +94,7 @@ export class Reconciler {
       this.hold.forget(name);
       this.announcer.forget(name);
       this.deps.pool.forget(tenant ?? name);
+      this.deps.templateUpgrades?.forget(name);
       return { kind: 'done' };
     }
     const attempt = isPaused(tenant) ? this.leaveAlone(tenant) : await this.applySpec(tenant);
@@ -108,15 +113,12 @@ export class Reconciler {
     if (attempt.converged?.changedMeanwhile === true) return { kind: 'requeueAfter', delayMs: 0 };
     // A held status is written by a later reconcile: the Deployment's next event, or this one.
     if (held > 0) return { kind: 'requeueAfter', delayMs: held };
-    if (attempt.error === undefined)
-      return attempt.retry === undefined
-        ? { kind: 'done' }
-        : { kind: 'retry', error: new Error(attempt.retry.message) };
-    return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
+    return settled(attempt);
   }
 
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
   private leaveAlone(tenant: Tenant): Attempt {
+    this.deps.templateUpgrades?.paused(tenant.metadata.name!);
     const children = this.deps.observed.childrenOf(tenant.metadata.name!);
     return { state: requestedState(tenant), paused: true, children, ...reportedClass(tenant) };
   }
@@ -241,6 +243,15 @@ export class Reconciler {
     const ref = attempt.children.find((r) => r.kind === 'Deployment');
     return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
+}
+
+/** What the queue does next once status is written: done, retry with backoff, or stop. */
+function settled(attempt: Pick<Attempt, 'error' | 'retry'>): Outcome {
+  const { error, retry } = attempt;
+  // A facet's effect that may pass (a database server down) retries, though the apply succeeded.
+  if (error === undefined)
+    return retry === undefined ? { kind: 'done' } : { kind: 'retry', error: new Error(retry.message) };
+  return error.retry ? { kind: 'retry', error } : { kind: 'stop' };
 }
 
 function deploymentNames(children: readonly ChildRef[]): string[] {

@@ -1,5 +1,6 @@
-// Whether a Deployment's rollout is complete: for its Ready condition, and before a Deployment it
-// replaces (a tenant moved to another namespace, a renamed Deployment) is pruned.
+// Whether a Deployment's rollout is complete: for its Ready condition, before a Deployment it
+// replaces (a tenant moved to another namespace, a renamed Deployment) is pruned, and before an
+// upgrade's rollout slot is freed (rollout-budget.ts).
 import type { V1Deployment } from '@kubernetes/client-node';
 
 function counts(d: V1Deployment): {
@@ -22,4 +23,15 @@ export function rolloutGap(d: V1Deployment): string | undefined {
   if (replicas > updatedReplicas) return `${replicas - updatedReplicas} old replicas pending termination`;
   if (availableReplicas < want) return `${availableReplicas} of ${want} updated replicas available`;
   return undefined;
+}
+
+/**
+ * The rollout is over, for whatever waits on it: complete, or stuck past the Deployment's progress
+ * deadline (Degraded says so), which more waiting would not change.
+ */
+export function rolloutSettled(d: V1Deployment): boolean {
+  if (rolloutGap(d) === undefined) return true;
+  return (d.status?.conditions ?? []).some(
+    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
+  );
 }

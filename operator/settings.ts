@@ -4,6 +4,7 @@ import { ConfigError, type SettingSpec } from '../runtime/config.js';
 import { queueSettings } from '../runtime/queue-settings.js';
 import { DEFAULT_RESERVED_NAMESPACES } from './namespaces/rules.js';
 import { builtInClass, type PodSecurityLevel, type PolicyConfig } from './policy/index.js';
+import { TEMPLATE_REVISION } from './workload/template-revision.js';
 
 export const OPERATOR_SETTINGS = {
   concurrency: {
@@ -58,6 +59,20 @@ export const OPERATOR_SETTINGS = {
     default: '50',
     schema: { type: 'integer', minimum: 1, maximum: 10000 },
   },
+  upgradeRollouts: {
+    env: 'LANDLORD_OPERATOR_UPGRADE_ROLLOUTS',
+    description:
+      'How many Deployments may roll out at once because a new release changed what the operator adds to every pod template (not because their Tenant changed): a number, or a share of the Tenants such as 5%; at least 1. The others keep their running pods until a slot frees (TemplateUpgradePending).',
+    default: '5%',
+    schema: { type: 'string', pattern: '^([1-9][0-9]{0,5}|([1-9][0-9]?|100)%)$' },
+  },
+  templateRevision: {
+    env: 'LANDLORD_OPERATOR_TEMPLATE_REVISION',
+    description:
+      "For tests of upgrades only: the revision of the operator's own pod template additions it writes, as an older release would (1: 0.1.0's). Leave unset.",
+    default: String(TEMPLATE_REVISION),
+    schema: { type: 'integer', minimum: 1, maximum: TEMPLATE_REVISION },
+  },
   secretSourceNamespaces: {
     env: 'LANDLORD_SECRET_SOURCE_NAMESPACES',
     description:
@@ -86,6 +101,8 @@ export interface OperatorSettings extends CommonSettings {
   podSecurity: PodSecurityLevel;
   builtInClass: boolean;
   classRolloutPerSecond: number;
+  upgradeRollouts: string;
+  templateRevision: number;
   secretSourceNamespaces: string;
   poolRefillPerSecond: number;
   resyncSeconds: number;

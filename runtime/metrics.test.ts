@@ -7,6 +7,7 @@ const EXPECTED_NAMES = [
   'landlord_queue_depth',
   'landlord_queue_in_flight',
   'landlord_status_hold_seconds',
+  'landlord_template_upgrade_deployments',
   'landlord_tenants',
   'landlord_api_requests_total',
   'landlord_sync_rows_scanned_total',

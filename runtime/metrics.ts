@@ -41,6 +41,11 @@ export interface Metrics {
   queueInFlight: Gauge;
   /** How long the operator now holds a new generation's rolling-out status (operator/status-hold.ts). */
   statusHoldSeconds: Gauge;
+  /**
+   * Deployments of an upgrade's pod template change (operator/rollout-budget.ts), by state: rolling
+   * (holding a slot) or pending (waiting for one).
+   */
+  templateUpgradeDeployments: Gauge<'state'>;
   /** Tenants by condition and its status (condition=Ready, status=True). */
   tenants: Gauge<'condition' | 'status'>;
   /** Tenants by the lifecycle state their spec asks for; one series per state, always. */
@@ -106,6 +111,7 @@ export function createMetrics(component: string): Metrics {
     registry,
     refreshOnScrape: scrape.set,
     ...reconcileMetrics(registers, scrape.collect),
+    ...upgradeMetrics(registers, scrape.collect),
     ...poolMetrics(registers),
     ...syncMetrics(registers),
     ...purgeMetrics(registers),
@@ -230,6 +236,22 @@ function reconcileMetrics(
     tenantsPaused: new Gauge({
       name: 'landlord_tenants_paused',
       help: 'Tenants paused by hand with the landlord.dev/paused annotation.',
+      registers,
+      collect,
+    }),
+  };
+}
+
+/** The operator's upgrade budget (operator/rollout-budget.ts). */
+function upgradeMetrics(
+  registers: Registers,
+  collect: () => void,
+): Pick<Metrics, 'templateUpgradeDeployments'> {
+  return {
+    templateUpgradeDeployments: new Gauge({
+      name: 'landlord_template_upgrade_deployments',
+      help: "Deployments rolling out (rolling) or waiting to roll out (pending) a new release's change to the operator's pod template, at most LANDLORD_OPERATOR_UPGRADE_ROLLOUTS rolling.",
+      labelNames: ['state'] as const,
       registers,
       collect,
     }),

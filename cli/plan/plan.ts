@@ -8,7 +8,12 @@ import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { describeRef } from '../../operator/child-ref.js';
 import { indexesOf, type ClusterListing } from '../../operator/cluster-indexes.js';
 import type { PolicyConfig } from '../../operator/policy/index.js';
-import { previewChildren, type ChildReader, type ChildrenPreview } from '../../operator/preview.js';
+import {
+  previewChildren,
+  type ChildReader,
+  type ChildrenPreview,
+  type HostsPreview,
+} from '../../operator/preview.js';
 import type { SecretSources } from '../../operator/secrets/sources.js';
 import { fallbackClass } from '../../operator/tenancy/resolve-class.js';
 import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
@@ -45,6 +50,8 @@ export interface TenantPlan {
   note?: string;
   /** Where the tenant is reached after the plan, when its class exposes it and that changes. */
   url?: string;
+  /** Hosts withheld from it, taken from another Tenant, or served by a stray route in its namespace. */
+  hosts?: HostsPreview;
 }
 
 export interface Plan {
@@ -200,6 +207,7 @@ async function planValid(
     children: planned,
     ...(note ? { note } : {}),
     ...newUrl(tenant, operator),
+    ...(operator.hosts === undefined ? {} : { hosts: operator.hosts }),
   };
 }
 

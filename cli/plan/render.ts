@@ -31,7 +31,20 @@ function tenantBlock(t: TenantPlan): string[] {
   lines.push(...t.specChanges.map((change) => `    spec: ${change}`));
   lines.push(...t.children.map((c) => `    ${c.child}: ${c.action}`));
   if (t.url !== undefined) lines.push(`    url: ${t.url}`);
+  lines.push(...hostLines(t));
   return lines;
+}
+
+/** The exposure decision's hosts, as HostsReady and the other Tenant's reconcile will say them. */
+function hostLines({ hosts }: TenantPlan): string[] {
+  if (hosts === undefined) return [];
+  return [
+    ...hosts.withheld.map((w) => `    host ${w.host}: withheld (${w.reason}: ${w.holder})`),
+    ...hosts.takenFrom.map((t) => `    host ${t.host}: taken from Tenant ${t.tenant}`),
+    ...hosts.strays.map(
+      (s) => `    ${s.route}: not made by landlord, serves ${s.hosts.join(', ')} (not held)`,
+    ),
+  ];
 }
 
 function summaryLine(plan: Plan): string {
@@ -52,7 +65,10 @@ function summaryLine(plan: Plan): string {
 }
 
 export function planText(plan: Plan, heading: string): string {
-  const blocks = plan.tenants.filter((t) => t.kind !== 'unchanged').flatMap(tenantBlock);
+  // An unchanged tenant is shown only for what it does not route (withheld hosts, stray routes).
+  const blocks = plan.tenants
+    .filter((t) => t.kind !== 'unchanged' || t.hosts !== undefined)
+    .flatMap(tenantBlock);
   const unnamed = plan.unnamedRows.map((p) => `? a row sync skips: ${p.message}`);
   const body = [...blocks, ...unnamed];
   return [heading, '', ...(body.length > 0 ? [...body, ''] : []), summaryLine(plan)].join('\n') + '\n';

@@ -2,7 +2,7 @@
 // object's writes (a change beyond what controllers report in status), deletions and creations, the
 // Tenants' Ready condition at every event, and the pods' uids and template hashes. The upgrade test
 // (e2e/upgrade.test.ts) reads its figures from here.
-import { Watch, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { KubeApi } from '../../runtime/kube/api.js';
@@ -27,6 +27,9 @@ export const WATCHED: readonly { kind: string; path: string }[] = [
   { kind: 'RoleBinding', path: '/apis/rbac.authorization.k8s.io/v1/rolebindings' },
   { kind: 'ControllerRevision', path: '/apis/apps/v1/controllerrevisions' },
 ];
+
+/** How long a recorder watch may send nothing before it is ended: longer than any phase of the test. */
+const WATCH_INACTIVITY_MS = 10 * 60_000;
 
 /** Kinds whose status controllers rewrite as they please: a status-only change is not a write. */
 const CONTROLLER_STATUS = new Set(['Deployment', 'ReplicaSet', 'Pod', 'Namespace', 'ResourceQuota']);
@@ -152,18 +155,20 @@ export async function recordUpgrade(inScope: (kind: string, obj: Obj) => boolean
     const list = await api.request<Collection>({ method: 'GET', path });
     for (const item of list.items) if (inScope(kind, item)) last.set(keyOf(kind, item), item);
     const resourceVersion = list.metadata?.resourceVersion ?? '';
-    const watch = new Watch(kubeConfig());
-    const controller = await watch.watch(
+    // The runtime's own watch, which takes how long it may stay silent: a kind nobody writes is
+    // silent for the whole phase, which outlasts client-node's fixed 30 s once a rollout is paced.
+    const controller = await api.watch({
       path,
-      { resourceVersion, allowWatchBookmarks: false },
-      (phase: string, obj: Obj) => onEvent(kind, phase, obj),
-      (err: unknown) => {
+      query: { resourceVersion, allowWatchBookmarks: false },
+      onEvent: (event) => onEvent(kind, event.type, event.object as Obj),
+      done: (err: unknown) => {
         if (err !== null && err !== undefined && !stopped)
           record.notReady.push(
             `watch of ${kind} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}`,
           );
       },
-    );
+      idleMs: WATCH_INACTIVITY_MS,
+    });
     controllers.push(controller);
   }
   return {

@@ -4,8 +4,12 @@ import { HOSTS_ANNOTATION, LABEL } from '../../api/tenant.js';
 import type { ClassExpose, ClassPolicy } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validTenant } from '../../testing/policy.js';
 import { desiredState } from '../facets/engine.js';
-import { HostClaims } from './claims.js';
+import type { Tenant } from '../../api/tenant.js';
+import { HostClaims, hostHolders, type HostHolders } from './claims.js';
+import { hostsCondition } from './condition.js';
 import { claimedHosts, exposureOf } from './exposure.js';
+import { ForeignRoutes } from './foreign-routes.js';
+import { templatedNames } from './templates.js';
 import { EXPOSE_NAMES } from './objects.js';
 
 const INGRESS: ClassExpose = { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
@@ -189,27 +193,120 @@ describe("the row's hosts", () => {
     ]);
   });
 
-  it('go to the Tenant that claimed them first; the other says HostConflict naming it, until it lets go', () => {
+  /** Who holds what among these Tenants, as the cluster indexes would say (one class's template). */
+  const holdersOf = (tenants: Tenant[], templates = [INGRESS.host]): HostHolders => {
     const claims = new HostClaims();
+    const templated = (host: string): string[] => templatedNames(host, templates);
+    for (const t of tenants)
+      claims.set(
+        t.metadata.name!,
+        String(t.metadata.creationTimestamp),
+        claimedHosts(t, tenantClass, templated),
+      );
+    const foreign = new ForeignRoutes();
+    return hostHolders({
+      claims,
+      foreign,
+      templatedNames: templated,
+      namespaceOf: () => undefined,
+      isTenantNamespace: () => false,
+    });
+  };
+  const exposedOf = (result: ReturnType<typeof exposureOf>) => {
+    if (!result.ok || result.exposed === undefined) throw new Error('not exposed');
+    return result.exposed;
+  };
+
+  it('a custom host held by an earlier Tenant is withheld on its own: the tenant routes the rest', () => {
     const older = withHosts(['shop.example.org'], 'older', '2026-01-01T00:00:00Z');
-    const newer = withHosts(['shop.example.org'], 'newer', '2026-02-01T00:00:00Z');
-    for (const t of [older, newer])
-      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
-    expect(exposureOf(older, tenantClass, { holders: claims }).ok).toBe(true);
-    const refused = exposureOf(newer, tenantClass, { holders: claims });
-    expect(refused.ok ? undefined : refused.refusal).toMatchObject({ reason: 'HostConflict' });
-    expect(refused.ok ? '' : refused.refusal.message).toContain('held by Tenant older');
-    claims.set('older', '2026-01-01T00:00:00Z', []);
-    expect(exposureOf(newer, tenantClass, { holders: claims }).ok).toBe(true);
+    const newer = withHosts(['shop.example.org', 'www.example.org'], 'newer', '2026-02-01T00:00:00Z');
+    const holders = holdersOf([older, newer]);
+    expect(exposedOf(exposureOf(older, tenantClass, { holders })).withheld).toEqual([]);
+    const exposed = exposedOf(exposureOf(newer, tenantClass, { holders }));
+    expect(exposed.hosts).toEqual(['newer.apps.example.com', 'www.example.org']);
+    expect(exposed.withheld).toEqual([
+      { host: 'shop.example.org', reason: 'HostConflict', holder: 'Tenant older' },
+    ]);
+    expect(hostsCondition(exposed)).toMatchObject({
+      type: 'HostsReady',
+      status: 'False',
+      reason: 'HostConflict',
+    });
+    expect(hostsCondition(exposed).message).toContain(
+      '"shop.example.org" is withheld: Tenant older holds it',
+    );
+    // The holder lets go: the other routes it.
+    const freed = holdersOf([withHosts([], 'older', '2026-01-01T00:00:00Z'), newer]);
+    expect(exposedOf(exposureOf(newer, tenantClass, { holders: freed })).withheld).toEqual([]);
   });
 
-  it("a row may not take another tenant's templated host", () => {
+  it('a row may not take a templated host, whether or not its tenant exists: HostTemplated, and no claim', () => {
+    const squatter = withHosts(['victim.apps.example.com'], 'squatter', '2026-01-01T00:00:00Z');
+    // The victim has not signed up yet: the host is still its name's.
+    const alone = holdersOf([squatter]);
+    expect(claimedHosts(squatter, tenantClass, (h) => alone.templatedNames(h))).toEqual([
+      'squatter.apps.example.com',
+    ]);
+    const exposed = exposedOf(exposureOf(squatter, tenantClass, { holders: alone }));
+    expect(exposed.hosts).toEqual(['squatter.apps.example.com']);
+    expect(exposed.withheld).toEqual([
+      { host: 'victim.apps.example.com', reason: 'HostTemplated', holder: 'tenant victim' },
+    ]);
+    // Offline (landlord validate), the tenant's own class's template is enough to say so.
+    expect(exposedOf(exposureOf(squatter, tenantClass)).withheld[0]?.reason).toBe('HostTemplated');
+    // The victim signs up later, under another class with the same template: it holds its host.
+    const victim = withHosts([], 'victim', '2026-03-01T00:00:00Z');
+    const both = holdersOf([squatter, victim]);
+    expect(exposedOf(exposureOf(victim, tenantClass, { holders: both })).hosts).toEqual([
+      'victim.apps.example.com',
+    ]);
+  });
+
+  it("another class's template counts too; a tenant's own name under it is its own", () => {
+    const templates = [INGRESS.host, '{name}.example.org'];
+    const acme = withHosts(['acme.example.org', 'globex.example.org', 'www.acme.example.org'], 'acme');
+    const exposed = exposedOf(exposureOf(acme, tenantClass, { holders: holdersOf([acme], templates) }));
+    expect(exposed.hosts).toEqual(['acme.apps.example.com', 'acme.example.org', 'www.acme.example.org']);
+    expect(exposed.withheld.map((w) => [w.host, w.reason])).toEqual([
+      ['globex.example.org', 'HostTemplated'],
+    ]);
+  });
+
+  it("a route outside tenant namespaces holds its host first; a hand-made one in the tenant's namespace is a stray", () => {
     const claims = new HostClaims();
-    const owner = withHosts([], 'shop', '2026-01-01T00:00:00Z');
-    const thief = withHosts(['shop.apps.example.com'], 'thief', '2026-02-01T00:00:00Z');
-    for (const t of [owner, thief])
-      claims.set(t.metadata.name!, String(t.metadata.creationTimestamp), claimedHosts(t, tenantClass));
-    const refused = exposureOf(thief, tenantClass, { holders: claims });
-    expect(refused.ok ? undefined : refused.refusal.reason).toBe('HostConflict');
+    const foreign = new ForeignRoutes();
+    const route = (namespace: string, hosts: string[]) => ({
+      metadata: { name: 'hand', namespace },
+      spec: { hosts },
+    });
+    foreign.changed('Ingress', route('platform', ['shop.example.org']), false);
+    foreign.changed('Ingress', route('acme', ['old.example.org', 'acme.apps.example.com']), false);
+    const holders = hostHolders({
+      claims,
+      foreign,
+      templatedNames: () => [],
+      namespaceOf: () => 'acme',
+      isTenantNamespace: (ns) => ns === 'acme',
+    });
+    const exposed = exposedOf(
+      exposureOf(withHosts(['shop.example.org']), tenantClass, { holders, namespace: 'acme' }),
+    );
+    expect(exposed.withheld).toEqual([
+      {
+        host: 'shop.example.org',
+        reason: 'HostConflict',
+        holder: 'Ingress platform/hand (not made by landlord)',
+      },
+    ]);
+    expect(exposed.strays).toEqual([{ route: 'Ingress acme/hand', hosts: ['old.example.org'] }]);
+    // The hand-made route in acme's namespace holds nothing for another tenant.
+    const other = exposedOf(exposureOf(withHosts(['old.example.org'], 'other'), tenantClass, { holders }));
+    expect(other.hosts).toContain('old.example.org');
+    expect(
+      hostsCondition(exposedOf(exposureOf(withHosts([]), tenantClass, { holders, namespace: 'acme' }))),
+    ).toMatchObject({
+      status: 'False',
+      reason: 'StrayRoute',
+    });
   });
 });

@@ -1,8 +1,11 @@
 // The exposure facet: a ClusterIP Service and one route (an Ingress, or an HTTPRoute where the
 // cluster serves the Gateway API) for the hosts its class and row give a tenant, and status.url.
-// A state that keeps no workload keeps no route, and then the tenant holds no host.
+// A state that keeps no workload keeps no route, and then the tenant holds no host. HostsReady
+// says which of its hosts it routes (condition.ts).
+import { CONDITION } from '../../api/tenant.js';
 import type { Facet } from '../facets/contract.js';
 import { keepsChildren } from '../lifecycle.js';
+import { hostsCondition } from './condition.js';
 import { exposureObjects, exposureOf, type Exposed } from './exposure.js';
 
 /** The hosts the tenant holds and where it is reached; undefined: not exposed in its state. */
@@ -15,6 +18,7 @@ export const exposureFacet: Facet<ExposureDecision> = {
     { kind: 'Ingress', wave: 1, scope: 'cluster' },
     { kind: 'HTTPRoute', wave: 1, scope: 'cluster', needs: 'gatewayApi' },
   ],
+  conditionType: CONDITION.hostsReady,
   decide({ tenant, policy, state, namespace, cluster }) {
     const context = { gatewayApi: policy.gatewayApi, holders: cluster.holders, namespace };
     const exposure = exposureOf(tenant, policy.tenantClass, context);
@@ -26,4 +30,5 @@ export const exposureFacet: Facet<ExposureDecision> = {
     return { ok: true, children: exposureObjects(tenant, exposed, namespace) };
   },
   status: (exposed) => (exposed === undefined ? {} : { url: exposed.url }),
+  condition: (exposed) => (exposed === undefined ? undefined : hostsCondition(exposed)),
 };

@@ -37,20 +37,36 @@ describe('ForeignRoutes', () => {
     );
   });
 
-  it("makes a hand-made route the holder of its hosts, but not in the tenant's own namespace", () => {
+  it('makes a hand-made route outside tenant namespaces the holder of its hosts, one inside none', () => {
     const routes = new ForeignRoutes();
-    expect(routes.changed('Ingress', ingress('web', ['a.example.org']), false)).toBe(true);
-    expect(routes.holderOutside('a.example.org', 'acme')).toBe('Ingress web/r (not made by landlord)');
-    expect(routes.holderOutside('a.example.org', 'web')).toBeUndefined();
-    expect(routes.changed('Ingress', ingress('web', ['a.example.org']), false)).toBe(false);
-    expect(routes.changed('Ingress', ingress('web', ['a.example.org']), true)).toBe(true);
-    expect(routes.holderOutside('a.example.org', 'acme')).toBeUndefined();
+    const tenantNamespaces = new Set(['acme']);
+    const isTenantNamespace = (ns: string): boolean => tenantNamespaces.has(ns);
+    expect(routes.changed('Ingress', ingress('web', ['a.example.org']), false)).toEqual({
+      namespace: 'web',
+      hosts: ['a.example.org'],
+    });
+    expect(routes.platformHolder('a.example.org', isTenantNamespace)).toBe(
+      'Ingress web/r (not made by landlord)',
+    );
+    tenantNamespaces.add('web');
+    expect(routes.platformHolder('a.example.org', isTenantNamespace)).toBeUndefined();
+    expect(routes.inNamespace('web')).toEqual([{ route: 'Ingress web/r', hosts: ['a.example.org'] }]);
+    expect(routes.changed('Ingress', ingress('web', ['a.example.org']), false)).toBeUndefined();
+    expect(routes.changed('Ingress', ingress('web', ['b.example.org']), false)).toEqual({
+      namespace: 'web',
+      hosts: ['a.example.org', 'b.example.org'],
+    });
+    expect(routes.changed('Ingress', ingress('web', ['b.example.org']), true)?.hosts).toEqual([
+      'b.example.org',
+    ]);
+    expect(routes.inNamespace('web')).toEqual([]);
+    expect(routes.platformHolder('b.example.org', () => false)).toBeUndefined();
   });
 
   it("leaves out landlord's own routes: those are Tenants' claims", () => {
     const routes = new ForeignRoutes();
     const labels = { [LABEL.managedBy]: MANAGED_BY.operator, [LABEL.tenant]: 'acme' };
-    expect(routes.changed('Ingress', ingress('acme', ['acme.example.org'], labels), false)).toBe(false);
-    expect(routes.holderOutside('acme.example.org', 'other')).toBeUndefined();
+    expect(routes.changed('Ingress', ingress('acme', ['acme.example.org'], labels), false)).toBeUndefined();
+    expect(routes.platformHolder('acme.example.org', () => false)).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
-// Ingresses and HTTPRoutes that landlord did not make: one that serves a host already holds it, and
-// no Tenant may take it over (a hand-made route is never replaced; the admission policies keep
-// tenant teams from making one for a host that is not theirs). Watched cluster-wide, but only their
-// metadata and hosts are cached (keepHostsOf), and a Tenant's own namespace is left out: what its
-// team routes there is its own business. Pure bookkeeping, fed by the watch, or by `landlord plan`'s
-// listing in the same shape (listedRoute).
+// Ingresses and HTTPRoutes that landlord did not make. Outside tenant namespaces (the platform's
+// own) one that serves a host holds it, and no Tenant may take it over. Inside a tenant namespace
+// one holds nothing: its team made it while the tenant held the host (the admission policies allow
+// no other), and once the tenant lets the host go it must not keep the host from every Tenant; the
+// tenant reports it (HostsReady) and landlord never deletes it. Watched cluster-wide, but only their
+// metadata and hosts are cached (keepHostsOf). Pure bookkeeping, fed by the watch, or by
+// `landlord plan`'s listing in the same shape (listedRoute).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LABEL, MANAGED_BY } from '../../api/tenant.js';
 import { isRecord } from '../policy/json.js';
@@ -52,33 +53,73 @@ interface Route {
   hosts: readonly string[];
 }
 
+/** A route landlord did not make, as a tenant reports it. */
+export interface HandMadeRoute {
+  /** "Ingress namespace/name" */
+  route: string;
+  hosts: readonly string[];
+}
+
+/** What a route event changed: the namespace it is in and every host it served before or serves now. */
+export interface RouteChange {
+  namespace: string;
+  hosts: string[];
+}
+
 export class ForeignRoutes {
   /** host → "Kind namespace/name" of the routes that serve it */
   private readonly byHost = new Map<string, Set<string>>();
   private readonly byRoute = new Map<string, Route>();
+  /** namespace → the routes in it that serve a host */
+  private readonly byNamespace = new Map<string, Set<string>>();
 
-  /** Keeps the index current with a watch event; true when the hosts some route serves changed. */
-  changed(kind: RouteKind, object: KubernetesObject, deleted: boolean): boolean {
+  /** Keeps the index current with a watch event; undefined when the hosts it serves did not change. */
+  changed(kind: RouteKind, object: KubernetesObject, deleted: boolean): RouteChange | undefined {
     const { namespace = '', name = '' } = object.metadata ?? {};
     const key = `${kind} ${namespace}/${name}`;
     const hosts = deleted || isLandlords(object) ? [] : cachedHosts(object);
-    if (sameHosts(this.byRoute.get(key)?.hosts ?? [], hosts)) return false;
+    const before = this.byRoute.get(key)?.hosts ?? [];
+    if (sameHosts(before, hosts)) return undefined;
     this.remove(key);
-    if (hosts.length > 0) this.byRoute.set(key, { namespace, hosts });
-    for (const host of hosts) this.byHost.set(host, (this.byHost.get(host) ?? new Set<string>()).add(key));
-    return true;
+    if (hosts.length > 0) this.add(key, { namespace, hosts });
+    return { namespace, hosts: [...new Set([...before, ...hosts])] };
   }
 
-  /** A route outside `namespace` (the tenant's own) that serves the host, described; undefined: none. */
-  holderOutside(host: string, namespace: string | undefined): string | undefined {
-    for (const key of this.byHost.get(host) ?? []) {
-      if (this.byRoute.get(key)?.namespace !== namespace) return `${key} (not made by landlord)`;
+  /**
+   * A route outside every tenant namespace that serves the host, described; undefined: none. One in
+   * a tenant namespace holds nothing, whatever it serves.
+   */
+  platformHolder(host: string, isTenantNamespace: (namespace: string) => boolean): string | undefined {
+    for (const key of [...(this.byHost.get(host) ?? [])].sort()) {
+      const namespace = this.byRoute.get(key)?.namespace ?? '';
+      if (!isTenantNamespace(namespace)) return `${key} (not made by landlord)`;
     }
     return undefined;
   }
 
+  /** The routes in `namespace`, sorted by name. */
+  inNamespace(namespace: string): HandMadeRoute[] {
+    return [...(this.byNamespace.get(namespace) ?? [])]
+      .sort()
+      .map((key) => ({ route: key, hosts: this.byRoute.get(key)?.hosts ?? [] }));
+  }
+
+  private add(key: string, route: Route): void {
+    this.byRoute.set(key, route);
+    this.byNamespace.set(
+      route.namespace,
+      (this.byNamespace.get(route.namespace) ?? new Set<string>()).add(key),
+    );
+    for (const host of route.hosts)
+      this.byHost.set(host, (this.byHost.get(host) ?? new Set<string>()).add(key));
+  }
+
   private remove(key: string): void {
-    for (const host of this.byRoute.get(key)?.hosts ?? []) {
+    const route = this.byRoute.get(key);
+    const inNamespace = route === undefined ? undefined : this.byNamespace.get(route.namespace);
+    inNamespace?.delete(key);
+    if (inNamespace?.size === 0) this.byNamespace.delete(route!.namespace);
+    for (const host of route?.hosts ?? []) {
       const routes = this.byHost.get(host);
       routes?.delete(key);
       if (routes?.size === 0) this.byHost.delete(host);

@@ -14,6 +14,7 @@ import type { DesiredChild } from '../desired.js';
 import type { HostHolders } from '../exposure/claims.js';
 import type { Neighbours, PolicyConfig, Refusal } from '../policy/index.js';
 import type { SecretSources } from '../secrets/sources.js';
+import type { TemplateUpgrades } from '../rollout-budget.js';
 
 /** What the operator knows beyond the one Tenant, which `landlord validate` (offline) does not. */
 export interface ClusterView {
@@ -23,6 +24,8 @@ export interface ClusterView {
   holders?: HostHolders;
   /** The Secrets classes copy from, as their watch last saw them. */
   sources?: SecretSources;
+  /** The leader's upgrade budget (rollout-budget.ts); absent (plan, validate): the newest revision. */
+  templateUpgrades?: TemplateUpgrades;
 }
 
 /** What every facet is given: one Tenant under its resolved class, placed, in the state it asks for. */

@@ -7,6 +7,7 @@ import { containerContextOf, containerOf, testConfig, validTenant } from '../../
 import { desiredChildren, type DesiredChild } from '../desired.js';
 import { requestedState } from '../lifecycle.js';
 import { desiredState } from './engine.js';
+import { atRevision, TEMPLATE_REVISION } from '../workload/template-revision.js';
 import { evaluateTenant } from '../policy/index.js';
 import { resolvedClass } from '../../api/tenantclass.js';
 import { coldId } from '../namespaces/ids.js';
@@ -25,11 +26,17 @@ function children(t: Tenant): DesiredChild[] {
   return wanted.children;
 }
 
-/** What the operator applied for this Tenant before states existed. */
+/**
+ * What the operator applied for this Tenant before states existed, with the pod template additions
+ * of the newest template revision (which leave the hash as it was).
+ */
 function beforeStates(t: Tenant): DesiredChild[] {
   const verdict = evaluateTenant(t, testConfig());
   if (!verdict.ok) throw new Error('the fixture must be valid');
-  return desiredChildren(t, verdict.children);
+  const owner = { tenant: t.metadata.name!, tenantClass: testConfig().tenantClass };
+  return desiredChildren(t, verdict.children).map((d) =>
+    d.ref.kind === 'Deployment' ? atRevision(d, TEMPLATE_REVISION, owner) : d,
+  );
 }
 
 const deploymentOf = (list: DesiredChild[]): V1Deployment => list[0]!.manifest;

@@ -169,13 +169,14 @@ export const refusal = {
     ),
 
   /**
-   * The host is held by an earlier Tenant, or by a route landlord did not make (`holder` says which):
-   * this one waits for it, and gets it when the holder lets go.
+   * The tenant's templated host is held by a route landlord did not make outside tenant namespaces,
+   * or by an earlier Tenant of a class whose template overlaps (`holder` says which): this one waits
+   * for it, and gets it when the holder lets go. (A custom host is withheld alone: HostsReady.)
    */
   hostConflict: (host: string, holder: string): Refusal =>
     refuse(
       REFUSAL_REASON.hostConflict,
-      `host ${JSON.stringify(host)} is held by ${holder}, which had it first (a route not made by landlord always does; among Tenants, the one created earlier, or as early and named first); this tenant gets it once the holder lets it go (a Tenant's row drops it, or it is archived or deleted; a route stops serving it), or remove it from this row's hosts; nothing new is applied meanwhile`,
+      `host ${JSON.stringify(host)} is held by ${holder}, which had it first (a route not made by landlord outside tenant namespaces always does; among Tenants, the one created earlier, or as early and named first); this tenant gets it once the holder lets it go (a Tenant's row drops it, or it is archived or deleted; a route stops serving it), or its class's expose.host changes; nothing new is applied meanwhile`,
     ),
 
   gatewayApiMissing: (className: string): Refusal =>

@@ -29,10 +29,12 @@ export interface EventRouterDeps {
   classRolloutPerSecond: number;
 }
 
-/** The namespace a Tenant held labels in before an event, and after it. */
+/** The namespace a Tenant held labels in before an event, and after it; the rivals over its hosts. */
 interface Moved {
   from?: string;
   to?: string;
+  /** Other Tenants that claim a host whose claims this event changed (exposure/claims.ts). */
+  rivals: string[];
 }
 
 /**
@@ -47,7 +49,6 @@ export class EventRouter implements WatchHandlers {
   private wakePool: (() => void) | undefined;
   private readonly generations = new Generations();
   private readonly labelConflicts = new RefusedTenants(REFUSAL_REASON.labelConflict);
-  private readonly hostConflicts = new RefusedTenants(REFUSAL_REASON.hostConflict);
   private readonly classRollout: ClassRollout;
 
   constructor(private readonly deps: EventRouterDeps) {
@@ -71,15 +72,18 @@ export class EventRouter implements WatchHandlers {
     if (look) this.queue?.add(name);
     // A Tenant that starts holding labels (new, or back from archived) frees none.
     const left = moved.from !== undefined && moved.from !== moved.to;
-    // A Tenant whose spec changed (its hosts, its state) or that went may have let a host go.
     const released = deleted || generation.respecified;
     if (released || left) this.wakeLabelConflicts(name, moved.from);
-    if (released) this.wakeHostConflicts(name);
+    // Its hosts changed (asked, dropped, archived, back from archived, gone): those that claim the
+    // same hosts look at once, the holder that loses one as well as the claimant that wins it.
+    this.wakeAll(moved.rivals);
   }
 
   tenantClass(tenantClass: TenantClass, deleted: boolean): void {
-    this.deps.observed.classesChanged();
+    const rivals = this.deps.observed.classesChanged();
     this.classRollout.changed(tenantClass, deleted, () => this.deps.observed.tenants(), this.queue);
+    // A new template may reach other classes' custom hosts: their Tenants, at the rollout's rate.
+    if (this.queue !== undefined && rivals.length > 0) this.classRollout.spread(rivals, this.queue);
     this.wakePool?.();
   }
 
@@ -113,9 +117,12 @@ export class EventRouter implements WatchHandlers {
     for (const tenant of tenants) this.queue?.add(tenant);
   }
 
-  /** A route landlord did not make started or stopped serving a host: those waiting for one look again. */
+  /**
+   * A route landlord did not make started or stopped serving a host: the Tenants that claim one of
+   * its hosts look again, and so does the Tenant whose namespace it is in (it reports a stray route).
+   */
   route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void {
-    if (this.deps.observed.foreignRouteChanged(kind, object, deleted)) this.wakeHostConflicts('');
+    this.wakeAll(this.deps.observed.foreignRouteChanged(kind, object, deleted));
   }
 
   /**
@@ -142,15 +149,12 @@ export class EventRouter implements WatchHandlers {
     const name = tenant.metadata.name!;
     const from = observed.neighbours.namespace(name);
     this.labelConflicts.track(tenant, deleted);
-    this.hostConflicts.track(tenant, deleted);
-    if (deleted) observed.tenantGone(name);
-    else observed.tenantChanged(tenant);
-    return { from, to: observed.neighbours.namespace(name) };
+    const rivals = deleted ? observed.tenantGone(name) : observed.tenantChanged(tenant);
+    return { from, to: observed.neighbours.namespace(name), rivals };
   }
 
-  /** Those refused over a host look again: the host they wait for may be free now. */
-  private wakeHostConflicts(name: string): void {
-    for (const other of this.hostConflicts.others(name)) this.queue?.add(other);
+  private wakeAll(names: readonly string[]): void {
+    for (const name of names) this.queue?.add(name);
   }
 
   /**

@@ -1,5 +1,5 @@
-// The Tenants whose Applied condition says one refusal reason (LabelConflict, HostConflict): the
-// only ones a freed label or host can unblock. Kept from the Tenant events, so a change wakes these
+// The Tenants whose Applied condition says one refusal reason (LabelConflict): the only ones a freed
+// label can unblock. (Hosts wake their rivals by the claims index instead: exposure/claims.ts.) Kept from the Tenant events, so a change wakes these
 // few instead of every Tenant (at 20,000 Tenants in one namespace, every new Tenant scanned them all).
 import { findCondition } from '../../api/conditions.js';
 import { CONDITION, type Tenant } from '../../api/tenant.js';

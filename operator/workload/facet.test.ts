@@ -23,7 +23,7 @@ const exposed: Decisions = {
 };
 
 function made(facetInput: FacetInput, decisions = notExposed) {
-  const result = workloadFacet.children(facetInput, undefined, decisions);
+  const result = workloadFacet.children(facetInput, {}, decisions);
   if (!result.ok) throw new Error(result.refusal.message);
   return result.children;
 }
@@ -45,7 +45,7 @@ describe('the workload facet', () => {
   });
 
   it('refuses a spec the policy refuses while its pods would run', () => {
-    expect(workloadFacet.children(input('active', true), undefined, notExposed)).toMatchObject({
+    expect(workloadFacet.children(input('active', true), {}, notExposed)).toMatchObject({
       ok: false,
       refusal: { reason: 'PodSecurityViolation' },
     });
