@@ -115,6 +115,27 @@ const purgeSchema: Schema = {
         },
       },
     },
+    databases: {
+      type: 'array',
+      description:
+        "The tenant's databases (its class's databases when the purge was scheduled), each dropped with its role.",
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      maxItems: 8,
+      items: {
+        type: 'object',
+        required: ['name', 'engine', 'adminSecret', 'database', 'role', 'phase'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 63 },
+          engine: { type: 'string', enum: ['postgres', 'mysql'] },
+          adminSecret: { type: 'string', minLength: 1, maxLength: 253 },
+          database: { type: 'string', minLength: 1, maxLength: 64 },
+          role: { type: 'string', minLength: 1, maxLength: 64 },
+          phase: { type: 'string', enum: [...TABLE_PURGE_PHASES] },
+          finishedAt: time('When the database and role were dropped, or the drop failed.'),
+        },
+      },
+    },
   },
 };
 

@@ -111,6 +111,8 @@ export const CONDITION = {
   purged: 'Purged',
   /** PerTenant classes with secrets: every entry is in the tenant namespace (operator/secrets/). */
   secretsReady: 'SecretsReady',
+  /** PerTenant classes with databases: each has its Secret in the tenant namespace (operator/databases/). */
+  databasesReady: 'DatabasesReady',
   /** Exposed tenants: every host its class and row give it is routed (operator/exposure/). */
   hostsReady: 'HostsReady',
   /**
@@ -168,6 +170,22 @@ export interface TablePurgeStatus {
   finishedAt?: string;
 }
 
+/**
+ * A tenant database a purge drops (with its role), recorded when the purge is scheduled from the
+ * class as it was then, so a restart or a class edit cannot change what the purge drops.
+ */
+export interface DatabasePurgeStatus {
+  /** The class's entry. */
+  name: string;
+  engine: 'postgres' | 'mysql';
+  /** The server's admin Secret, in the purger's own namespace. */
+  adminSecret: string;
+  database: string;
+  role: string;
+  phase: TablePurgePhase;
+  finishedAt?: string;
+}
+
 /** What the purger records about the tenant's data (written by the purger only). */
 export interface PurgeStatus {
   phase: PurgePhase;
@@ -185,6 +203,8 @@ export interface PurgeStatus {
    */
   uid?: string;
   tables: TablePurgeStatus[];
+  /** The tenant's databases (a class's `databases`), dropped after the tables. */
+  databases?: DatabasePurgeStatus[];
 }
 
 /** How status.class was chosen: named by the row, or given as the default. */

@@ -10,7 +10,9 @@ import {
   CLASS_CRD_NAME,
   CLASS_KIND,
   CLASS_PLURAL,
+  DATABASE_ENGINES,
   DEFAULT_CLASS_ANNOTATION,
+  DEFAULT_DATABASE_NAME_TEMPLATE,
   DEFAULT_MAX_DEPLOYMENTS,
   MAX_DEPLOYMENTS_PER_TENANT,
   POD_SECURITY_LEVELS,
@@ -161,6 +163,45 @@ const secretSchema: Schema = {
       message: 'exactly one of from and externalSecret must be set',
     },
   ],
+};
+
+const databaseSchema: Schema = {
+  type: 'object',
+  required: ['name', 'engine', 'server'],
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 60,
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      description: 'Names the entry; the credentials are the Secret db-<name> in the tenant namespace.',
+    },
+    engine: {
+      type: 'string',
+      enum: [...DATABASE_ENGINES],
+      description: 'postgres, or mysql (MySQL, MariaDB).',
+    },
+    server: {
+      type: 'object',
+      required: ['secretRef'],
+      properties: {
+        secretRef: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string', minLength: 1, maxLength: 253 } },
+          description:
+            "A Secret in landlord's own namespace with the server's admin connection: host, port, user, password.",
+        },
+      },
+    },
+    nameTemplate: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 63,
+      default: DEFAULT_DATABASE_NAME_TEMPLATE,
+      description: `The database's and its role's name; {name} is replaced with the tenant's name. Default: ${DEFAULT_DATABASE_NAME_TEMPLATE}.`,
+    },
+  },
 };
 
 const limitsSchema: Schema = {
@@ -386,6 +427,15 @@ const specSchema: Schema = {
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['name'],
       items: secretSchema,
+    },
+    databases: {
+      type: 'array',
+      description:
+        'A database and a role of its own for every tenant (PerTenant only), made on first reconcile, dropped only by a purge (docs/databases.md).',
+      maxItems: 8,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: databaseSchema,
     },
     limits: limitsSchema,
     allowedTables: {

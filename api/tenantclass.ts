@@ -159,6 +159,26 @@ export interface ClassExpose {
   tls?: { secretName: string };
 }
 
+/** The database engines a class's `databases` may name. */
+export const DATABASE_ENGINES = ['postgres', 'mysql'] as const;
+export type DatabaseEngine = (typeof DATABASE_ENGINES)[number];
+
+/**
+ * A database and a role of its own for every tenant of a PerTenant class, on a platform server
+ * whose admin connection is a Secret in landlord's own namespace (host, port, user, password); the
+ * credentials land in the tenant namespace as Secret `db-<name>` (docs/databases.md).
+ */
+export interface ClassDatabase {
+  name: string;
+  engine: DatabaseEngine;
+  server: { secretRef: { name: string } };
+  /** The database's (and its role's) name; "{name}" is replaced with the tenant's name. */
+  nameTemplate: string;
+}
+
+/** How a class's database is named when its entry says nothing. */
+export const DEFAULT_DATABASE_NAME_TEMPLATE = 't_{name}';
+
 /** A class with every default filled in: all the operator reads. */
 export interface ClassPolicy {
   /** The TenantClass's name, or BUILT_IN_CLASS_NAME. */
@@ -184,6 +204,8 @@ export interface ClassPolicy {
   rbac: readonly ClassRoleBinding[];
   /** Secrets in the tenant namespace (PerTenant only); none by default. */
   secrets: readonly ClassSecret[];
+  /** A database per entry for each tenant (PerTenant only); none by default. */
+  databases: readonly ClassDatabase[];
   limits: ClassLimits;
   /**
    * The DynamoDB tables whose rows may use the class (by the table sync stamps on the Tenant, which
@@ -223,6 +245,7 @@ export interface TenantClassSpec {
   serviceAccount?: { automountToken?: boolean };
   rbac?: ClassRoleBinding[];
   secrets?: ClassSecret[];
+  databases?: (Omit<ClassDatabase, 'nameTemplate'> & { nameTemplate?: string })[];
   limits?: Partial<ClassLimits>;
   allowedTables?: string[];
   expose?: ClassExpose;
@@ -306,6 +329,10 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],
     secrets: (s.secrets ?? []).map(withSecretDefaults),
+    databases: (s.databases ?? []).map((d) => ({
+      ...d,
+      nameTemplate: d.nameTemplate ?? DEFAULT_DATABASE_NAME_TEMPLATE,
+    })),
     limits: { ...DEFAULTS.limits, ...s.limits },
     ...(s.allowedTables === undefined ? {} : { allowedTables: s.allowedTables }),
     ...(s.warmPool === undefined ? {} : { warmPool: warmPoolOf(s.warmPool) }),

@@ -276,7 +276,10 @@ describe('each component under its own ServiceAccount (config/rbac)', () => {
     { component: 'purger', check: 'delete tenants.landlord.dev' },
     { component: 'purger', check: 'create deployments.apps -n default' },
     { component: 'purger', check: 'delete configmaps -n default' },
-    { component: 'purger', check: `get secrets -n ${SYSTEM}` },
+    // It reads a database server's admin Secret by name in its own namespace (docs/databases.md):
+    // it cannot list them, nor read a Secret anywhere else.
+    { component: 'purger', check: `list secrets -n ${SYSTEM}` },
+    { component: 'purger', check: 'get secrets -n default' },
     { component: 'purger', check: `update leases.coordination.k8s.io/landlord-sync -n ${SYSTEM}` },
     { component: 'purger', check: 'create clusterroles.rbac.authorization.k8s.io' },
   ];

@@ -17,6 +17,7 @@ import {
   type Ports,
 } from './components.js';
 import { writeCredentials, type Credentials } from './credentials.js';
+import { DatabaseServers, type DatabaseEnv } from './database-servers.js';
 import { ensureMoto } from './moto.js';
 import { freePort } from './ports.js';
 import { assertRunning, ProcessGroup } from './process-group.js';
@@ -24,7 +25,7 @@ import { apiServerReady, createKwokNode, httpOk, probeWorkload } from './readine
 import { installTenantCrd } from './tenant-crd.js';
 import { waitUntil } from './wait.js';
 
-export interface ClusterEnv {
+export interface ClusterEnv extends Partial<DatabaseEnv> {
   KUBECONFIG: string;
   LANDLORD_E2E_API_SERVER: string;
   LANDLORD_E2E_CA_FILE: string;
@@ -44,6 +45,8 @@ export interface ClusterOptions {
    * only every 30 s, and until it knows a kind it does not collect that kind's dependents.
    */
   installTenantCrd?: boolean;
+  /** PostgreSQL and MariaDB on loopback (database-servers.ts), their endpoints in env. */
+  databases?: boolean;
 }
 
 interface ClusterParts {
@@ -65,6 +68,7 @@ export class Cluster {
   private readonly creds: Credentials;
   private readonly motoServer: string | undefined;
   private readonly installCrd: boolean;
+  private readonly databases: DatabaseServers | undefined;
 
   private constructor(parts: ClusterParts, options: ClusterOptions) {
     ({ runDir: this.runDir, ports: this.ports, binaries: this.binaries, creds: this.creds } = parts);
@@ -72,6 +76,8 @@ export class Cluster {
     const log = options.log ?? ((line: string) => console.error(line));
     this.processes = new ProcessGroup(join(this.runDir, 'logs'), log);
     this.installCrd = options.installTenantCrd ?? false;
+    this.databases =
+      options.databases === true ? new DatabaseServers(join(this.runDir, 'logs'), log) : undefined;
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
@@ -108,6 +114,7 @@ export class Cluster {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'landlord-e2e',
       AWS_SECRET_ACCESS_KEY: 'landlord-e2e',
+      ...this.databases?.endpoints,
     };
   }
 
@@ -131,7 +138,7 @@ export class Cluster {
   private async boot(): Promise<void> {
     const logDir = join(this.runDir, 'logs');
     await mkdir(logDir, { recursive: true });
-    await Promise.all([this.startEtcd(), this.startMoto()]);
+    await Promise.all([this.startEtcd(), this.startMoto(), this.databases?.start()]);
     await this.startApiServer();
     const server = { server: this.apiServerUrl, caFile: this.caFile };
     await writeComponentKubeconfigs(this.runDir, server, this.creds);
@@ -237,6 +244,7 @@ export class Cluster {
     this.resumeEtcd();
     this.resumeDynamo();
     await this.processes.stopAll(['kwok', 'scheduler', 'controller-manager', 'apiserver', 'moto', 'etcd']);
+    await this.databases?.stop();
     if (process.env.LANDLORD_E2E_KEEP !== '1') await rm(this.runDir, { recursive: true, force: true });
   }
 }

@@ -29,6 +29,7 @@ async function startOne(slot: number): Promise<Started> {
   const cluster = await Cluster.start({
     dynamodb: 'moto',
     installTenantCrd: true,
+    databases: true,
     log: (line) => console.log(`[e2e ${slot}] ${line}`),
   });
   return { cluster, control: await startControlServer(cluster) };

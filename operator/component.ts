@@ -151,6 +151,7 @@ class OperatorComponent implements Component {
       logger: ctx.logger,
       rolloutTimes: this.rolloutTimes,
       pool,
+      effects: { api, namespace: this.settings.namespace },
       templateUpgrades,
     });
   }

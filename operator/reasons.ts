@@ -2,6 +2,7 @@
 // and alerts match on them. Refusal reasons come from the policy module.
 // Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
 // reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
+import { SQL_FAILURE } from '../runtime/sql/errors.js';
 import type { RefusalReason } from './policy/index.js';
 
 export const OPERATOR_REASON = {
@@ -64,6 +65,22 @@ export const SECRETS_REASON = {
   externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
   /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */
   externalSecretNotReady: 'ExternalSecretNotReady',
+} as const;
+
+/**
+ * DatabasesReady (operator/databases/): True when every database of the class has its Secret in the
+ * tenant namespace, else False with the first problem's reason. The server's failures are the
+ * runtime's SQL_FAILURE reasons (ServerUnreachable, AuthFailed, AdminSecretMissing, QuotaExceeded…).
+ */
+export const DATABASES_REASON = {
+  ready: 'DatabasesReady',
+  /** False: a Shared class names databases; there is no namespace of the tenant's own for the Secret. */
+  notAllowed: 'DatabasesNotAllowed',
+  /** False: the name template gives no name the engines accept. */
+  invalidName: 'InvalidDatabaseName',
+  /** False: archived or purged, a database not made yet is not made (one made before is kept). */
+  notInState: 'DatabaseNotInState',
+  ...SQL_FAILURE,
 } as const;
 
 /** The HostsReady condition's reasons (operator/exposure/): which of its hosts an exposed tenant routes. */

@@ -2,7 +2,7 @@
 // state ask for, make the children match, then report. A Tenant a person paused is only reported
 // on. Whatever happened, status is written in one place and only when it changed; the outcome
 // tells the queue whether to retry.
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import { isPaused, type ClassSource, type Tenant, type TenantState } from '../api/tenant.js';
@@ -13,8 +13,8 @@ import { childKey, type ChildRef } from './child-ref.js';
 import { ChangeAnnouncer } from './announcer.js';
 import { Placement } from './pool/placement.js';
 import { requestedState } from './lifecycle.js';
-import type { ClusterView } from './facets/contract.js';
-import { keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
+import type { ClusterView, Effects } from './facets/contract.js';
+import { actAll, keptReports, reportsOf, type FacetReports, type Wanted } from './facets/engine.js';
 import { ReconcileError, retryable, stall } from './reconcile-error.js';
 import type { ObservedState } from './observed.js';
 import type { PolicyConfig } from './policy/index.js';
@@ -43,6 +43,8 @@ export interface ReconcilerDeps {
   rolloutTimes: RolloutTimes;
   /** "{id}" classes: the namespace a Tenant holds, and warm pool claims (pool/claim.ts). */
   pool: PoolClaims;
+  /** What facets' effects outside Kubernetes reach (a database server's admin Secret). */
+  effects: Omit<Effects, 'read'>;
   /** The leader's upgrade budget for the operator's own pod template changes (rollout-budget.ts). */
   templateUpgrades?: TemplateUpgradeGate;
 }
@@ -63,6 +65,8 @@ interface Attempt {
   classSource?: ClassSource;
   /** What the facets report, once their children were looked at (applied, or the apply failed). */
   reports?: FacetReports;
+  /** A facet's effect failed in a way that may pass: look again with backoff. */
+  retry?: { reason: string; message: string };
 }
 
 export class Reconciler {
@@ -109,8 +113,7 @@ export class Reconciler {
     if (attempt.converged?.changedMeanwhile === true) return { kind: 'requeueAfter', delayMs: 0 };
     // A held status is written by a later reconcile: the Deployment's next event, or this one.
     if (held > 0) return { kind: 'requeueAfter', delayMs: held };
-    if (attempt.error === undefined) return { kind: 'done' };
-    return attempt.error.retry ? { kind: 'retry', error: attempt.error } : { kind: 'stop' };
+    return settled(attempt);
   }
 
   /** Paused: no apply, no prune, so a person's edits to the children stay; only status is reported. */
@@ -161,18 +164,23 @@ export class Reconciler {
   }
 
   /** Applies what the facets want, then asks each for its report, reading what converging left. */
-  private async converge(tenant: Tenant, wanted: Wanted): Promise<Attempt> {
-    const { state } = wanted;
-    if (!wanted.ok) return this.failed(tenant, state, stall(wanted.refusal.reason, wanted.refusal.message));
+  private async converge(tenant: Tenant, decided: Wanted): Promise<Attempt> {
+    const { state } = decided;
+    if (!decided.ok)
+      return this.failed(tenant, state, stall(decided.refusal.reason, decided.refusal.message));
+    const read = (ref: ChildRef): KubernetesObject | undefined => this.deps.observed.child(ref);
+    const { wanted, retry } = await actAll(decided, { ...this.deps.effects, read });
+    const again = retry === undefined ? {} : { retry };
     // Read after converging: an ExternalSecret just applied is in the cache as its apply returned it.
     const reports = (): FacetReports => reportsOf(wanted, (ref) => this.deps.observed.child(ref));
     try {
       const converged = await this.deps.converger.converge(tenant, wanted.children, wanted.retained);
       this.announcer.onceApplied(tenant, converged);
       const children = wanted.children.map((d) => d.ref);
-      return { state, paused: false, children, converged, namespace: wanted.namespace, reports: reports() };
+      const namespace = wanted.namespace;
+      return { state, paused: false, children, converged, namespace, reports: reports(), ...again };
     } catch (err) {
-      return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports() };
+      return { ...this.failed(tenant, state, asReconcileError(err)), reports: reports(), ...again };
     }
   }
 
@@ -252,6 +260,15 @@ export class Reconciler {
     const ref = attempt.children.find((r) => r.kind === 'Deployment');
     return ref === undefined ? undefined : this.deps.observed.child<V1Deployment>(ref);
   }
+}
+
+/** What the queue does next once status is written: done, retry with backoff, or stop. */
+function settled(attempt: Pick<Attempt, 'error' | 'retry'>): Outcome {
+  const { error, retry } = attempt;
+  // A facet's effect that may pass (a database server down) retries, though the apply succeeded.
+  if (error === undefined)
+    return retry === undefined ? { kind: 'done' } : { kind: 'retry', error: new Error(retry.message) };
+  return error.retry ? { kind: 'retry', error } : { kind: 'stop' };
 }
 
 function deploymentNames(children: readonly ChildRef[]): string[] {

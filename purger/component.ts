@@ -4,6 +4,12 @@
 // purge of a Tenant that left state purged, or is going away, is aborted at once.
 import { CRDS } from '../api/crds.js';
 import { FIELD_MANAGER, PURGE_PHASES, type Tenant } from '../api/tenant.js';
+import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
+import { Informer } from '../runtime/kube/informer.js';
+import { apiPath } from '../runtime/kube/paths.js';
+import { readAdminConnection } from '../runtime/sql/admin.js';
+import { dropDatabase } from './databases/drop.js';
+import { databasesToDrop } from './databases/targets.js';
 import type { Component, ComponentContext, Work } from '../runtime/component.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import { TenantStatusWriter } from '../runtime/kube/tenant-status-writer.js';
@@ -21,8 +27,10 @@ import { statusCurrent } from './status.js';
 
 class PurgerComponent implements Component {
   readonly name = 'purger';
-  readonly crds = [CRDS.tenants];
+  // TenantClasses name a tenant's databases.
+  readonly crds = [CRDS.tenants, CRDS.tenantClasses];
   private tenants: TenantCache | undefined;
+  private classes: Informer<TenantClass> | undefined;
   private queue: WorkQueue | undefined;
   private readonly running = new RunningPurges();
   private readonly stalled = new Map<string, number | undefined>();
@@ -40,7 +48,15 @@ class PurgerComponent implements Component {
     tenants.on('update', (t) => this.onTenant(t, false));
     tenants.on('delete', (t) => this.onTenant(t, true));
     this.tenants = tenants;
-    await tenants.start();
+    const classes = new Informer<TenantClass>(ctx.api, {
+      path: apiPath({ apiVersion: CLASS_API_VERSION, kind: CLASS_KIND }),
+      apiVersion: CLASS_API_VERSION,
+      kind: CLASS_KIND,
+      logger: ctx.logger,
+      dropStatus: true,
+    });
+    this.classes = classes;
+    await Promise.all([tenants.start(), classes.start()]);
     if (this.policy.tables.length === 0)
       ctx.logger.warn('no data tables configured (LANDLORD_PURGER_TABLES): purges will delete nothing');
   }
@@ -64,6 +80,14 @@ class PurgerComponent implements Component {
       engine: { client, workers: this.settings.workers, limiter: new WriteRateLimiter(this.settings.rate) },
       running: this.running,
       stalled: this.stalled,
+      databases: {
+        of: (tenant) => databasesToDrop(tenant, (name) => this.classes!.get(name)),
+        drop: async (database) =>
+          dropDatabase(
+            await readAdminConnection(ctx.api, this.settings.namespace, database.adminSecret),
+            database,
+          ),
+      },
     });
     const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
     this.queue = queue;
@@ -109,7 +133,7 @@ class PurgerComponent implements Component {
   }
 
   async close(): Promise<void> {
-    await this.tenants?.stop();
+    await Promise.all([this.tenants?.stop(), this.classes?.stop()]);
   }
 }
 

@@ -3,7 +3,7 @@
 // cancelled. Status is written by the status writer only, and only when it changed; the outcome
 // tells the queue whether to retry.
 import type { ConditionInput } from '../api/conditions.js';
-import { type PurgeStatus, type Tenant } from '../api/tenant.js';
+import { type DatabasePurgeStatus, type PurgeStatus, type Tenant } from '../api/tenant.js';
 import type { EventType, EventRecorder } from '../runtime/kube/events.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
@@ -20,6 +20,7 @@ import { STOP, stopReason, type RunningPurges } from './running.js';
 import type { PurgePolicy } from './settings.js';
 import {
   cancelledCondition,
+  databaseLabel,
   endedPurge,
   failedCondition,
   heldBackCondition,
@@ -49,6 +50,11 @@ export interface ReconcilerDeps {
   running: RunningPurges;
   /** Tenants whose purge failed for good, by the generation that failed: not retried until it changes. */
   stalled: Map<string, number | undefined>;
+  /** The tenant's databases as its class names them now, and how one is dropped (databases/). */
+  databases: {
+    of: (tenant: Tenant) => DatabasePurgeStatus[];
+    drop: (database: DatabasePurgeStatus) => Promise<void>;
+  };
 }
 
 type Times = { scheduledAt: string; startsAt: string };
@@ -68,7 +74,7 @@ export class Reconciler {
     const now = new Date();
     const decision = decidePurge(tenant, now, {
       delayMs: this.deps.policy.delayMs,
-      tableCount: this.tableNames.length,
+      tableCount: this.tableNames.length + this.deps.databases.of(tenant).length,
       tenantTables: this.deps.policy.tenantTables,
       stalledGeneration: this.deps.stalled.get(name),
     });
@@ -142,7 +148,7 @@ export class Reconciler {
     const purge =
       decision.kind === 'wait'
         ? { ...tenant.status!.purge!, startsAt: times.startsAt }
-        : scheduledPurge(tenant, times, this.tableNames);
+        : scheduledPurge(tenant, times, this.tableNames, this.deps.databases.of(tenant));
     const wrote = await this.report(tenant, purge, progressCondition(purge));
     if (wrote && decision.kind === 'schedule') {
       const delay = formatDuration(this.deps.policy.delayMs);
@@ -161,7 +167,12 @@ export class Reconciler {
     const name = tenant.metadata.name!;
     // Registered before the first await: from the decision on, a state change aborts this purge.
     const signal = this.deps.running.begin(name);
-    const start = startedPurge(tenant, times, this.tableNames, new Date());
+    const start = startedPurge(
+      tenant,
+      times,
+      { tables: this.tableNames, databases: this.deps.databases.of(tenant) },
+      new Date(),
+    );
     const progress = new ProgressReporter(name, this.deps.writer, this.deps.logger);
     let end: RunEnd;
     try {
@@ -169,7 +180,7 @@ export class Reconciler {
         tenant,
         'Normal',
         PURGER_EVENT.started,
-        startedMessage(totalDeleted(start), this.tableNames),
+        startedMessage(totalDeleted(start), emptied(start)),
       );
       this.deps.metrics.purgesTotal.inc({ result: 'started' });
       await this.report(tenant, start, progressCondition(start));
@@ -178,6 +189,7 @@ export class Reconciler {
         tables: this.deps.policy.tables,
         engine: this.deps.engine,
         signal,
+        dropDatabase: this.deps.databases.drop,
         onProgress: (purge, step) => {
           this.count(step);
           progress.update(purgerStatus(tenant, purge, progressCondition(purge), new Date()));
@@ -198,7 +210,7 @@ export class Reconciler {
         await this.report(tenant, purge, progressCondition(purge));
         this.deps.stalled.delete(tenant.metadata.name!);
         this.deps.metrics.purgesTotal.inc({ result: 'completed' });
-        const message = `deleted ${totalDeleted(purge)} items from ${this.tableNames.join(', ')}`;
+        const message = `deleted ${totalDeleted(purge)} items from ${emptied(purge).join(', ')}`;
         this.announce(tenant, 'Normal', PURGER_EVENT.completed, message);
         return { kind: 'done' };
       }
@@ -271,6 +283,12 @@ export class Reconciler {
     if (step.throttled > 0) metrics.purgeThrottledTotal.inc({ table: step.table }, step.throttled);
   }
 }
+
+/** The tables and databases a purge empties, as its Events name them. */
+const emptied = (purge: PurgeStatus): string[] => [
+  ...purge.tables.map((t) => t.table),
+  ...(purge.databases ?? []).map(databaseLabel),
+];
 
 function startedMessage(before: number, tables: readonly string[]): string {
   const what = `deleting the tenant's data in ${tables.join(', ')}`;

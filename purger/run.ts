@@ -3,11 +3,11 @@
 // attempt completed are skipped; the others start again (the engine queries what is left) and
 // their counts go on from what the earlier attempt recorded.
 import { rfc3339 } from '../api/conditions.js';
-import type { PurgeStatus } from '../api/tenant.js';
+import type { DatabasePurgeStatus, PurgeStatus } from '../api/tenant.js';
 import type { DataTableSpec } from './data/data-table.js';
 import { PermanentPurgeError, PurgeAbortedError } from './data/errors.js';
 import { purgePartition, type PartitionPurgeOptions } from './data/partition-purge.js';
-import { withTable } from './status.js';
+import { databaseLabel, withDatabase, withTable } from './status.js';
 
 export type RunEnd =
   | { kind: 'completed'; purge: PurgeStatus }
@@ -21,6 +21,8 @@ export interface RunOptions {
   tables: readonly DataTableSpec[];
   engine: Omit<PartitionPurgeOptions, 'table' | 'tenant' | 'signal' | 'onProgress'>;
   signal: AbortSignal;
+  /** Drops one tenant database and its role, idempotently (databases/drop.ts). */
+  dropDatabase: (database: DatabasePurgeStatus) => Promise<void>;
   /** Called whenever a count or a table's phase moves; `deleted` and `throttled` are the increments. */
   onProgress: (purge: PurgeStatus, step: { table: string; deleted: number; throttled: number }) => void;
 }
@@ -36,6 +38,27 @@ export async function runPurge(start: PurgeStatus, o: RunOptions): Promise<RunEn
     const ended = await purgeTable(purge, spec, base, o);
     purge = ended.purge;
     if (ended.kind !== 'completed') return ended;
+  }
+  return dropDatabases(purge, o);
+}
+
+/** The tenant's databases, after its tables: those an earlier attempt dropped are skipped. */
+async function dropDatabases(start: PurgeStatus, o: RunOptions): Promise<RunEnd> {
+  let purge = start;
+  for (const database of start.databases ?? []) {
+    if (database.phase === 'Completed') continue;
+    if (o.signal.aborted) return { kind: 'aborted', purge };
+    const label = databaseLabel(database);
+    try {
+      await o.dropDatabase(database);
+    } catch (err) {
+      purge = withDatabase(purge, database.name, { phase: 'Failed', finishedAt: rfc3339(new Date()) });
+      // Retried with backoff whatever the cause: a fixed admin Secret must finish the purge unaided.
+      const error = err instanceof Error ? err.message : String(err);
+      return { kind: 'failed', purge, table: label, error, permanent: false };
+    }
+    purge = withDatabase(purge, database.name, { phase: 'Completed', finishedAt: rfc3339(new Date()) });
+    o.onProgress(purge, { table: label, deleted: 0, throttled: 0 });
   }
   return { kind: 'completed', purge };
 }

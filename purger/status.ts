@@ -7,6 +7,7 @@ import type { TableMismatch } from '../api/table-identity.js';
 import {
   CONDITION,
   type Condition,
+  type DatabasePurgeStatus,
   type PurgePhase,
   type PurgeStatus,
   type TablePurgeStatus,
@@ -46,7 +47,15 @@ const condition = (status: 'True' | 'False', reason: string, message: string): C
   message,
 });
 
-const tableNames = (purge: PurgeStatus): string[] => purge.tables.map((t) => t.table);
+/** What a purge empties, as its messages name it: each table, then each database. */
+const tableNames = (purge: PurgeStatus): string[] => [
+  ...purge.tables.map((t) => t.table),
+  ...(purge.databases ?? []).map(databaseLabel),
+];
+
+/** A database as the purge's messages and failures name it. */
+export const databaseLabel = (d: Pick<DatabasePurgeStatus, 'engine' | 'database'>): string =>
+  `${d.engine} database ${d.database}`;
 
 export const totalDeleted = (purge: PurgeStatus | undefined): number =>
   (purge?.tables ?? []).reduce((sum, t) => sum + t.deleted, 0);
@@ -87,6 +96,7 @@ export function scheduledPurge(
   tenant: Tenant,
   times: { scheduledAt: string; startsAt: string },
   tables: readonly string[],
+  databases: readonly DatabasePurgeStatus[] = [],
 ): PurgeStatus {
   return {
     phase: 'Scheduled',
@@ -94,6 +104,7 @@ export function scheduledPurge(
     startsAt: times.startsAt,
     ...ownedBy(tenant),
     tables: tables.map((table) => ({ table, phase: 'Pending', deleted: 0 })),
+    ...(databases.length === 0 ? {} : { databases: [...databases] }),
   };
 }
 
@@ -104,18 +115,38 @@ export function scheduledPurge(
 export function startedPurge(
   tenant: Tenant,
   times: { scheduledAt: string; startsAt: string },
-  tables: readonly string[],
+  tables: readonly string[] | { tables: readonly string[]; databases: readonly DatabasePurgeStatus[] },
   now: Date,
 ): PurgeStatus {
+  // A list alone: the tables, no database (the tests' and an older caller's shape).
+  const { tables: tableList, databases } = 'tables' in tables ? tables : { tables, databases: [] };
   const before = ownPurge(tenant);
   const earlier = new Map((before?.tables ?? []).map((t) => [t.table, t]));
+  // The databases recorded when the purge was scheduled; those of the class now only for a purge
+  // scheduled before databases were recorded.
+  const dropping = (before?.databases ?? databases).map((d) =>
+    d.phase === 'Completed' ? d : { ...d, phase: 'Pending' as const },
+  );
   return {
     phase: 'Running',
     scheduledAt: times.scheduledAt,
     startsAt: times.startsAt,
     startedAt: before?.startedAt ?? rfc3339(now),
     ...ownedBy(tenant),
-    tables: tables.map((table) => resumed(earlier.get(table), table)),
+    tables: tableList.map((table) => resumed(earlier.get(table), table)),
+    ...(dropping.length === 0 ? {} : { databases: dropping }),
+  };
+}
+
+/** The purge with one database changed. */
+export function withDatabase(
+  purge: PurgeStatus,
+  name: string,
+  change: Partial<DatabasePurgeStatus>,
+): PurgeStatus {
+  return {
+    ...purge,
+    databases: (purge.databases ?? []).map((d) => (d.name === name ? { ...d, ...change } : d)),
   };
 }
 

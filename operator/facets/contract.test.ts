@@ -1,6 +1,7 @@
 // The facet contract as the engine carries it out, with facets made for the test: decisions in the
 // list's order and the first refusal ending the walk, children in the list's order whatever facet
-// they read, retained children and status fields gathered, conditions reported in order.
+// they read, retained children and status fields gathered, conditions reported in order; a facet's
+// effects (act) turning a retained child into one to apply.
 import { describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { CONDITION } from '../../api/tenant.js';
@@ -9,7 +10,7 @@ import { childRef } from '../child-ref.js';
 import { withOwnership } from '../desired.js';
 import { refusal } from '../policy/index.js';
 import type { Facet } from './contract.js';
-import { desiredState, keptReports, reportsOf } from './engine.js';
+import { actAll, desiredState, keptReports, reportsOf } from './engine.js';
 
 const tenant = validTenant();
 const configMap = (name: string): KubernetesObject => ({
@@ -118,5 +119,52 @@ describe('keptReports', () => {
       status: { url: 'https://acme.example.com' },
     });
     expect(keptReports(validTenant())).toEqual({ conditions: [], status: {} });
+  });
+});
+
+/** Makes the Secret it retained, and says so in the decision its condition reads. */
+const acting: Facet<{ made: boolean }> = {
+  name: 'acting',
+  kinds: [],
+  decide: () => ({ ok: true, decision: { made: false } }),
+  children: () => ({ ok: true, children: [], retained: [childRef('Secret', 'acme', 'db-main')] }),
+  act: (decision) =>
+    Promise.resolve({
+      decision: { made: true },
+      children: [
+        withOwnership(
+          { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-main', namespace: 'acme' } },
+          tenant,
+          'Secret',
+        ),
+      ],
+      ...(decision.made ? {} : { retry: { reason: 'ServerUnreachable', message: 'down' } }),
+    }),
+  condition: (decision) => ({
+    type: CONDITION.databasesReady,
+    status: decision.made ? 'True' : 'False',
+    reason: 'Checked',
+    message: 'acted',
+  }),
+};
+
+describe('actAll', () => {
+  const effects = { read: () => undefined, api: undefined as never, namespace: 'landlord-system' };
+
+  it("applies what the effects made instead of retaining it, and reports from the effects' decision", async () => {
+    const wanted = desiredState(tenant, testConfig(), {}, [hosts, acting]);
+    if (!wanted.ok) throw new Error('refused');
+    expect(wanted.retained).toEqual([childRef('Secret', 'acme', 'db-main')]);
+    const { wanted: acted, retry } = await actAll(wanted, effects, [hosts, acting]);
+    expect(acted.retained).toEqual([]);
+    expect(acted.children.map((c) => c.ref.name)).toEqual(['route', 'db-main']);
+    expect(reportsOf(acted, () => undefined, [hosts, acting]).conditions).toMatchObject([{ status: 'True' }]);
+    expect(retry).toEqual({ reason: 'ServerUnreachable', message: 'down' });
+  });
+
+  it('leaves the wanted state as it is when no facet acts', async () => {
+    const wanted = desiredState(tenant, testConfig(), {}, [hosts]);
+    if (!wanted.ok) throw new Error('refused');
+    expect((await actAll(wanted, effects, [hosts])).wanted).toBe(wanted);
   });
 });

@@ -7,6 +7,7 @@
 // once. A new feature is a folder with a facet and a line in the list, never a new field here.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ConditionInput } from '../../api/conditions.js';
+import type { KubeApi } from '../../runtime/kube/api.js';
 import type { Tenant, TenantState, TenantStatus } from '../../api/tenant.js';
 import type { ChildKind, ChildRef } from '../child-ref.js';
 import type { DesiredChild } from '../desired.js';
@@ -73,6 +74,27 @@ export interface Decisions {
 /** The freshest copy of a child the reconcile applied: the apply's response, else the cache's. */
 export type ReadChild = (ref: ChildRef) => KubernetesObject | undefined;
 
+/**
+ * What a facet's `act` may reach beyond the tenant: the children as the caches hold them, and the
+ * API for reads in the operator's own namespace (a database server's admin Secret).
+ */
+export interface Effects {
+  read: ReadChild;
+  api: KubeApi;
+  /** The operator's own namespace. */
+  namespace: string;
+}
+
+/**
+ * What `act` did: the decision as its effects left it (for `condition`), the children they made,
+ * and, when one failed in a way that may pass, why the tenant should be looked at again soon.
+ */
+export interface Acted<D> {
+  decision: D;
+  children: readonly DesiredChild[];
+  retry?: { reason: string; message: string };
+}
+
 /** The fields of status a facet may fill, besides its condition. */
 export type FacetStatus = Pick<TenantStatus, 'url'>;
 
@@ -128,6 +150,13 @@ export interface Facet<D = unknown> {
    * the same finds it already there. Absent: nothing (it comes with the claim).
    */
   member?(input: MemberInput): MemberMade;
+  /**
+   * Side effects outside Kubernetes that its children need first (a tenant's database on a platform
+   * server), run by the reconcile only (never by plan or validate), after every facet decided and
+   * before converging. It should cost nothing when nothing changed: what it made before is proven
+   * by a child the caches hold. A failure is reported in the decision it returns, never thrown.
+   */
+  act?(decision: D, input: FacetInput, effects: Effects): Promise<Acted<D>>;
   /** The status fields its decision fills (where the tenant is reached), known before applying. */
   status?(decision: D): FacetStatus;
   /** Its own condition, read after the children were applied; undefined: none to report. */

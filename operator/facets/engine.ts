@@ -11,6 +11,7 @@ import { tenantNamespace, type PolicyConfig, type Refusal } from '../policy/inde
 import type {
   ClusterView,
   Decisions,
+  Effects,
   Facet,
   FacetInput,
   FacetStatus,
@@ -33,6 +34,8 @@ export type Wanted =
       status: FacetStatus;
       /** Each facet's decision, for its condition once the children are applied (reportsOf). */
       decisions: Decisions;
+      /** What every facet was given, for the effects a reconcile runs (actAll). */
+      input: FacetInput;
     }
   /** A facet refuses: nothing changes, whatever the state. */
   | { ok: false; state: TenantState; refusal: Refusal };
@@ -68,7 +71,7 @@ export function desiredState(
     retained.push(...(made.retained ?? []));
     Object.assign(status, facet.status?.(decision));
   }
-  return { ok: true, state, children, retained, namespace: placement.namespace, status, decisions };
+  return { ok: true, state, children, retained, namespace: placement.namespace, status, decisions, input };
 }
 
 /**
@@ -88,6 +91,47 @@ export function memberState(
   }
   return { ok: true, objects };
 }
+
+type WantedOk = Extract<Wanted, { ok: true }>;
+
+/**
+ * The reconcile's side effects outside Kubernetes (Facet.act), in the list's order: the wanted state
+ * with the children they made (no longer merely retained) and the decisions they left, and the
+ * first reason to look at the tenant again soon, if one failed in a way that may pass.
+ */
+export async function actAll(
+  wanted: WantedOk,
+  effects: Effects,
+  facets: readonly Facet<unknown>[] = FACETS,
+): Promise<{ wanted: WantedOk; retry?: { reason: string; message: string } }> {
+  const acted = new Map<Facet<unknown>, unknown>();
+  const made: DesiredChild[] = [];
+  let retry: { reason: string; message: string } | undefined;
+  for (const facet of facets) {
+    if (facet.act === undefined) continue;
+    const result = await facet.act(wanted.decisions.of(facet), wanted.input, effects);
+    acted.set(facet, result.decision);
+    made.push(...result.children);
+    retry ??= result.retry;
+  }
+  if (acted.size === 0) return { wanted };
+  const keys = new Set(made.map((child) => refKey(child.ref)));
+  const decisions: Decisions = {
+    of: <D>(facet: Facet<D>) =>
+      (acted.has(facet) ? acted.get(facet) : wanted.decisions.of(facet)) as D | undefined,
+  };
+  return {
+    wanted: {
+      ...wanted,
+      children: [...wanted.children, ...made],
+      retained: wanted.retained.filter((ref) => !keys.has(refKey(ref))),
+      decisions,
+    },
+    ...(retry === undefined ? {} : { retry }),
+  };
+}
+
+const refKey = (ref: ChildRef): string => `${ref.kind}/${ref.namespace}/${ref.name}`;
 
 /** Every facet's condition, in the list's order, reading the children as converging left them. */
 export function reportsOf(
