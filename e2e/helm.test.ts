@@ -140,6 +140,7 @@ describe('charts/landlord: lint, render, schema', () => {
       'shop-tenant-hostless-routes',
       'shop-tenant-ingresses',
       'shop-tenant-managed-objects',
+      'shop-tenant-pods',
       'shop-tenant-routes',
       'shop-tenant-services',
       'shop-tenant-source-stamp',

@@ -5,7 +5,7 @@
 // setpriv, which execs the server itself: the harness's SIGTERM reaches it, not a wrapper.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,12 +140,12 @@ export class DatabaseServers {
     const dir = await dataDir('landlord-mariadb-', 'mysql');
     this.dirs.push(dir);
     const data = join(dir, 'data');
+    // Its own temporary directory, not /tmp, which every other run on the machine shares.
+    const tmp = join(dir, 'tmp');
+    await mkdir(tmp);
+    if (userInfo().uid === 0) await run('chown', ['mysql:mysql', tmp]);
     const user = userInfo().uid === 0 ? 'mysql' : userInfo().username;
-    const [install, installArgs] = asUser('mysql', MARIADB.installDb, [
-      ...['--no-defaults', `--datadir=${data}`, `--user=${user}`],
-      ...['--auth-root-authentication-method=normal', '--skip-test-db'],
-    ]);
-    await run(install, installArgs, { maxBuffer: 8 * 1024 * 1024 });
+    await this.installMariadb(data, tmp, user);
     // The superuser the tests connect as over TCP, made at every start (the init file is idempotent).
     const password = randomBytes(12).toString('hex');
     const init = join(dir, 'init.sql');
@@ -163,6 +163,7 @@ export class DatabaseServers {
         `--init-file=${init}`,
       ],
       ...['--skip-name-resolve', '--innodb-flush-log-at-trx-commit=0', '--skip-log-bin', `--user=${user}`],
+      `--tmpdir=${tmp}`,
     ]);
     const proc = this.processes.spawn('mariadb', command, args);
     await waitUntil('mariadb', () => tcpOpen(port), {
@@ -172,6 +173,26 @@ export class DatabaseServers {
     this.env.MARIADB_ENDPOINT = `127.0.0.1:${port}`;
     this.env.MARIADB_SUPERUSER = 'e2e_root';
     this.env.MARIADB_PASSWORD = password;
+  }
+
+  /**
+   * Makes the system tables. Once seen failing half-way on a loaded machine (a bootstrap temporary
+   * table it could not remove): a failed bootstrap leaves a data directory that cannot be used, so
+   * it is emptied and the bootstrap run once more, with the first failure logged.
+   */
+  private async installMariadb(data: string, tmp: string, user: string): Promise<void> {
+    const [install, installArgs] = asUser('mysql', MARIADB.installDb, [
+      ...['--no-defaults', `--datadir=${data}`, `--user=${user}`, `--tmpdir=${tmp}`],
+      ...['--auth-root-authentication-method=normal', '--skip-test-db'],
+    ]);
+    try {
+      await run(install, installArgs, { maxBuffer: 8 * 1024 * 1024 });
+    } catch (err) {
+      const stderr = (err as { stderr?: string }).stderr ?? String(err);
+      this.log(`mariadb-install-db failed; trying once more with an empty data directory: ${stderr.trim()}`);
+      await rm(data, { recursive: true, force: true });
+      await run(install, installArgs, { maxBuffer: 8 * 1024 * 1024 });
+    }
   }
 
   async stop(): Promise<void> {

@@ -120,7 +120,7 @@ async function installDefaultClass(kubeconfig: string): Promise<void> {
  * own prefix), with a Service and an Ingress of class nginx for {name}.apps.example.com. No ingress
  * controller runs here: the Ingress is made and listed, nothing serves it.
  */
-const EXPOSED_CLASS_YAML = `apiVersion: landlord.dev/v1alpha1
+const EXPOSED_CLASS_YAML = `apiVersion: landlord.dev/v1beta1
 kind: TenantClass
 metadata: { name: ${EXPOSED_CLASS} }
 spec:

@@ -38,7 +38,7 @@ function app(): Record<string, unknown> {
 }
 
 const CLASS = {
-  apiVersion: 'landlord.dev/v1alpha1',
+  apiVersion: 'landlord.dev/v1beta1',
   kind: 'TenantClass',
   metadata: { name: POOL_CLASS },
   spec: {
