@@ -4,7 +4,13 @@ import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { parseArgs } from './args.js';
 import { scheduledAt, signupOf, type SignupResult } from './scenarios/signups.js';
 import { signupRows, signupTable } from './signup-table.js';
-import { observe, stagesOf, summarizeSignups, type SignupTimeline } from './signup-timeline.js';
+import {
+  observe,
+  observeNamespace,
+  stagesOf,
+  summarizeSignups,
+  type SignupTimeline,
+} from './signup-timeline.js';
 
 function tenant(conditions: [string, string][] = []): Tenant {
   return {
@@ -103,6 +109,22 @@ describe('a signup timeline', () => {
       500,
     );
     expect(stagesOf(t)).toEqual({ sync: 500, operator: 0, app: 0, status: 0, total: 500 });
+  });
+
+  it("takes the operator's first reconcile from the tenant's namespace when it comes before a status", () => {
+    const t: SignupTimeline = { writtenAt: 0 };
+    observe(t, tenant(), 100);
+    observeNamespace(t, 400);
+    observe(
+      t,
+      tenant([
+        ['Available', 'True'],
+        ['Ready', 'True'],
+      ]),
+      20_400,
+    );
+    observeNamespace(t, 20_500);
+    expect(stagesOf(t)).toEqual({ sync: 100, operator: 300, app: 20_000, status: 0, total: 20_400 });
   });
 
   it('has no stages until Ready', () => {

@@ -1,6 +1,7 @@
-// Where a signup's wait goes, from the moments the bench saw on its watch of Tenants: the row
-// written, the Tenant created by sync, the operator's first status (its first reconcile done), the
-// Deployment available (Available=True) and Ready=True. The watch's moments are used rather than
+// Where a signup's wait goes, from the moments the bench saw on its watches: the row written, the
+// Tenant created by sync, the operator's first reconcile (the tenant's namespace labelled for it,
+// made cold or claimed from a pool; else its first status, which the operator may hold back until
+// the Deployment is available), the Deployment available (Available=True) and Ready=True. The watch's moments are used rather than
 // creationTimestamp and lastTransitionTime, which the API server keeps to the second: a pooled
 // signup takes half of one. Each moment is the first the watch saw, tens of milliseconds after
 // the write it reports.
@@ -40,6 +41,11 @@ export function observe(timeline: SignupTimeline, tenant: Tenant, now: number): 
   if (step >= 1) timeline.reconciledAt ??= now;
   if (step >= 2) timeline.availableAt ??= now;
   if (step >= 3) timeline.readyAt ??= now;
+}
+
+/** The tenant's namespace, labelled for it, seen: the operator's first reconcile has acted. */
+export function observeNamespace(timeline: SignupTimeline, now: number): void {
+  timeline.reconciledAt ??= now;
 }
 
 /** Milliseconds of each stage and in all, for a signup that became Ready; undefined otherwise. */

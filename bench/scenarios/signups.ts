@@ -7,11 +7,11 @@
 // running tenant's ResourceQuota follows. Each signup is timed from its write to Ready, split into
 // stages by what the watch of Tenants saw (signup-timeline.ts); the rollout from the class edit
 // until every running tenant's quota says the new value.
-import type { V1ResourceQuota } from '@kubernetes/client-node';
-import { GROUP, VERSION, type Tenant } from '../../api/tenant.js';
+import type { V1Namespace, V1ResourceQuota } from '@kubernetes/client-node';
+import { GROUP, LABEL, VERSION, type Tenant } from '../../api/tenant.js';
 import { CLASS_PLURAL } from '../../api/tenantclass.js';
 import { Informer } from '../../runtime/kube/informer.js';
-import { CONTENT_TYPE } from '../../runtime/kube/api.js';
+import { CONTENT_TYPE, type KubeApi } from '../../runtime/kube/api.js';
 import { createLogger } from '../../runtime/logger.js';
 import { freshCluster, stopCluster } from '../cluster.js';
 import { editImage } from '../dynamo.js';
@@ -19,7 +19,13 @@ import { waitForCount } from '../kube.js';
 import { sleep } from '../pool.js';
 import { FIRST_IMAGE, benchReplicas } from '../rows.js';
 import type { RunContext } from '../run-context.js';
-import { observe, summarizeSignups, type SignupSummary, type SignupTimeline } from '../signup-timeline.js';
+import {
+  observe,
+  observeNamespace,
+  summarizeSignups,
+  type SignupSummary,
+  type SignupTimeline,
+} from '../signup-timeline.js';
 import { benchPolicy, installClass, namespaceOf } from '../tenancy.js';
 import { Session, TABLE } from './session.js';
 import {
@@ -77,16 +83,17 @@ export async function runSignups(n: number, ctx: RunContext): Promise<SignupResu
     kind: 'ResourceQuota',
     logger: createLogger('bench', 'warn'),
   });
+  const namespaces = watchTenantNamespaces(bench.api);
   try {
     await session.seed();
     const backgroundSeconds = await background(session, 'signups');
     await installClass(bench.api, signupClass(COLD_CLASS, false));
     await installClass(bench.api, signupClass(POOLED_CLASS, true));
     await untilWarm(session);
-    await quotas.start();
-    return await measure(session, quotas, backgroundSeconds);
+    await Promise.all([quotas.start(), namespaces.start()]);
+    return await measure(session, { quotas, namespaces }, backgroundSeconds);
   } finally {
-    await quotas.stop();
+    await Promise.allSettled([quotas.stop(), namespaces.stop()]);
     await session.close();
     await stopCluster(bench.cluster);
   }
@@ -95,7 +102,7 @@ export async function runSignups(n: number, ctx: RunContext): Promise<SignupResu
 /** The signups, the edits and the rollout, together; then the summary. */
 async function measure(
   session: Session,
-  quotas: Informer<V1ResourceQuota>,
+  watches: { quotas: Informer<V1ResourceQuota>; namespaces: Informer<V1Namespace> },
   backgroundSeconds: number,
 ): Promise<SignupResult> {
   const { n, ctx } = session;
@@ -104,11 +111,11 @@ async function measure(
   ctx.print(
     `[N=${n}] signups: ${total} rows at ${rate}/s, ${editRate} edits/s, a class rollout at ${Math.round(seconds / 3)} s`,
   );
-  const timelines = followSignups(session.tenants!);
+  const timelines = followSignups(session.tenants!, watches.namespaces);
   const start = Date.now();
   const stop = { now: false };
   const edits = editRunning(session, start, stop);
-  const rollout = rollOut(session, quotas, start + (seconds * 1000) / 3);
+  const rollout = rollOut(session, watches.quotas, start + (seconds * 1000) / 3);
   rollout.catch(() => undefined);
   await writeSignups(session, timelines, start, total);
   const lastWrite = Date.now();
@@ -137,8 +144,11 @@ async function measure(
 
 const classOf = (name: string): string => signupOf(Number(name.slice('su-'.length))).className;
 
-/** Every sight of a signup's Tenant fills its timeline; rows are entered as they are written. */
-function followSignups(tenants: Informer<Tenant>): Map<string, SignupTimeline> {
+/** Every sight of a signup's Tenant or namespace fills its timeline; rows are entered as they are written. */
+function followSignups(
+  tenants: Informer<Tenant>,
+  namespaces: Informer<V1Namespace>,
+): Map<string, SignupTimeline> {
   const timelines = new Map<string, SignupTimeline>();
   const seen = (tenant: Tenant): void => {
     const timeline = timelines.get(tenant.metadata.name ?? '');
@@ -146,7 +156,24 @@ function followSignups(tenants: Informer<Tenant>): Map<string, SignupTimeline> {
   };
   tenants.on('add', seen);
   tenants.on('update', seen);
+  const placed = (namespace: V1Namespace): void => {
+    const timeline = timelines.get(namespace.metadata?.labels?.[LABEL.tenant] ?? '');
+    if (timeline !== undefined) observeNamespace(timeline, Date.now());
+  };
+  namespaces.on('add', placed);
+  namespaces.on('update', placed);
   return timelines;
+}
+
+/** Namespaces labelled for a tenant: the cold ones as the operator makes them, pool members as it claims them. */
+function watchTenantNamespaces(api: KubeApi): Informer<V1Namespace> {
+  return new Informer<V1Namespace>(api, {
+    path: '/api/v1/namespaces',
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    labelSelector: LABEL.tenant,
+    logger: createLogger('bench', 'warn'),
+  });
 }
 
 /** Writes the rows on schedule, each without waiting for the one before (a slow write does not slow the rate). */
