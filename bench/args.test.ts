@@ -20,7 +20,9 @@ describe('--no-pods', () => {
     const replicas = benchReplicas(options);
     expect(replicas).toBe(0);
     expect(deployment('t-00001', 'nginx:1.27', replicas).spec?.replicas).toBe(0);
-    const spec = JSON.parse(row('t-00001', replicas).spec!.S!) as { spec: { replicas: number } };
+    const spec = JSON.parse(row('t-00001', { replicas, services: 1 }).spec!.S!) as {
+      spec: { replicas: number };
+    };
     expect(spec.spec.replicas).toBe(0);
   });
 });

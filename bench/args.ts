@@ -39,9 +39,33 @@ export interface BenchOptions {
   secrets: boolean;
   /** Whether Deployments run a pod (false with --no-pods: replicas 0, in the rows and the baseline alike). */
   pods: boolean;
+  /**
+   * PerTenant runs: sync tells each row its tenant's readiness (LANDLORD_SYNC_ROW_STATUS). Set by the
+   * fullfeature scenario for its full side, not a flag of its own.
+   */
+  rowStatus: boolean;
+  /** Deployments per row (services of one tenant); the fullfeature scenario's full side sets it. */
+  services: number;
+  /** The signups scenario: rows written per second, for how many seconds, and edits of running rows per second. */
+  signups: SignupOptions;
 }
 
-export const SCENARIOS = ['landlord', 'pertenant', 'warmpool', 'purge', 'multicluster', 'rest'] as const;
+export interface SignupOptions {
+  rate: number;
+  seconds: number;
+  editRate: number;
+}
+
+export const SCENARIOS = [
+  'landlord',
+  'pertenant',
+  'fullfeature',
+  'warmpool',
+  'signups',
+  'purge',
+  'multicluster',
+  'rest',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 const FULL_SIZES = [100, 1000, 5000, 10_000, 20_000];
@@ -66,9 +90,10 @@ function scenarioList(text: string): Scenario[] {
   return names as Scenario[];
 }
 
-/** --multicluster alone; else the list asked for; else all (--quick: all but the three clusters). */
+/** --multicluster or --signups alone; else the list asked for; else all (--quick: the four quick ones). */
 function scenariosOf(flags: Flags, quick: boolean): Scenario[] {
   if (flags.multicluster) return ['multicluster'];
+  if (flags.signups) return ['signups'];
   return flags.scenarios ?? (quick ? ['landlord', 'pertenant', 'purge', 'rest'] : [...SCENARIOS]);
 }
 
@@ -92,6 +117,22 @@ interface Flags {
   pods: boolean;
   expose?: true;
   secrets?: true;
+  signups?: true;
+  signupRate: number;
+  signupSeconds: number;
+  signupEditRate: number;
+}
+
+function positiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a positive number');
+  return value;
+}
+
+function nonNegativeNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError('expected a number ≥ 0');
+  return value;
 }
 
 /** The bench's command line. exitOverride: a usage mistake or --help throws a CommanderError. */
@@ -106,12 +147,24 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status; full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(
       '--multicluster',
       'only the many-clusters scenario (same as --scenarios multicluster): three clusters fed from one table, edit latency by cluster (N: the first size, default 300)',
+    )
+    .option(
+      '--signups',
+      'only the signups scenario (same as --scenarios signups): N tenants running, rows written at --signup-rate for --signup-seconds, half of a pooled class and half of a cold one',
+    )
+    .option('--signup-rate <rows>', 'signups: rows written per second (default 10)', positiveNumber, 10)
+    .option('--signup-seconds <s>', 'signups: how long rows are written (default 60)', positiveInt, 60)
+    .option(
+      '--signup-edit-rate <edits>',
+      "signups: edits per second of running tenants' rows meanwhile (default 2; 0: none)",
+      nonNegativeNumber,
+      2,
     )
     .option(
       '--expose',
@@ -157,5 +210,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     pods: flags.pods,
     expose: flags.expose === true,
     secrets: flags.secrets === true,
+    rowStatus: false,
+    services: 1,
+    signups: { rate: flags.signupRate, seconds: flags.signupSeconds, editRate: flags.signupEditRate },
   };
 }

@@ -15,7 +15,7 @@ import type { ClusterEnv } from '../harness/cluster.js';
 import { createTenantTable } from '../harness/tenant-table.js';
 import { ROW_PROJECTION } from '../sync/dynamo/scan.js';
 import { runPool } from './pool.js';
-import { deployment, row } from './rows.js';
+import { deployment, row, type RowShape } from './rows.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -53,12 +53,12 @@ export function putRows(
   client: DynamoDBClient,
   table: string,
   names: readonly string[],
-  replicas = 1,
+  shape: RowShape = { replicas: 1, services: 1 },
 ): Promise<void> {
   return writeItems(
     client,
     table,
-    names.map((name) => row(name, replicas)),
+    names.map((name) => row(name, shape)),
   );
 }
 

@@ -18,6 +18,7 @@ import {
   resultsTable,
   warmPoolTable,
   type BenchReport,
+  type FullFeatureResult,
   type SizeResult,
 } from './report.js';
 import { requestsTable } from './requests-table.js';
@@ -28,6 +29,9 @@ import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
 import { runRest } from './scenarios/rest.js';
 import { runWarmPool } from './scenarios/warm-pool.js';
+import { fullFeatureTable, fullOptions, fullOverPlain, plainOptions } from './full-feature.js';
+import { runSignups } from './scenarios/signups.js';
+import { signupTable } from './signup-table.js';
 import { perTenantTables } from './tenancy-table.js';
 import type { Tenancy } from './tenancy.js';
 
@@ -121,6 +125,9 @@ async function main(args: readonly string[]): Promise<number> {
       pods: options.pods,
       expose: options.expose,
       secrets: options.secrets,
+      signupRate: options.signups.rate,
+      signupSeconds: options.signups.seconds,
+      signupEditRate: options.signups.editRate,
     },
     machine: describeMachine(),
     runDir,
@@ -132,10 +139,15 @@ async function main(args: readonly string[]): Promise<number> {
   await save(report, options.outDir, stamp);
   printTables(report);
   print(`results: ${join(options.outDir, `${stamp}.json`)}`);
-  const failed = [report.purge, report.multicluster, report.rest, ...(report.warmpool ?? [])].some(
-    (r) => r !== undefined && 'error' in r,
-  );
-  const sizes = [...report.results, ...(report.pertenant ?? [])];
+  const failed = [
+    report.purge,
+    report.multicluster,
+    report.rest,
+    ...(report.warmpool ?? []),
+    ...(report.signups ?? []),
+  ].some((r) => r !== undefined && 'error' in r);
+  const full = (report.fullfeature ?? []).flatMap((r) => [r.plain, r.full]);
+  const sizes = [...report.results, ...(report.pertenant ?? []), ...full];
   return sizes.some((r) => r.error !== undefined) || failed ? 1 : 0;
 }
 
@@ -145,6 +157,7 @@ function variant(options: BenchOptions): string[] {
     [!options.pods, 'no pods'],
     [options.expose, 'exposed'],
     [options.secrets, 'secrets'],
+    [options.rowStatus, 'row status'],
   ];
   return words.filter(([on]) => on).map(([, word]) => word);
 }
@@ -154,8 +167,14 @@ function planned(options: BenchOptions): string {
   const parts = options.scenarios.includes('landlord') ? [`N = ${options.sizes.join(', ')}`] : [];
   if (options.scenarios.includes('pertenant'))
     parts.push(`PerTenant (default class standard) at N = ${options.sizes.join(', ')}`);
+  if (options.scenarios.includes('fullfeature'))
+    parts.push(`PerTenant plain and full-feature at N = ${options.sizes.join(', ')}`);
   if (options.scenarios.includes('warmpool'))
     parts.push(`signups with a warm pool and without at N = ${options.sizes.join(', ')}`);
+  if (options.scenarios.includes('signups'))
+    parts.push(
+      `${options.signups.rate} signups/s for ${options.signups.seconds} s at N = ${options.sizes.join(', ')}`,
+    );
   if (options.scenarios.includes('purge')) parts.push('purge');
   if (options.scenarios.includes('multicluster'))
     parts.push(`three clusters, one table (N = ${options.multiclusterSize})`);
@@ -193,6 +212,39 @@ async function runWarmPools(
   }
 }
 
+/** At each size, plain PerTenant then full-feature, each against its own baseline, saved as it comes. */
+async function runFullFeature(
+  ctx: RunContext,
+  into: FullFeatureResult[],
+  saved: () => Promise<void>,
+): Promise<void> {
+  for (const n of ctx.options.sizes) {
+    if (stopping) break;
+    const plain = await runSize(n, { ...ctx, options: plainOptions(ctx.options) }, 'pertenant');
+    if (stopping) break;
+    const full = await runSize(n, { ...ctx, options: fullOptions(ctx.options) }, 'pertenant');
+    into.push({ n, plain, full, fullOverPlain: fullOverPlain(plain, full) });
+    await saved();
+  }
+}
+
+/** The signups scenario at every size, each result (or failure) saved as it comes. */
+async function runSignupSizes(
+  ctx: RunContext,
+  into: NonNullable<BenchReport['signups']>,
+  saved: () => Promise<void>,
+): Promise<void> {
+  const { rate, seconds } = ctx.options.signups;
+  for (const n of ctx.options.sizes) {
+    if (stopping) break;
+    const result = await recorded(`signups N=${n}`, `${rate} rows/s for ${seconds} s`, () =>
+      runSignups(n, ctx),
+    );
+    into.push('error' in result ? { n, error: result.error } : result);
+    await saved();
+  }
+}
+
 /** The chosen scenarios, saving the report after each step so that a late failure keeps the rest. */
 async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string): Promise<void> {
   const { options } = ctx;
@@ -200,7 +252,9 @@ async function runScenarios(report: BenchReport, ctx: RunContext, stamp: string)
   if (options.scenarios.includes('landlord')) await runSizes(ctx, 'shared', report.results, saved);
   if (options.scenarios.includes('pertenant'))
     await runSizes(ctx, 'pertenant', (report.pertenant = []), saved);
+  if (options.scenarios.includes('fullfeature')) await runFullFeature(ctx, (report.fullfeature = []), saved);
   if (options.scenarios.includes('warmpool')) await runWarmPools(ctx, (report.warmpool = []), saved);
+  if (options.scenarios.includes('signups')) await runSignupSizes(ctx, (report.signups = []), saved);
   if (options.scenarios.includes('purge') && !stopping) {
     report.purge = await runPurge(ctx);
     await save(report, options.outDir, stamp);
@@ -221,7 +275,9 @@ function printTables(report: BenchReport): void {
   const tables = [
     perTenantTables(report),
     perTenantHeap === '' ? '' : `PerTenant: ${perTenantHeap}`,
+    fullFeatureTable(report.fullfeature ?? []),
     warmPoolTable(report.warmpool ?? []),
+    signupTable(report.signups ?? []),
     ...scenarioTables(report),
   ];
   for (const table of tables) if (table !== '') console.log(`\n${table}\n`);

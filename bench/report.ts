@@ -8,6 +8,7 @@ import type { PurgeBenchResult, PurgeNetworkResult } from './scenarios/purge.js'
 import type { MultiClusterResult } from './scenarios/multicluster.js';
 import type { RestComponentResult, RestResult } from './scenarios/rest.js';
 import type { WarmPoolResult } from './scenarios/warm-pool.js';
+import type { SignupResult } from './scenarios/signups.js';
 
 export interface SizeResult {
   n: number;
@@ -17,6 +18,15 @@ export interface SizeResult {
   /** landlord's cold convergence time over the baseline's (goal ≤ 1.5). */
   ratio?: number;
   error?: string;
+}
+
+/** The fullfeature scenario at one size: plain PerTenant and full-feature, each against its baseline. */
+export interface FullFeatureResult {
+  n: number;
+  plain: SizeResult;
+  full: SizeResult;
+  /** Full over plain: the API server's CPU per tenant (cold) and the operator's peak RSS (goal ≤ 1.5 each). */
+  fullOverPlain: { apiServerCpu?: number; operatorMemory?: number };
 }
 
 export interface BenchReport {
@@ -30,6 +40,10 @@ export interface BenchReport {
   results: SizeResult[];
   /** The landlord scenario under the PerTenant default class, per size, when it ran. */
   pertenant?: SizeResult[];
+  /** Plain PerTenant beside full-feature, per size, when it ran. */
+  fullfeature?: FullFeatureResult[];
+  /** Signups at a steady rate during edits and a class rollout, per size, when it ran. */
+  signups?: (SignupResult | { n: number; error: string })[];
   /** Signups with and without a warm pool, per size, when it ran. */
   warmpool?: (WarmPoolResult | { n: number; error: string })[];
   /** The purge scenario (not per size), when it ran. */

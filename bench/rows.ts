@@ -78,11 +78,48 @@ export function configMap(tenant: string): V1ConfigMap {
   };
 }
 
+/** What every row of a run carries: each Deployment's replicas, and how many Deployments (services). */
+export interface RowShape {
+  replicas: number;
+  services: number;
+}
+
+/**
+ * A tenant's Deployments: the first named as it always was, the others after it (`-app-2`...).
+ * Several are a row's planned array form (docs/rows.md, "several services per tenant").
+ */
+export function services(tenant: string, shape: RowShape, image = FIRST_IMAGE): V1Deployment[] {
+  return Array.from({ length: shape.services }, (_, i) => {
+    const d = deployment(tenant, image, shape.replicas);
+    if (i === 0) return d;
+    const name = `${deploymentName(tenant)}-${i + 1}`;
+    const labels = { app: `${tenant}-${i + 1}` };
+    return {
+      ...d,
+      metadata: { ...d.metadata, name },
+      spec: {
+        ...d.spec!,
+        selector: { matchLabels: labels },
+        template: { ...d.spec!.template, metadata: { labels } },
+      },
+    };
+  });
+}
+
+/** The row's spec: one Deployment as rows have always held it, or an array of them. */
+function specOf(tenant: string, shape: RowShape): string {
+  const list = services(tenant, shape);
+  return JSON.stringify(list.length === 1 ? list[0] : list);
+}
+
 /** The row of one tenant, in DynamoDB's low-level form for BatchWriteItem. */
-export function row(tenant: string, replicas = 1): Record<string, AttributeValue> {
+export function row(
+  tenant: string,
+  shape: RowShape = { replicas: 1, services: 1 },
+): Record<string, AttributeValue> {
   return {
     name: { S: tenant },
-    spec: { S: JSON.stringify(deployment(tenant, FIRST_IMAGE, replicas)) },
+    spec: { S: specOf(tenant, shape) },
     customizations: { S: JSON.stringify([configMap(tenant)]) },
     deleted: { BOOL: false },
   };

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { GROUP, VERSION, type Tenant } from '../api/tenant.js';
-import { CLASS_PLURAL, policyOf, type ClassPolicy, type TenantClass } from '../api/tenantclass.js';
+import {
+  CLASS_API_VERSION,
+  CLASS_PLURAL,
+  policyOf,
+  type ClassPolicy,
+  type TenantClass,
+} from '../api/tenantclass.js';
 import { repoRoot } from '../harness/paths.js';
 import type { KubeApi } from '../runtime/kube/api.js';
 import { withOwnership, type DesiredChild } from '../operator/desired.js';
@@ -53,9 +59,13 @@ export function benchClass(options: ClassOptions): TenantClass {
   return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets } };
 }
 
-/** Installs the default class before landlord starts (not timed). */
+/**
+ * Installs a class before landlord starts (not timed), at the version the bench asks for: the
+ * shipped YAML may name an older served version (the schema is the same; conversion None).
+ */
 export async function installClass(api: KubeApi, tc: TenantClass): Promise<void> {
-  await api.request({ method: 'POST', path: `/apis/${GROUP}/${VERSION}/${CLASS_PLURAL}`, body: tc });
+  const body = { ...tc, apiVersion: CLASS_API_VERSION };
+  await api.request({ method: 'POST', path: `/apis/${GROUP}/${VERSION}/${CLASS_PLURAL}`, body });
 }
 
 /**

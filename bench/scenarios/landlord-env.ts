@@ -50,3 +50,7 @@ export const operatorResync = (ctx: RunContext, n: number): Record<string, strin
 export const syncResync = (ctx: RunContext, n: number): Record<string, string> => ({
   LANDLORD_SYNC_RESYNC_SECONDS: String(ctx.resyncSeconds(n)),
 });
+
+/** sync tells each row its tenant's readiness (the fullfeature scenario's full side). */
+export const rowStatusEnv = (options: { rowStatus: boolean }): Record<string, string> =>
+  options.rowStatus ? { LANDLORD_SYNC_ROW_STATUS: 'true' } : {};

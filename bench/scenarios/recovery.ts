@@ -8,6 +8,7 @@ import { sleep } from '../pool.js';
 import { operatorResync, syncResync } from './landlord-env.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
+import { rowStatusWrites } from './steady.js';
 
 export interface RecoveryResult {
   seconds: number;
@@ -27,6 +28,8 @@ export interface SyncRestartResult {
   /** Writes made by then, and a second later (what the scan queued). */
   writes: number;
   sync: OwnRequests;
+  /** Rows told their readiness by then (LANDLORD_SYNC_ROW_STATUS; goal: none, the rows already say it). */
+  rowStatusWrites: number;
 }
 
 /** Restarts the operator, from now on with the steady-state window's short resync. */
@@ -68,10 +71,12 @@ export async function measureSyncRestart(session: Session): Promise<SyncRestartR
   const sync = session.startSync('sync-resync', syncResync(ctx, n));
   const scan = await sync.waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
   const own = await settledRequests(sync);
+  const told = rowStatusWrites('', await sync.metrics());
   return {
     seconds: Math.round(((scan.at - sync.spawnedAt) / 1000) * 100) / 100,
     scanDurationMs: Number(scan.durationMs),
     writes: own.writes,
     sync: own,
+    rowStatusWrites: told,
   };
 }

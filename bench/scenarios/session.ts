@@ -16,7 +16,7 @@ import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { bindSourcesOnCreate, createSources, secretsEnv } from '../secrets.js';
 import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
-import { landlordEnv } from './landlord-env.js';
+import { landlordEnv, rowStatusEnv } from './landlord-env.js';
 
 export const TABLE = 'landlord-bench';
 
@@ -53,7 +53,10 @@ export class Session {
     if (this.secrets) await createSources(this.bench.api, this.names, this.ctx.concurrency);
     if (this.tenancy === 'pertenant') await installClass(this.bench.api, benchClass(this.ctx.options));
     await createTenantTable(this.dynamo, TABLE);
-    await putRows(this.dynamo, TABLE, this.names, benchReplicas(this.ctx.options));
+    await putRows(this.dynamo, TABLE, this.names, {
+      replicas: benchReplicas(this.ctx.options),
+      services: this.ctx.options.services,
+    });
     this.tenants = await watchTenants(this.bench.api);
     if (this.secrets) bindSourcesOnCreate(this.bench.api, this.tenants);
   }
@@ -63,14 +66,21 @@ export class Session {
     return this.deployments;
   }
 
+  /** Runs that share the results directory name their logs apart: PerTenant, and its full-feature side. */
+  private logPrefix(): string {
+    if (this.tenancy !== 'pertenant') return '';
+    return this.ctx.options.rowStatus ? 'full-' : 'pertenant-';
+  }
+
   private spawn(name: ComponentName, label: string, extra: Record<string, string>): ComponentProcess {
     return new ComponentProcess({
       name,
       // A PerTenant run shares the results directory with the Shared one: its logs are named apart.
-      label: `${this.tenancy === 'pertenant' ? 'pertenant-' : ''}${label}-${this.n}`,
+      label: `${this.logPrefix()}${label}-${this.n}`,
       env: landlordEnv(this.bench, TABLE, this.ctx, {
         ...tenancyEnv(this.tenancy),
         ...secretsEnv(this.secrets),
+        ...rowStatusEnv(this.ctx.options),
         ...extra,
       }),
       logDir: this.ctx.runDir,

@@ -4,6 +4,7 @@
 // server (apiserver_request_total) and by landlord itself; DynamoDB read units are those of one
 // scan made exactly as sync makes it (sync does not report consumed capacity).
 import { delta, requestCounts, type RequestBreakdown } from '../../harness/apiserver-requests.js';
+import { sumOf } from '../../harness/prom-text.js';
 import { scanCost, type ScanCost } from '../dynamo.js';
 import { sleep } from '../pool.js';
 import type { ComponentProcess } from '../component.js';
@@ -18,8 +19,16 @@ export interface SteadyResult {
   sync: OwnRequests;
   operator: OwnRequests;
   dynamodb: ScanCost;
+  /** Rows told their readiness in the window (LANDLORD_SYNC_ROW_STATUS; goal: none). */
+  rowStatusWrites: number;
   leaderElection: false;
 }
+
+/** Row-status writes (DynamoDB UpdateItem) sync counted between two scrapes of its metrics. */
+export const rowStatusWrites = (before: string, after: string): number =>
+  sumOf(after, ROW_STATUS_WRITES) - sumOf(before, ROW_STATUS_WRITES);
+
+const ROW_STATUS_WRITES = 'landlord_sync_row_status_writes_total';
 
 /** Resolves once sync has completed one more full scan than `from`; returns the new count. */
 async function nextScan(session: Session, from: number, timeoutMs: number): Promise<number> {
@@ -65,6 +74,7 @@ export async function measureSteady(session: Session): Promise<SteadyResult> {
     sync: ownDelta(before[1], after[1]),
     operator: ownDelta(before[2], after[2]),
     dynamodb: await scanCost(session.dynamo, TABLE),
+    rowStatusWrites: rowStatusWrites(before[1], after[1]),
     leaderElection: false,
   };
 }

@@ -18,12 +18,12 @@ import type { RunContext } from '../run-context.js';
 import { installClass } from '../tenancy.js';
 import { Session, TABLE } from './session.js';
 
-const POOL = 20;
+export const POOL = 20;
 const SIGNUPS = 20;
 const COLD = 10;
-const START_SECONDS = 20;
-const POOLED_CLASS = 'bench-pooled';
-const COLD_CLASS = 'bench-slow';
+export const START_SECONDS = 20;
+export const POOLED_CLASS = 'bench-pooled';
+export const COLD_CLASS = 'bench-slow';
 
 export interface WarmPoolResult {
   /** Tenants already running (class standard) while the signups were measured. */
@@ -61,7 +61,7 @@ function slowApp(): Record<string, unknown> {
   };
 }
 
-function signupClass(name: string, pooled: boolean): TenantClass {
+export function signupClass(name: string, pooled: boolean): TenantClass {
   const namespace = { mode: 'PerTenant' as const, nameTemplate: pooled ? 'wp-{id}' : 'slow-{name}' };
   const warmPool = { size: POOL, deployment: slowApp(), maxUnavailable: 2 };
   return {
@@ -107,24 +107,25 @@ export async function runWarmPool(n: number, ctx: RunContext): Promise<WarmPoolR
 }
 
 /** Starts sync and the operator and waits for the N tenants of class standard; seconds it took. */
-async function background(session: Session): Promise<number> {
+export async function background(session: Session, label = 'warm pool'): Promise<number> {
   const { n, ctx } = session;
   const started = performance.now();
   session.startSync('sync');
   session.startOperator('operator');
+  const what = `[N=${n}] ${label}: background Tenants Ready`;
   const ready = await waitForCount(() => session.tenants!.list().filter(tenantReady).length, {
     target: n,
     timeoutMs: ctx.timeoutMs(n),
     since: started,
     print: ctx.print,
     check: () => session.assertRunning(),
-    what: `[N=${n}] warm pool: background Tenants Ready`,
+    what,
   });
   return Math.round((ready - started) / 100) / 10;
 }
 
 /** Until the pooled class reports POOL warm members (its status.warm). */
-async function untilWarm(session: Session): Promise<void> {
+export async function untilWarm(session: Session): Promise<void> {
   const path = `/apis/${GROUP}/${VERSION}/${CLASS_PLURAL}/${POOLED_CLASS}`;
   const deadline = performance.now() + session.ctx.timeoutMs(POOL) + START_SECONDS * 1000;
   for (;;) {
@@ -136,8 +137,8 @@ async function untilWarm(session: Session): Promise<void> {
   }
 }
 
-/** Writes one row of the class and waits for its Tenant to be Ready: milliseconds from the write. */
-async function signup(session: Session, name: string, className: string): Promise<number> {
+/** Writes a signup's row: the slow app, under the class. */
+export async function writeSignup(session: Session, name: string, className: string): Promise<void> {
   const Item = {
     name: { S: name },
     class: { S: className },
@@ -145,8 +146,13 @@ async function signup(session: Session, name: string, className: string): Promis
     customizations: { S: '[]' },
     deleted: { BOOL: false },
   };
-  const written = performance.now();
   await session.dynamo.send(new PutItemCommand({ TableName: TABLE, Item }));
+}
+
+/** Writes one row of the class and waits for its Tenant to be Ready: milliseconds from the write. */
+async function signup(session: Session, name: string, className: string): Promise<number> {
+  const written = performance.now();
+  await writeSignup(session, name, className);
   const deadline = written + START_SECONDS * 1000 + 120_000;
   for (;;) {
     session.assertRunning();
@@ -158,7 +164,7 @@ async function signup(session: Session, name: string, className: string): Promis
 }
 
 /** The operator's claims of the pooled class, by result. */
-async function claimCounts(session: Session): Promise<{ warm: number; cold: number }> {
+export async function claimCounts(session: Session): Promise<{ warm: number; cold: number }> {
   const text = await session.operator!.metrics();
   const count = (result: string): number =>
     sumOf(text, 'landlord_pool_claims_total', { class: POOLED_CLASS, result });
