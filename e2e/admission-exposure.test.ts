@@ -250,6 +250,7 @@ describe('the policies as the API server holds them', () => {
       'landlord-tenant-hostless-routes',
       'landlord-tenant-ingresses',
       'landlord-tenant-managed-objects',
+      'landlord-tenant-pods',
       'landlord-tenant-routes',
       'landlord-tenant-services',
       'landlord-tenant-source-stamp',
