@@ -6,49 +6,27 @@
 // Event), landlord never deletes it, and another Tenant may take the host. On the real control
 // plane, one operator: the honest path (the team routes a host its tenant holds), then the row
 // drops the host, and a second Tenant asks for it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, uniqueName } from './support/env.js';
-import { createClass, deleteClass, ready, tenantOf } from './support/escape.js';
-import { editSpec, handMadeIngress, holdsExactly, hostsReady, readIngress } from './support/hosts.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { describe, expect, it } from 'vitest';
+import { clients } from './support/env.js';
+import { ready } from './support/escape.js';
+import {
+  editSpec,
+  handMadeIngress,
+  holdsExactly,
+  hostScene,
+  hostsReady,
+  readIngress,
+} from './support/hosts.js';
 import { eventsWritten } from './support/sync.js';
-import { createTenant, deleteTenant } from './support/tenants.js';
+import { createTenant } from './support/tenants.js';
 
 const { custom } = clients();
-const id = uniqueName('handmade');
-const CLASS = `${id}-web`;
-const DOMAIN = `${id}.example.com`;
-const CUSTOM = `${id}.example.org`;
-const FORMER = `${id}-former`;
-const NEXT = `${id}-next`;
-const SHOP = `shop.${CUSTOM}`;
+const { tenantName, templated, customHost, exposedTenant } = hostScene('handmade');
+const FORMER = tenantName('former');
+const NEXT = tenantName('next');
+const SHOP = customHost('shop');
 const HAND = 'by-hand';
-const templated = (name: string): string => `${name}.${DOMAIN}`;
-let operator: LandlordProcess;
 let madeVersion: string | undefined;
-
-function exposedTenant(name: string, hosts: string[]): ReturnType<typeof tenantOf> {
-  const tenant = tenantOf(name, CLASS);
-  tenant.spec = { ...tenant.spec, hosts };
-  return tenant;
-}
-
-beforeAll(async () => {
-  await createClass(custom, CLASS, {
-    namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
-    networkIsolation: 'None',
-    expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
-    allowedDomains: [DOMAIN, CUSTOM],
-  });
-  operator = startLandlord('operator', componentEnv({ LANDLORD_OPERATOR_RESYNC_SECONDS: '3600' }));
-  await operator.ready();
-});
-
-afterAll(async () => {
-  for (const name of [FORMER, NEXT]) await deleteTenant(custom, name).catch(() => undefined);
-  expect(await operator.stop()).toBe(0);
-  await deleteClass(custom, CLASS);
-});
 
 describe("a route made by hand in a tenant's namespace", () => {
   it('honest path: the team routes a host its tenant holds; nothing to report', async () => {

@@ -8,49 +8,20 @@
 // the holder archived (the newer one takes it), the holder back (it takes the host back and the
 // newer one drops it from its route and namespace, HostsReady naming the holder); and a templated
 // host, which no row may take even while its tenant is archived.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONDITION } from '../api/tenant.js';
-import { clients, uniqueName } from './support/env.js';
-import { createClass, deleteClass, ready, tenantOf } from './support/escape.js';
-import { editSpec, holdsExactly, hostsReady, routedHosts } from './support/hosts.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
-import { condition, createTenant, deleteTenant, readTenant, waitForCondition } from './support/tenants.js';
+import { clients } from './support/env.js';
+import { ready } from './support/escape.js';
+import { editSpec, holdsExactly, hostScene, hostsReady, routedHosts } from './support/hosts.js';
+import { condition, createTenant, readTenant, waitForCondition } from './support/tenants.js';
 
 const { custom } = clients();
-const id = uniqueName('kept');
-const CLASS = `${id}-web`;
-const DOMAIN = `${id}.example.com`;
-const CUSTOM = `${id}.example.org`;
-const HOLDER = `${id}-holder`;
-const TAKER = `${id}-taker`;
-const SHOP = `shop.${CUSTOM}`;
-const templated = (name: string): string => `${name}.${DOMAIN}`;
+const { tenantName, templated, customHost, exposedTenant } = hostScene('kept');
+const HOLDER = tenantName('holder');
+const TAKER = tenantName('taker');
+const SHOP = customHost('shop');
 /** How long "at once" may take on a loaded two-core machine: far below any resync. */
 const AT_ONCE_MS = 30_000;
-let operator: LandlordProcess;
-
-function exposedTenant(name: string, hosts: string[]): ReturnType<typeof tenantOf> {
-  const tenant = tenantOf(name, CLASS);
-  tenant.spec = { ...tenant.spec, hosts };
-  return tenant;
-}
-
-beforeAll(async () => {
-  await createClass(custom, CLASS, {
-    namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
-    networkIsolation: 'None',
-    expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
-    allowedDomains: [DOMAIN, CUSTOM],
-  });
-  operator = startLandlord('operator', componentEnv({ LANDLORD_OPERATOR_RESYNC_SECONDS: '3600' }));
-  await operator.ready();
-});
-
-afterAll(async () => {
-  for (const name of [HOLDER, TAKER]) await deleteTenant(custom, name).catch(() => undefined);
-  expect(await operator.stop()).toBe(0);
-  await deleteClass(custom, CLASS);
-});
 
 const setState = (name: string, state: 'active' | 'archived'): Promise<void> =>
   editSpec(name, (spec) => {

@@ -8,52 +8,29 @@
 // host is withheld with HostTemplated and a Warning Event, the squatter runs and routes the rest,
 // the victim signs up and holds its host); then a custom host another holds (only it is withheld,
 // Ready stays True, and the tenant keeps taking row edits).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONDITION } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
-import { clients, uniqueName } from './support/env.js';
-import { createClass, deleteClass, ready, tenantOf } from './support/escape.js';
-import { announcedHosts, editSpec, holdsExactly, hostsReady, routedHosts } from './support/hosts.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { clients } from './support/env.js';
+import { ready } from './support/escape.js';
+import {
+  announcedHosts,
+  editSpec,
+  holdsExactly,
+  hostScene,
+  hostsReady,
+  routedHosts,
+} from './support/hosts.js';
 import { eventsWritten } from './support/sync.js';
-import { condition, createTenant, deleteTenant, readTenant } from './support/tenants.js';
+import { condition, createTenant, readTenant } from './support/tenants.js';
 
 const { apps, custom } = clients();
-const id = uniqueName('squat');
-const CLASS = `${id}-web`;
-const DOMAIN = `${id}.example.com`;
-const CUSTOM = `${id}.example.org`;
-const HONEST = `${id}-honest`;
-const SQUATTER = `${id}-squatter`;
-const VICTIM = `${id}-victim`;
-const templated = (name: string): string => `${name}.${DOMAIN}`;
-const SHOP = `shop.${CUSTOM}`;
-const WWW = `www.${CUSTOM}`;
-let operator: LandlordProcess;
-
-function exposedTenant(name: string, hosts: string[]): ReturnType<typeof tenantOf> {
-  const tenant = tenantOf(name, CLASS);
-  tenant.spec = { ...tenant.spec, hosts };
-  return tenant;
-}
-
-beforeAll(async () => {
-  await createClass(custom, CLASS, {
-    namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
-    networkIsolation: 'None',
-    expose: { port: 8080, host: `{name}.${DOMAIN}`, ingressClassName: 'nginx' },
-    allowedDomains: [DOMAIN, CUSTOM],
-  });
-  // No periodic resync within the test: every change below is event-driven.
-  operator = startLandlord('operator', componentEnv({ LANDLORD_OPERATOR_RESYNC_SECONDS: '3600' }));
-  await operator.ready();
-});
-
-afterAll(async () => {
-  for (const name of [HONEST, SQUATTER, VICTIM]) await deleteTenant(custom, name).catch(() => undefined);
-  expect(await operator.stop()).toBe(0);
-  await deleteClass(custom, CLASS);
-});
+const { tenantName, templated, customHost, exposedTenant } = hostScene('squat');
+const HONEST = tenantName('honest');
+const SQUATTER = tenantName('squatter');
+const VICTIM = tenantName('victim');
+const SHOP = customHost('shop');
+const WWW = customHost('www');
 
 describe('a templated host squatted before its tenant signs up', () => {
   it('honest path: the templated host and a custom one are routed and announced; HostsReady=True', async () => {

@@ -1,15 +1,74 @@
-// What the host escape tests (e2e/escape-host-*.test.ts) read and wait for: the hosts a tenant's
-// route serves and its namespace announces, its HostsReady condition, and a hand-made Ingress.
+// What the host escape tests (e2e/escape-host-*.test.ts) share: the scene they play in (a class
+// that exposes its tenants, and one operator), and what they read and wait for: the hosts a
+// tenant's route serves and its namespace announces, its HostsReady condition, and a hand-made Ingress.
 import { NetworkingV1Api, type V1Ingress } from '@kubernetes/client-node';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { HOSTS_ANNOTATION } from '../../api/exposure.js';
 import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { waitUntil } from '../../harness/wait.js';
 import { EXPOSE_NAMES } from '../../operator/exposure/objects.js';
-import { clients } from './env.js';
-import { condition, readTenant, setSpec, waitForCondition } from './tenants.js';
+import { clients, uniqueName } from './env.js';
+import { createClass, deleteClass, tenantOf } from './escape.js';
+import { componentEnv, startLandlord, type LandlordProcess } from './landlord.js';
+import { condition, deleteTenant, readTenant, setSpec, waitForCondition } from './tenants.js';
 
 const { core, custom, kc } = clients();
 const networking = kc.makeApiClient(NetworkingV1Api);
+
+/** One host test file's class, names and hosts. */
+export interface HostScene {
+  /** A Tenant name of this file's own (`<id>-<role>`); the scene deletes every one it gave. */
+  tenantName: (role: string) => string;
+  /** The host the class's expose.host gives a tenant: `<name>.<id>.example.com`. */
+  templated: (name: string) => string;
+  /** A custom host under the class's second allowed domain: `<label>.<id>.example.org`. */
+  customHost: (label: string) => string;
+  /** A Tenant of the class whose row lists these hosts. */
+  exposedTenant: (name: string, hosts: string[]) => Tenant;
+}
+
+/**
+ * Sets up the file's scene around its tests (beforeAll and afterAll): a PerTenant class exposing
+ * `{name}` under one domain and allowing a second for custom hosts, and one operator with no
+ * periodic resync within the test, so every change the tests see is event-driven.
+ */
+export function hostScene(prefix: string): HostScene {
+  const id = uniqueName(prefix);
+  const className = `${id}-web`;
+  const domain = `${id}.example.com`;
+  const customDomain = `${id}.example.org`;
+  const named: string[] = [];
+  let operator: LandlordProcess;
+  beforeAll(async () => {
+    await createClass(custom, className, {
+      namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
+      networkIsolation: 'None',
+      expose: { port: 8080, host: `{name}.${domain}`, ingressClassName: 'nginx' },
+      allowedDomains: [domain, customDomain],
+    });
+    operator = startLandlord('operator', componentEnv({ LANDLORD_OPERATOR_RESYNC_SECONDS: '3600' }));
+    await operator.ready();
+  });
+  afterAll(async () => {
+    for (const name of named) await deleteTenant(custom, name).catch(() => undefined);
+    expect(await operator.stop()).toBe(0);
+    await deleteClass(custom, className);
+  });
+  return {
+    tenantName: (role) => {
+      const name = `${id}-${role}`;
+      named.push(name);
+      return name;
+    },
+    templated: (name) => `${name}.${domain}`,
+    customHost: (label) => `${label}.${customDomain}`,
+    exposedTenant: (name, hosts) => {
+      const tenant = tenantOf(name, className);
+      tenant.spec = { ...tenant.spec, hosts };
+      return tenant;
+    },
+  };
+}
 
 /** The hosts landlord's route in the namespace serves, sorted; [] when it has none. */
 export async function routedHosts(namespace: string): Promise<string[]> {
