@@ -23,7 +23,7 @@ import {
   putRow,
   readTenant,
   row,
-  startSync,
+  startSyncAndOperator,
   updateRow,
 } from './support/sync.js';
 import { condition, waitForCondition } from './support/tenants.js';
@@ -266,9 +266,11 @@ beforeAll(async () => {
     { value: PURGED, items: PURGED_ITEMS },
     { value: A, items: 10 },
   ]);
-  sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
-  operator = startLandlord('operator', componentEnv({ LANDLORD_OPERATOR_RESYNC_SECONDS: '10' }));
-  await Promise.all([sync.ready(), operator.ready()]);
+  ({ sync, operator } = await startSyncAndOperator(
+    table,
+    { LANDLORD_SYNC_RESYNC_SECONDS: '5' },
+    { LANDLORD_OPERATOR_RESYNC_SECONDS: '10' },
+  ));
   for (const name of GOOD) await putRow(table, { ...row(name), class: CLASS });
   await putRow(table, { ...row(BAD), class: BAD_CLASS });
   await putRow(table, { ...row(MISSING), class: MISSING_CLASS });

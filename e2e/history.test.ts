@@ -16,7 +16,7 @@ import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { dynamoClient } from './support/dynamo.js';
 import { clients, uniqueName } from './support/env.js';
-import { componentEnv, metricValue, startLandlord, type LandlordProcess } from './support/landlord.js';
+import { componentEnv, metricValue, type LandlordProcess } from './support/landlord.js';
 import {
   createTable,
   deleteSyncedTenants,
@@ -25,6 +25,7 @@ import {
   readTenant,
   row,
   startSync,
+  startSyncAndOperator,
   updateRow,
 } from './support/sync.js';
 
@@ -144,9 +145,7 @@ const historyRows = (text: string): string[][] =>
 
 beforeAll(async () => {
   await createTable(table);
-  sync = startSync(table, SYNC_ENV);
-  operator = startLandlord('operator', componentEnv());
-  await Promise.all([sync.ready(), operator.ready()]);
+  ({ sync, operator } = await startSyncAndOperator(table, SYNC_ENV));
   await sync.waitForLog((l) => l.msg === 'scan complete');
   pluginDir = await mkdtemp(join(tmpdir(), 'landlord-plugin-'));
 });

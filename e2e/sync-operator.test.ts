@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITION, type Tenant } from '../api/tenant.js';
 import { waitUntil } from '../harness/wait.js';
 import { clients, uniqueName } from './support/env.js';
-import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
+import type { LandlordProcess } from './support/landlord.js';
 import {
   createTable,
   deleteSyncedTenants,
   putRow,
   readTenant,
-  startSync,
+  startSyncAndOperator,
   syncedCondition,
   updateRow,
   verbatimRow,
@@ -33,9 +33,7 @@ const readDeployment = () => apps.readNamespacedDeployment({ name: `${name}-app`
 
 beforeAll(async () => {
   await createTable(table);
-  sync = startSync(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' });
-  operator = startLandlord('operator', componentEnv());
-  await Promise.all([sync.ready(), operator.ready()]);
+  ({ sync, operator } = await startSyncAndOperator(table, { LANDLORD_SYNC_RESYNC_SECONDS: '5' }));
 });
 
 afterAll(async () => {

@@ -16,13 +16,7 @@ import { dynamoClient } from './support/dynamo.js';
 import { DynamoProxy } from './support/dynamo-proxy.js';
 import { clients, envValue, uniqueName } from './support/env.js';
 import { createClass, deleteClass } from './support/escape.js';
-import {
-  componentEnv,
-  metricValue,
-  startLandlord,
-  type LandlordProcess,
-  type LogLine,
-} from './support/landlord.js';
+import { metricValue, type LandlordProcess, type LogLine } from './support/landlord.js';
 import {
   createTable,
   deleteSyncedTenants,
@@ -32,6 +26,7 @@ import {
   readTenant,
   row,
   startSync,
+  startSyncAndOperator,
   tenantWrites,
   updateRow,
 } from './support/sync.js';
@@ -96,12 +91,12 @@ async function syncWrites(): Promise<Record<string, number>> {
   };
 }
 
-const startRowSync = (): LandlordProcess =>
-  startSync(table, {
-    DYNAMODB_ENDPOINT: proxy.url,
-    LANDLORD_SYNC_ROW_STATUS: 'true',
-    LANDLORD_SYNC_RESYNC_SECONDS: '5',
-  });
+/** sync through the proxy, telling rows their readiness. */
+const rowSyncEnv = (): Record<string, string> => ({
+  DYNAMODB_ENDPOINT: proxy.url,
+  LANDLORD_SYNC_ROW_STATUS: 'true',
+  LANDLORD_SYNC_RESYNC_SECONDS: '5',
+});
 
 beforeAll(async () => {
   await createTable(table);
@@ -111,9 +106,7 @@ beforeAll(async () => {
     allowedDomains: [DOMAIN],
   });
   proxy = await DynamoProxy.start(envValue('DYNAMODB_ENDPOINT'));
-  sync = startRowSync();
-  operator = startLandlord('operator', componentEnv());
-  await Promise.all([sync.ready(), operator.ready()]);
+  ({ sync, operator } = await startSyncAndOperator(table, rowSyncEnv()));
 });
 
 afterAll(async () => {
@@ -165,7 +158,7 @@ describe("a row told its tenant's readiness", () => {
   it('a restarted sync finds every row current: no write to the table or to a Tenant', async () => {
     expect(await sync.stop()).toBe(0);
     const updateItems = proxy.count('UpdateItem');
-    sync = startRowSync();
+    sync = startSync(table, rowSyncEnv());
     await sync.ready();
     await moreScans(sync, 2);
     expect(await rowWrites(sync, 'written')).toBe(0);

@@ -23,6 +23,24 @@ export function startSync(table: string, env: Record<string, string> = {}): Land
   return startLandlord('sync', componentEnv({ DYNAMODB_TABLE: table, POD_NAMESPACE: 'default', ...env }));
 }
 
+/** sync for `table` and an operator, as a file that needs both has them. */
+export interface SyncAndOperator {
+  sync: LandlordProcess;
+  operator: LandlordProcess;
+}
+
+/** Starts sync for `table` and an operator together, and waits until both are ready. */
+export async function startSyncAndOperator(
+  table: string,
+  syncEnv: Record<string, string> = {},
+  operatorEnv: Record<string, string> = {},
+): Promise<SyncAndOperator> {
+  const sync = startSync(table, syncEnv);
+  const operator = startLandlord('operator', componentEnv(operatorEnv));
+  await Promise.all([sync.ready(), operator.ready()]);
+  return { sync, operator };
+}
+
 export function createTable(table: string, stream = true): Promise<void> {
   return createTenantTable(dynamo, table, stream);
 }
