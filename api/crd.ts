@@ -246,7 +246,7 @@ type ServedVersion<B> = B & {
  * under the other as it is, so no webhook converts, and an operator rolled back to
  * PREVIOUS_VERSION reads what this one stored. A field added to the body lands in both.
  */
-export function servedVersions<B extends VersionBody>(kind: string, body: B): readonly ServedVersion<B>[] {
+function servedVersions<B extends VersionBody>(kind: string, body: B): readonly ServedVersion<B>[] {
   const deprecationWarning = `${GROUP}/${PREVIOUS_VERSION} ${kind} is deprecated; use ${GROUP}/${VERSION} ${kind}, which has the same fields (docs/deploying.md, Upgrading)`;
   return [
     { name: VERSION, served: true, storage: true, ...structuredClone(body) },
@@ -262,101 +262,144 @@ export function servedVersions<B extends VersionBody>(kind: string, body: B): re
 }
 
 /** Both versions convert by changing apiVersion only: the API server does it, no webhook. */
-export const CONVERSION = { strategy: 'None' } as const;
+const CONVERSION = { strategy: 'None' } as const;
+
+/** How the API names a kind of landlord's; `name` is the CRD's own (`<plural>.<group>`). */
+interface CrdNames {
+  name: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  shortNames: readonly string[];
+}
+
+/** A CustomResourceDefinition as landlord writes every one of its own. */
+export type CustomResourceDefinition<B> = {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata: { name: string; labels: Record<string, string> };
+  spec: {
+    group: string;
+    scope: 'Cluster';
+    names: Omit<CrdNames, 'name'> & { listKind: string };
+    conversion: typeof CONVERSION;
+    versions: readonly ServedVersion<B>[];
+  };
+};
+
+/**
+ * A cluster-scoped CRD in landlord's group, serving `body` under every version (servedVersions).
+ * The body is the caller's own object, so its keys render in the order the caller wrote them.
+ */
+export function clusterCrd<B extends VersionBody>(names: CrdNames, body: B): CustomResourceDefinition<B> {
+  const { name, plural, singular, kind, shortNames } = names;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name, labels: { 'app.kubernetes.io/name': 'landlord' } },
+    spec: {
+      group: GROUP,
+      scope: 'Cluster',
+      names: { plural, singular, kind, listKind: `${kind}List`, shortNames },
+      conversion: CONVERSION,
+      versions: servedVersions(kind, body),
+    },
+  };
+}
+
+/** The root of a resource's schema: the fields every object has, its spec and its status. */
+export function resourceSchema(description: string, spec: Schema, status: Schema): Schema {
+  return {
+    type: 'object',
+    description,
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec,
+      status,
+    },
+  };
+}
 
 const condition = (type: string, field: 'status' | 'reason'): string =>
   `.status.conditions[?(@.type=="${type}")].${field}`;
 
-export const TENANT_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: CRD_NAME, labels: { 'app.kubernetes.io/name': 'landlord' } },
-  spec: {
-    group: GROUP,
-    scope: 'Cluster',
-    names: { plural: PLURAL, singular: 'tenant', kind: KIND, listKind: `${KIND}List`, shortNames: ['tn'] },
-    conversion: CONVERSION,
-    versions: servedVersions(KIND, {
-      subresources: { status: {} },
-      additionalPrinterColumns: [
-        { name: 'Ready', type: 'string', jsonPath: condition(CONDITION.ready, 'status') },
-        { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
-        { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
-        { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
-        { name: 'State', type: 'string', jsonPath: '.spec.state' },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+export const TENANT_CRD = clusterCrd(
+  { name: CRD_NAME, plural: PLURAL, singular: 'tenant', kind: KIND, shortNames: ['tn'] },
+  {
+    subresources: { status: {} },
+    additionalPrinterColumns: [
+      { name: 'Ready', type: 'string', jsonPath: condition(CONDITION.ready, 'status') },
+      { name: 'Reason', type: 'string', jsonPath: condition(CONDITION.ready, 'reason') },
+      { name: 'Replicas', type: 'string', jsonPath: '.status.replicaSummary' },
+      { name: 'Synced', type: 'string', jsonPath: condition(CONDITION.synced, 'status') },
+      { name: 'State', type: 'string', jsonPath: '.spec.state' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      {
+        name: 'Message',
+        type: 'string',
+        priority: 1,
+        jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
+      },
+      { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
+      { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
+      { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
+      { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
+      {
+        name: 'Secrets',
+        type: 'string',
+        priority: 1,
+        jsonPath: condition(CONDITION.secretsReady, 'status'),
+      },
+    ],
+    schema: {
+      openAPIV3Schema: resourceSchema(
+        'A tenant: one Deployment and its ConfigMaps, owned and kept as specified by landlord.',
         {
-          name: 'Message',
-          type: 'string',
-          priority: 1,
-          jsonPath: `.status.conditions[?(@.type=="${CONDITION.ready}")].message`,
-        },
-        { name: 'Purge', type: 'string', priority: 1, jsonPath: '.status.purge.phase' },
-        { name: 'Class', type: 'string', priority: 1, jsonPath: '.status.class' },
-        { name: 'Namespace', type: 'string', priority: 1, jsonPath: '.status.namespace' },
-        { name: 'URL', type: 'string', priority: 1, jsonPath: '.status.url' },
-        {
-          name: 'Secrets',
-          type: 'string',
-          priority: 1,
-          jsonPath: condition(CONDITION.secretsReady, 'status'),
-        },
-      ],
-      schema: {
-        openAPIV3Schema: {
           type: 'object',
-          description:
-            'A tenant: one Deployment and its ConfigMaps, owned and kept as specified by landlord.',
           properties: {
-            apiVersion: { type: 'string' },
-            kind: { type: 'string' },
-            metadata: { type: 'object' },
-            spec: {
-              type: 'object',
-              properties: {
-                deployment: manifestSchema(
-                  'An apps/v1 Deployment manifest (a row whose spec is one object); absent when deployments is set.',
-                ),
-                deployments: {
-                  type: 'array',
-                  maxItems: MAX_DEPLOYMENTS_PER_TENANT,
-                  description:
-                    "apps/v1 Deployment manifests, each with its own name (a row whose spec is an array or a v1 List): several services of one tenant. Exactly one of deployment and deployments is set; the class's limits.maxDeployments caps how many.",
-                  items: manifestSchema('An apps/v1 Deployment manifest.'),
-                },
-                configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
-                class: {
-                  type: 'string',
-                  minLength: 1,
-                  maxLength: 253,
-                  pattern: DNS1123_SUBDOMAIN_PATTERN,
-                  description:
-                    "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
-                },
-                hosts: {
-                  type: 'array',
-                  maxItems: 32,
-                  items: { type: 'string', minLength: 1, maxLength: 253 },
-                  description:
-                    "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide, never one a class's expose.host gives another name; one held elsewhere is withheld alone (HostsReady=False), the tenant runs.",
-                },
-                // A default, so Tenants written before states existed read as active too.
-                state: {
-                  type: 'string',
-                  enum: [...TENANT_STATES],
-                  default: DEFAULT_STATE,
-                  description:
-                    "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
-                },
-              },
+            deployment: manifestSchema(
+              'An apps/v1 Deployment manifest (a row whose spec is one object); absent when deployments is set.',
+            ),
+            deployments: {
+              type: 'array',
+              maxItems: MAX_DEPLOYMENTS_PER_TENANT,
+              description:
+                "apps/v1 Deployment manifests, each with its own name (a row whose spec is an array or a v1 List): several services of one tenant. Exactly one of deployment and deployments is set; the class's limits.maxDeployments caps how many.",
+              items: manifestSchema('An apps/v1 Deployment manifest.'),
             },
-            status: statusSchema,
+            configMaps: { type: 'array', items: manifestSchema('A v1 ConfigMap manifest.') },
+            class: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 253,
+              pattern: DNS1123_SUBDOMAIN_PATTERN,
+              description:
+                "The TenantClass whose policy applies (from the row's class attribute); absent: the class annotated landlord.dev/is-default-class, or the built-in one.",
+            },
+            hosts: {
+              type: 'array',
+              maxItems: 32,
+              items: { type: 'string', minLength: 1, maxLength: 253 },
+              description:
+                "From the row's hosts: custom domains the tenant's route also serves, each under its class's allowedDomains; a host is held by one Tenant cluster-wide, never one a class's expose.host gives another name; one held elsewhere is withheld alone (HostsReady=False), the tenant runs.",
+            },
+            // A default, so Tenants written before states existed read as active too.
+            state: {
+              type: 'string',
+              enum: [...TENANT_STATES],
+              default: DEFAULT_STATE,
+              description:
+                "active runs the tenant; suspended scales its Deployment to 0; archived removes its children and keeps the Tenant; purged does the same as archived, then the purger deletes the tenant's data after the purge delay.",
+            },
           },
         },
-      },
-    }),
+        statusSchema,
+      ),
+    },
   },
-} as const satisfies Schema;
+);
 
 /**
  * A CRD as YAML, headed by the file that defines it. js-yaml directly: client-node's dumpYaml

@@ -4,8 +4,7 @@
 // integer bounds, one subject per RoleBinding) it checks at `kubectl apply`, so a class the operator
 // could not read never gets stored. ResourceQuota and LimitRange specs are kept as written: the API
 // server validates them when the operator applies them.
-import { CONVERSION, servedVersions, type Schema } from './crd.js';
-import { GROUP } from './tenant.js';
+import { clusterCrd, resourceSchema, type Schema } from './crd.js';
 import {
   CLASS_CRD_NAME,
   CLASS_KIND,
@@ -457,60 +456,45 @@ const specSchema: Schema = {
   },
 };
 
-export const TENANT_CLASS_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: CLASS_CRD_NAME, labels: { 'app.kubernetes.io/name': 'landlord' } },
-  spec: {
-    group: GROUP,
-    scope: 'Cluster',
-    names: {
-      plural: CLASS_PLURAL,
-      singular: 'tenantclass',
-      kind: CLASS_KIND,
-      listKind: `${CLASS_KIND}List`,
-      shortNames: ['tc'],
-    },
-    conversion: CONVERSION,
-    versions: servedVersions(CLASS_KIND, {
-      additionalPrinterColumns: [
-        { name: 'Mode', type: 'string', jsonPath: '.spec.namespace.mode' },
-        { name: 'Pod Security', type: 'string', jsonPath: '.spec.podSecurity' },
+export const TENANT_CLASS_CRD = clusterCrd(
+  {
+    name: CLASS_CRD_NAME,
+    plural: CLASS_PLURAL,
+    singular: 'tenantclass',
+    kind: CLASS_KIND,
+    shortNames: ['tc'],
+  },
+  {
+    additionalPrinterColumns: [
+      { name: 'Mode', type: 'string', jsonPath: '.spec.namespace.mode' },
+      { name: 'Pod Security', type: 'string', jsonPath: '.spec.podSecurity' },
+      {
+        name: 'Default',
+        type: 'string',
+        // kubectl's JSONPath: the dots inside the annotation's key are escaped.
+        jsonPath: `.metadata.annotations.${DEFAULT_CLASS_ANNOTATION.replaceAll('.', '\\.')}`,
+      },
+      { name: 'Warm', type: 'integer', jsonPath: '.status.warm' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+    // status.warm is written by the operator's pool controller; spec edits never touch it.
+    subresources: { status: {} },
+    schema: {
+      openAPIV3Schema: resourceSchema(
+        'A TenantClass: the platform policy for the tenants whose row names it (or, annotated landlord.dev/is-default-class: "true", for rows that name none).',
+        specSchema,
         {
-          name: 'Default',
-          type: 'string',
-          // kubectl's JSONPath: the dots inside the annotation's key are escaped.
-          jsonPath: `.metadata.annotations.${DEFAULT_CLASS_ANNOTATION.replaceAll('.', '\\.')}`,
-        },
-        { name: 'Warm', type: 'integer', jsonPath: '.status.warm' },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-      ],
-      // status.warm is written by the operator's pool controller; spec edits never touch it.
-      subresources: { status: {} },
-      schema: {
-        openAPIV3Schema: {
           type: 'object',
-          description:
-            'A TenantClass: the platform policy for the tenants whose row names it (or, annotated landlord.dev/is-default-class: "true", for rows that name none).',
           properties: {
-            apiVersion: { type: 'string' },
-            kind: { type: 'string' },
-            metadata: { type: 'object' },
-            spec: specSchema,
-            status: {
-              type: 'object',
-              properties: {
-                warm: {
-                  type: 'integer',
-                  format: 'int32',
-                  minimum: 0,
-                  description: 'Warm pool members Ready and unclaimed, as the operator last counted them.',
-                },
-              },
+            warm: {
+              type: 'integer',
+              format: 'int32',
+              minimum: 0,
+              description: 'Warm pool members Ready and unclaimed, as the operator last counted them.',
             },
           },
         },
-      },
-    }),
+      ),
+    },
   },
-} as const satisfies Schema;
+);
