@@ -2,6 +2,7 @@
 // in the bench namespace, written as users write rows (seed format: JSON text in S attributes).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
+import { asService } from '../testing/deployments.js';
 
 export const BENCH_NAMESPACE = 'bench';
 export const FIRST_IMAGE = 'nginx:1.27';
@@ -92,17 +93,7 @@ export function services(tenant: string, shape: RowShape, image = FIRST_IMAGE): 
   return Array.from({ length: shape.services }, (_, i) => {
     const d = deployment(tenant, image, shape.replicas);
     if (i === 0) return d;
-    const name = `${deploymentName(tenant)}-${i + 1}`;
-    const labels = { app: `${tenant}-${i + 1}` };
-    return {
-      ...d,
-      metadata: { ...d.metadata, name },
-      spec: {
-        ...d.spec!,
-        selector: { matchLabels: labels },
-        template: { ...d.spec!.template, metadata: { labels } },
-      },
-    };
+    return asService(d, `${deploymentName(tenant)}-${i + 1}`, { app: `${tenant}-${i + 1}` });
   });
 }
 

@@ -5,6 +5,7 @@
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, LABEL, type Tenant } from '../../api/tenant.js';
+import { asService } from '../../testing/deployments.js';
 import { perTenant, testConfig, validConfigMaps, validDeployment } from '../../testing/policy.js';
 import { exposureFacet } from '../exposure/facet.js';
 import type { Decisions, FacetInput } from '../facets/contract.js';
@@ -13,18 +14,8 @@ import { workloadFacet } from './facet.js';
 import { availableOfAll, degradedOfAll, rolloutGapOfAll, workloadsStatus, type Workload } from './summary.js';
 import { WORKLOAD_MESSAGE } from './workloads.js';
 
-function service(name: string, labels: Record<string, string> = { app: name }): V1Deployment {
-  const d = validDeployment();
-  return {
-    ...d,
-    metadata: { ...d.metadata, name },
-    spec: {
-      ...d.spec!,
-      selector: { matchLabels: labels },
-      template: { ...d.spec!.template, metadata: { labels } },
-    },
-  };
-}
+const service = (name: string, labels: Record<string, string> = { app: name }): V1Deployment =>
+  asService(validDeployment(), name, labels);
 
 const tenantOf = (deployments: V1Deployment[]): Tenant => ({
   apiVersion: API_VERSION,
