@@ -28,6 +28,17 @@ const setState = (name: string, state: 'active' | 'archived'): Promise<void> =>
     spec.state = state;
   });
 
+/** Archives the Tenant, as its row would, and waits until it says so. */
+async function archive(name: string): Promise<void> {
+  await setState(name, 'archived');
+  await waitForCondition(
+    custom,
+    name,
+    { type: CONDITION.ready, status: 'False', reason: 'Archived' },
+    90_000,
+  );
+}
+
 describe('a custom host its holder takes back', () => {
   it('honest path: the older Tenant routes the host; the newer one has it withheld and runs', async () => {
     await createTenant(custom, exposedTenant(HOLDER, [SHOP]));
@@ -40,13 +51,7 @@ describe('a custom host its holder takes back', () => {
   });
 
   it('the holder is archived: it lets the host go and the newer Tenant takes it', async () => {
-    await setState(HOLDER, 'archived');
-    await waitForCondition(
-      custom,
-      HOLDER,
-      { type: CONDITION.ready, status: 'False', reason: 'Archived' },
-      90_000,
-    );
+    await archive(HOLDER);
     await holdsExactly(TAKER, [templated(TAKER), SHOP], AT_ONCE_MS);
     await hostsReady(TAKER, 'True', 'HostsHeld');
     expect(await routedHosts(HOLDER)).toEqual([]);
@@ -63,13 +68,7 @@ describe('a custom host its holder takes back', () => {
   });
 
   it('a templated host is never taken, even while its tenant is archived', async () => {
-    await setState(HOLDER, 'archived');
-    await waitForCondition(
-      custom,
-      HOLDER,
-      { type: CONDITION.ready, status: 'False', reason: 'Archived' },
-      90_000,
-    );
+    await archive(HOLDER);
     await editSpec(TAKER, (spec) => {
       spec.hosts = [templated(HOLDER)];
     });
