@@ -282,7 +282,7 @@ describe('the honest path: TLS at the shared Gateway', () => {
     }
   });
 
-  it('puts no private key in any tenant namespace; the platform holds the only one', async () => {
+  it("puts no private key in any of the class's tenant namespaces; the platform holds the only one", async () => {
     for (const name of TENANTS) expect(await keysIn(name)).toEqual([]);
     expect(await keysIn(PLATFORM)).toEqual([CERT]);
   });
