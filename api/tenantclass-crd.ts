@@ -281,6 +281,19 @@ const egressRuleSchema: Schema = {
 /** A DNS name as Kubernetes checks one (RFC 1123 subdomain), lower case. */
 const DNS_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 
+/**
+ * Why the API server refuses a class's expose.tls: a private key shared by tenants would sit in every
+ * tenant namespace, where each team can read it. Each names the way out.
+ */
+export const EXPOSE_TLS_MESSAGE = {
+  ingressSharedKey:
+    "with an Ingress, expose.tls.secretName is a Secret in every tenant namespace, which the tenant's team can read: terminate TLS at a shared Gateway instead (expose.gateway with tls: {}, the certificate in the Gateway's namespace), or set tls.perTenant: true and tls.secretName when each tenant namespace holds a certificate of its own (docs/exposure.md#tls)",
+  perTenantAtGateway:
+    "expose.tls.perTenant is for an Ingress: at a Gateway the listener's certificate stays in the Gateway's namespace (tls: {} makes the URL https)",
+  sharedSource:
+    "expose.tls.secretName is one of the class's secrets copied from a single source into every tenant namespace: a private key every tenant's team could read; give each tenant its own ({name} in from.name or externalSecret.remoteKey), or terminate TLS at a shared Gateway (expose.gateway, docs/exposure.md#tls)",
+} as const;
+
 const exposeSchema: Schema = {
   type: 'object',
   required: ['port', 'host'],
@@ -331,10 +344,22 @@ const exposeSchema: Schema = {
     },
     tls: {
       type: 'object',
-      required: ['secretName'],
       description:
-        "The URL is https. Ingress: the Secret (in the tenant's namespace) the controller serves; HTTPRoute: the Gateway's listener terminates TLS, and this only makes the URL https.",
-      properties: { secretName: { type: 'string', minLength: 1, maxLength: 253 } },
+        "The URL is https. HTTPRoute: the Gateway's listener terminates TLS with a certificate in the Gateway's namespace; `{}` is enough, and no tenant namespace holds a key. Ingress: secretName is a Secret in each tenant's own namespace, which its team can read, so perTenant: true must say it holds that tenant's own certificate (docs/exposure.md#tls).",
+      properties: {
+        secretName: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 253,
+          description:
+            'Ingress: the Secret in each tenant namespace the controller serves. HTTPRoute: not read.',
+        },
+        perTenant: {
+          type: 'boolean',
+          description:
+            "Ingress only, and required there: true says secretName holds each tenant's own certificate, never one shared by tenants.",
+        },
+      },
     },
   },
   'x-kubernetes-validations': [
@@ -342,8 +367,27 @@ const exposeSchema: Schema = {
       rule: 'has(self.ingressClassName) != has(self.gateway)',
       message: 'exactly one of ingressClassName and gateway must be set',
     },
+    {
+      rule: '!has(self.tls) || has(self.gateway) || (has(self.tls.secretName) && has(self.tls.perTenant) && self.tls.perTenant)',
+      message: EXPOSE_TLS_MESSAGE.ingressSharedKey,
+    },
+    {
+      rule: '!has(self.tls) || !has(self.gateway) || !has(self.tls.perTenant)',
+      message: EXPOSE_TLS_MESSAGE.perTenantAtGateway,
+    },
   ],
 };
+
+/**
+ * An Ingress class whose TLS Secret is one of its own `secrets` copied from a single source (no
+ * {name}): by construction the same private key in every tenant namespace, whatever perTenant says.
+ */
+const SHARED_TLS_SOURCE_RULE = [
+  '!has(self.expose) || !has(self.expose.ingressClassName) || !has(self.expose.tls)',
+  '|| !has(self.expose.tls.secretName) || !has(self.secrets)',
+  '|| !self.secrets.exists(s, s.name == self.expose.tls.secretName && (has(s.from)',
+  "? !s.from.name.contains('{name}') : !s.externalSecret.remoteKey.contains('{name}')))",
+].join(' ');
 
 const warmPoolSchema: Schema = {
   type: 'object',
@@ -454,6 +498,7 @@ const specSchema: Schema = {
     },
     warmPool: warmPoolSchema,
   },
+  'x-kubernetes-validations': [{ rule: SHARED_TLS_SOURCE_RULE, message: EXPOSE_TLS_MESSAGE.sharedSource }],
 };
 
 export const TENANT_CLASS_CRD = clusterCrd(

@@ -155,8 +155,22 @@ export interface ClassExpose {
   host: string;
   ingressClassName?: string;
   gateway?: ExposeGateway;
-  /** A TLS Secret in the tenant namespace (Ingress) or served by the Gateway: the URL is https. */
-  tls?: { secretName: string };
+  /** The URL is https; who holds the certificate depends on the route's kind (ExposeTls). */
+  tls?: ExposeTls;
+}
+
+/**
+ * TLS for a class's routes. At a Gateway, the listener terminates TLS with a certificate in the
+ * Gateway's own namespace: `{}` is all a class says, and no tenant namespace holds a key. With an
+ * Ingress, `secretName` is a Secret in each tenant's own namespace, which its team can read, so
+ * `perTenant: true` must say it holds that tenant's own certificate; a key shared by tenants there
+ * is every tenant's to take (the CRD refuses an Ingress class's tls without it, docs/exposure.md#tls).
+ */
+interface ExposeTls {
+  /** Ingress: the Secret, in each tenant namespace, the controller serves. Gateway: not read. */
+  secretName?: string;
+  /** Ingress only, and required there: the Secret is the tenant's own certificate. */
+  perTenant?: boolean;
 }
 
 /** The database engines a class's `databases` may name. */

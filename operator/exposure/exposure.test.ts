@@ -17,7 +17,7 @@ const GATEWAY: ClassExpose = {
   port: 8080,
   host: '{name}.apps.example.com',
   gateway: { namespace: 'gateways', name: 'public', sectionName: 'https' },
-  tls: { secretName: 'wildcard' },
+  tls: {},
 };
 
 function exposing(expose: ClassExpose | undefined, tweaks: Partial<ClassPolicy> = {}): Partial<ClassPolicy> {
@@ -124,11 +124,19 @@ describe('desiredState with expose', () => {
     });
   });
 
-  it('puts tls on the Ingress when the class sets it', () => {
-    const list = manifests(wanted(exposing({ ...INGRESS, tls: { secretName: 'wildcard' } })));
+  it("puts tls on the Ingress when the class sets it: the tenant's own Secret", () => {
+    const tls = { secretName: 'tenant-tls', perTenant: true };
+    const list = manifests(wanted(exposing({ ...INGRESS, tls })));
     expect(find(list, 'Ingress')).toMatchObject({
-      spec: { tls: [{ hosts: ['acme.apps.example.com'], secretName: 'wildcard' }] },
+      spec: { tls: [{ hosts: ['acme.apps.example.com'], secretName: 'tenant-tls' }] },
     });
+  });
+
+  it('names no Secret on the HTTPRoute: the Gateway terminates TLS, and the URL is https', () => {
+    const result = wanted(exposing({ ...GATEWAY, tls: { secretName: 'ignored' } }));
+    const route = find(manifests(result), 'HTTPRoute');
+    expect(JSON.stringify(route)).not.toContain('ignored');
+    expect(result.ok && result.status.url).toBe('https://acme.apps.example.com');
   });
 
   it('keeps the Service and route while suspended, and drops them (and the hosts) when archived', () => {

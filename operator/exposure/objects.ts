@@ -63,7 +63,8 @@ function ingress(expose: ClassExpose, namespace: string, hosts: readonly string[
         host,
         http: { paths: [{ path: '/', pathType: 'Prefix', backend }] },
       })),
-      ...(expose.tls === undefined
+      // The CRD lets an Ingress class set tls only with a per-tenant secretName.
+      ...(expose.tls?.secretName === undefined
         ? {}
         : { tls: [{ hosts: [...hosts], secretName: expose.tls.secretName }] }),
     },
