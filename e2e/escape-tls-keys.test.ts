@@ -46,6 +46,8 @@ const CLASS = `${id}-web`;
 const TENANTS = [`${id}-a`, `${id}-b`, `${id}-c`];
 const [FIRST, SECOND] = TENANTS as [string, string];
 const MOUNTER = `${id}-mount`;
+const MIRROR_CLASS = `${id}-mirror`;
+const MIRROR = `${id}-mirrored`;
 const ROUTE_API = 'gateway.networking.k8s.io/v1';
 let operator: LandlordProcess;
 let manifests: string;
@@ -229,15 +231,19 @@ beforeAll(async () => {
     expose: EXPOSE,
     allowedDomains: [DOMAIN],
   });
-  operator = startLandlord('operator', componentEnv({ LANDLORD_LOG_LEVEL: 'info' }));
+  operator = startLandlord(
+    'operator',
+    componentEnv({ LANDLORD_LOG_LEVEL: 'info', LANDLORD_SECRET_SOURCE_NAMESPACES: PLATFORM }),
+  );
   await operator.ready();
   for (const name of TENANTS) await createTenant(custom, tenantOf(name, CLASS));
 });
 
 afterAll(async () => {
-  for (const name of [...TENANTS, MOUNTER]) await deleteTenant(custom, name).catch(() => undefined);
+  for (const name of [...TENANTS, MOUNTER, MIRROR]) await deleteTenant(custom, name).catch(() => undefined);
   expect(await operator?.stop()).toBe(0);
   await deleteClass(custom, CLASS);
+  await deleteClass(custom, MIRROR_CLASS).catch(() => undefined);
   await core.deleteNamespace({ name: PLATFORM }).catch(() => undefined);
   await kubectl('delete', 'gatewayclass', id, '--ignore-not-found').catch(() => undefined);
   await kubectl('delete', 'clusterrole', `${id}-routes`, '--ignore-not-found');
@@ -364,6 +370,23 @@ describe('the attacks', () => {
     expect(await keysIn(FIRST)).toEqual([]);
     // Its own host: nothing stray to report.
     await hostsReady(FIRST, 'True', 'HostsHeld');
+  });
+
+  it("a class whose secrets copy the Gateway's certificate gets no copy: SecretsReady names the shared key", async () => {
+    await createClass(custom, MIRROR_CLASS, {
+      namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
+      networkIsolation: 'None',
+      secrets: [{ name: 'wildcard', from: { namespace: PLATFORM, name: CERT } }],
+    });
+    await createTenant(custom, tenantOf(MIRROR, MIRROR_CLASS));
+    const tenant = await waitForCondition(custom, MIRROR, {
+      type: CONDITION.secretsReady,
+      status: 'False',
+      reason: 'SecretSharedPrivateKey',
+    });
+    const said = tenant.status?.conditions?.find((c) => c.type === CONDITION.secretsReady)?.message;
+    expect(said).toContain(`${PLATFORM}/${CERT}`);
+    expect(await keysIn(MIRROR)).toEqual([]);
   });
 
   it("a hand-made route for another tenant's host on the HTTPS listener is refused by admission", async () => {

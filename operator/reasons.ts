@@ -61,6 +61,11 @@ export const SECRETS_REASON = {
    * nothing is copied from it, copies made before stay as they are.
    */
   sourceNotBound: 'SecretSourceNotBound',
+  /**
+   * False: a source without `{name}` holds a TLS private key (`tls.key`); copied, one key would sit
+   * in every tenant namespace. Nothing is copied; copies made before stay as they are.
+   */
+  sharedPrivateKey: 'SecretSharedPrivateKey',
   /** False: the class has externalSecret entries and the ExternalSecret CRD is not installed. */
   externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
   /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */

@@ -176,6 +176,39 @@ describe('a per-tenant source bound to one Tenant uid', () => {
   });
 });
 
+describe('a TLS private key', () => {
+  const certificate = { type: 'kubernetes.io/tls', data: { 'tls.crt': VALUE, 'tls.key': VALUE } };
+  const WILDCARD: ClassSecret = { name: 'tls', from: { namespace: 'platform-secrets', name: 'wildcard' } };
+  const OWN_TLS: ClassSecret = { name: 'tls', from: { namespace: 'platform-secrets', name: '{name}-tls' } };
+
+  it('is never copied from one source into every tenant namespace, and a copy made before is kept', () => {
+    const result = wanted(
+      [SHARED, WILDCARD],
+      sourcesOf({ ...withSendgrid(), 'platform-secrets/wildcard': certificate }),
+    );
+    expect(result.children.map((c) => c.ref.name)).toEqual(['sendgrid']);
+    expect(result.retained.map((r) => r.name)).toEqual(['tls']);
+    const condition = secretsCondition(result, 'acme')!;
+    expect(condition).toMatchObject({ status: 'False', reason: 'SecretSharedPrivateKey' });
+    expect(condition.message).toContain('platform-secrets/wildcard');
+    expect(condition.message).toContain('shared Gateway');
+    expect(condition.message).not.toContain(VALUE);
+  });
+
+  it('is copied from a per-tenant source bound to the Tenant: each tenant holds its own key', () => {
+    const own = { ...certificate, tenantUid: 'u-1' };
+    const result = wanted([OWN_TLS], sourcesOf({ 'platform-secrets/acme-tls': own }));
+    expect(result.problems).toEqual([]);
+    expect(result.children.map((c) => c.manifest as Record<string, unknown>)[0]).toMatchObject({
+      type: 'kubernetes.io/tls',
+    });
+  });
+});
+
+const withSendgrid = (): Record<string, SourceSecret> => ({
+  'platform-secrets/sendgrid': { type: 'Opaque', data: { key: VALUE } },
+});
+
 describe('secretsCondition', () => {
   it('is True naming every entry, and absent for a class without secrets', () => {
     expect(secretsCondition(wanted([SHARED, OWN]), 'acme')).toEqual({

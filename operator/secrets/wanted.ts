@@ -16,6 +16,7 @@ type SecretProblemReason =
   | typeof SECRETS_REASON.sourceNotFound
   | typeof SECRETS_REASON.sourceNotAllowed
   | typeof SECRETS_REASON.sourceNotBound
+  | typeof SECRETS_REASON.sharedPrivateKey
   | typeof SECRETS_REASON.externalSecretsNotInstalled;
 
 interface SecretProblem {
@@ -100,9 +101,22 @@ function copyChild(tenant: Tenant, entry: ClassSecret, namespace: string, scope:
     const message = `secret ${entry.name}: ${notBound(named, secret, tenant)}`;
     return { problem: { reason: SECRETS_REASON.sourceNotBound, message }, retained };
   }
+  if (!isPerTenantSource(entry.from.name) && holdsPrivateKey(secret)) {
+    const message = `secret ${entry.name}: source Secret ${named} holds a TLS private key (${PRIVATE_KEY}) and is one Secret for every tenant of the class, so its team could read the key the others use; nothing is copied from it and a copy made before stays as it is; terminate TLS at the shared Gateway, or give each tenant its own certificate with a {name} source`;
+    return { problem: { reason: SECRETS_REASON.sharedPrivateKey, message }, retained };
+  }
   const copy = secretCopy({ name: entry.name, namespace }, source, secret);
   return { child: withOwnership(copy, tenant, 'Secret') };
 }
+
+/** The key a kubernetes.io/tls Secret keeps its private key under. */
+const PRIVATE_KEY = 'tls.key';
+
+/**
+ * A private key is a credential no two tenants may share (issue 55, class 11): a team with `edit`
+ * reads every Secret in its namespace.
+ */
+const holdsPrivateKey = (secret: SourceSecret): boolean => PRIVATE_KEY in secret.data;
 
 /**
  * A per-tenant source is the Tenant's only when the platform wrote that Tenant's uid on it: the
