@@ -392,12 +392,19 @@ const SHARED_TLS_SOURCE_RULE = [
 const warmPoolSchema: Schema = {
   type: 'object',
   description:
-    'PerTenant: namespaces made ahead of tenants, running `deployment`; a new tenant of the class claims a Ready one (docs/warm-pool.md). The nameTemplate must use {id}.',
+    'PerTenant: namespaces made ahead of tenants, running `deployment` (or `deployments`); a new tenant of the class claims a Ready one (docs/warm-pool.md). The nameTemplate must use {id}.',
   properties: {
     size: count('Ready, unclaimed members kept at all times.', 1000),
     deployment: passThrough(
       "The apps/v1 Deployment a member runs before it is claimed; a row whose Deployment has the same name and pod template keeps the member's pods.",
     ),
+    deployments: {
+      type: 'array',
+      maxItems: MAX_DEPLOYMENTS_PER_TENANT,
+      description:
+        "Instead of deployment, for a class whose rows list several services: the apps/v1 Deployments every member runs, each with its own name, checked as a row's list is (limits.maxDeployments). A row's Deployment of the same name and pod template as one of them keeps that one's pods.",
+      items: passThrough('An apps/v1 Deployment manifest.'),
+    },
     maxUnavailable: {
       type: 'integer',
       format: 'int32',

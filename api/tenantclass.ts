@@ -236,12 +236,18 @@ export interface ClassPolicy {
 
 /**
  * A class's warm pool: `size` members, each a namespace named by the "{id}" template holding the
- * class's tenant-independent objects and `deployment`, running before any tenant claims it.
+ * class's tenant-independent objects and `deployment` (or `deployments`), running before any
+ * tenant claims it.
  */
 interface WarmPool {
   size: number;
   /** An apps/v1 Deployment manifest, checked and placed as a row's would be. */
   deployment: JsonObject;
+  /**
+   * Several apps/v1 Deployments, for a class whose rows list several services (issue 58): each
+   * member runs all of them, checked as a row's list is. Set instead of `deployment`.
+   */
+  deployments?: JsonObject[];
   /** Unclaimed members replaced at once when the pool's spec changes. */
   maxUnavailable: number;
 }
@@ -380,6 +386,7 @@ function warmPoolOf(pool: Partial<WarmPool>): WarmPool {
   return {
     size: pool.size ?? 0,
     deployment: pool.deployment ?? {},
+    ...(pool.deployments === undefined ? {} : { deployments: pool.deployments }),
     maxUnavailable: pool.maxUnavailable ?? 1,
   };
 }

@@ -1,10 +1,12 @@
 // `npm start`, as a newcomer runs it: the sandbox starts its own control plane, dynalite, sync and
 // operator from the built files, seeds the example rows, and prints the kubectl commands to try.
 // Those commands must work as printed, a row edited with `npm run sandbox:row` must reach the
-// cluster, and Ctrl-C must stop everything it started.
+// cluster, the whole-application tenant (two services, its PostgreSQL database, its URL waited
+// for on its row) must be what the sandbox says, and Ctrl-C must stop everything it started.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
@@ -119,6 +121,72 @@ describe('npm start (the sandbox)', () => {
     async () => {
       const printed = await rowCli('signup', 'shop-2');
       expect(printed).toContain('shop-2 is ready at http://shop-2.apps.example.com');
+    },
+  );
+
+  it(
+    'runs crm, a whole application: two services from one row, its own PostgreSQL database, its URL on its row (npm run sandbox:wait-url)',
+    { timeout: 200_000 },
+    async () => {
+      const kubeconfig = printedKubeconfig();
+      expect(output).toContain('npm run sandbox:wait-url -- crm');
+      expect(output).toContain('kubectl get deploy,svc -n suite-crm');
+      expect(output).toMatch(
+        /PostgreSQL at 127\.0\.0\.1:\d+: crm \(class suite\) gets a database of its own/,
+      );
+      // As printed: the signup service's wait, on the row only.
+      const { stdout } = await run('npm', ['run', '--silent', 'sandbox:wait-url', '--', 'crm'], {
+        cwd: repoRoot,
+      });
+      expect(stdout).toContain('crm is ready at http://crm.suite.example.com');
+      const names = async (kind: string): Promise<string[]> =>
+        (
+          await kubectl(
+            kubeconfig,
+            'get',
+            kind,
+            '-n',
+            'suite-crm',
+            '-o',
+            'jsonpath={.items[*].metadata.name}',
+          )
+        )
+          .split(' ')
+          .sort();
+      expect(await names('deploy')).toEqual(['api', 'web']);
+      expect(await names('svc')).toEqual(['api', 'landlord-app', 'web']);
+      const workloads = await kubectl(
+        kubeconfig,
+        'get',
+        'tenant',
+        'crm',
+        '-o',
+        'jsonpath={.status.workloads[*].name}',
+      );
+      expect(workloads).toBe('suite-crm/web suite-crm/api');
+      // The database's Secret works: connect with exactly its values, as the api's pods would.
+      const secret = JSON.parse(
+        await kubectl(kubeconfig, 'get', 'secret', 'db-main', '-n', 'suite-crm', '-o', 'json'),
+      ) as { data: Record<string, string> };
+      const value = (key: string): string => Buffer.from(secret.data[key] ?? '', 'base64').toString('utf8');
+      expect(Object.keys(secret.data).sort()).toEqual([
+        'database',
+        'host',
+        'password',
+        'port',
+        'url',
+        'user',
+      ]);
+      const client = new pg.Client({ connectionString: value('url'), connectionTimeoutMillis: 5_000 });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ db: string; who: string }>(
+          'SELECT current_database() AS db, current_user AS who',
+        );
+        expect(rows[0]).toEqual({ db: value('database'), who: value('user') });
+      } finally {
+        await client.end();
+      }
     },
   );
 

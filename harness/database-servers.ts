@@ -94,9 +94,13 @@ export class DatabaseServers {
     return this.env;
   }
 
-  /** Starts whichever of the two is installed; says which is not. */
-  async start(): Promise<void> {
-    await Promise.all([this.startPostgres(), this.startMariadb()]);
+  /**
+   * Starts whichever of the two (or of `only`: the sandbox wants PostgreSQL alone) is installed;
+   * says which is not.
+   */
+  async start(only: readonly Server[] = ['postgres', 'mariadb']): Promise<void> {
+    const starts = { postgres: () => this.startPostgres(), mariadb: () => this.startMariadb() };
+    await Promise.all(only.map((server) => starts[server]()));
   }
 
   private async startPostgres(): Promise<void> {

@@ -1,8 +1,9 @@
 // `npm start`: everything landlord needs, on this machine. A real control plane (as in the tests),
 // dynalite as the DynamoDB, sync, operator and purger as child processes, seeded with example rows
 // under the default TenantClass `standard` (a namespace per tenant) and a data table holding a few
-// items per tenant. Prints how to look at it with kubectl and how to
-// edit rows; Ctrl-C stops everything.
+// items per tenant, and one whole application (suite.ts: two services from one row, a PostgreSQL
+// database when PostgreSQL is installed, its URL told back to the row). Prints how to look at it
+// with kubectl and how to edit rows; Ctrl-C stops everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { writeEnvFile } from '../harness/env-file.js';
 import { e2eStateDir, repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
 import { EXAMPLE_ROWS, EXPOSED_CLASS, EXPOSED_TENANT, type Row } from './rows.js';
+import { startSuite, SUITE_CLASS, SUITE_DATABASE, SUITE_TENANT } from './suite.js';
 import { installPoolClass, POOL_CLASS, signupLine, SIGNUP_TENANT, timeSignup } from './warm-pool.js';
 
 export const SANDBOX_TABLE = 'landlord-tenants';
@@ -241,6 +243,10 @@ landlord sandbox is running. In another terminal:
   kubectl get tenants -o wide               # the SECRETS column: SecretsReady
   kubectl get tenantclass                   # WARM: ready, unclaimed members (class ${POOL_CLASS} keeps 2)
   kubectl get ns -l landlord.dev/pool=${POOL_CLASS}   # the warm members, refilled after ${SIGNUP_TENANT} took one
+  kubectl get deploy,svc -n ${SUITE_CLASS}-${SUITE_TENANT}          # ${SUITE_TENANT}: two services from one row (web, api), a Service each
+  kubectl get tenant ${SUITE_TENANT} -o jsonpath='{.status.workloads}'   # both, each with its readiness
+  kubectl get secret db-${SUITE_DATABASE} -n ${SUITE_CLASS}-${SUITE_TENANT} -o jsonpath='{.data.url}' | base64 -d
+                                                  # its own PostgreSQL database (docs/databases.md)
 
 Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls every 2 s):
 
@@ -255,6 +261,8 @@ Edit the table (DynamoDB at ${endpoint}, table ${SANDBOX_TABLE}; sync polls ever
   npm run sandbox:row -- remove tenant-1          # the row disappears; sync prunes the Tenant
   npm run sandbox:row -- signup shop-2            # as a signup service: put a row, read it until its
                                                   # landlord attribute says ready, print the URL
+  npm run sandbox:wait-url -- ${SUITE_TENANT}                # as a signup service: read the row until landlord.ready,
+                                                  # then print landlord.url (no Kubernetes credentials)
   npm run sandbox:plan                            # what sync and the operator would do now (landlord plan)
 
 Logs: ${logDir}/{sync,operator,purger,apiserver,...}.log
@@ -273,6 +281,8 @@ export async function runSandbox(): Promise<void> {
   await installExposedClass(cluster.adminKubeconfig);
   installPoolClass(cluster.adminKubeconfig);
   await installSecrets(cluster.adminKubeconfig);
+  const suite = await startSuite(cluster.adminKubeconfig, join(cluster.runDir, 'logs'));
+  say(suite.line);
   const dynamo = await startDynalite();
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -281,6 +291,7 @@ export async function runSandbox(): Promise<void> {
     const running = (c: ChildProcess): boolean => c.exitCode === null && c.signalCode === null;
     await Promise.all(children.map((c) => new Promise((r) => (running(c) ? c.once('exit', r) : r(null)))));
     await dynamo.close();
+    await suite.servers.stop();
     await cluster.stop();
     say('stopped.');
     process.exit(0);
@@ -288,8 +299,9 @@ export async function runSandbox(): Promise<void> {
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   await seedTable(dynamo.endpoint);
+  await putRow(dynamo.endpoint, suite.row);
   say(
-    `  DynamoDB (dynalite) at ${dynamo.endpoint}, table ${SANDBOX_TABLE} seeded with ${EXAMPLE_ROWS.length} rows`,
+    `  DynamoDB (dynalite) at ${dynamo.endpoint}, table ${SANDBOX_TABLE} seeded with ${EXAMPLE_ROWS.length + 1} rows`,
   );
   const logDir = join(cluster.runDir, 'logs');
   const env = {

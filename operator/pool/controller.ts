@@ -7,7 +7,7 @@
 //
 // Members are written through the operator's Applier (member-writes.ts), the one apply path tenants
 // use; the class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
-import { FIELD_MANAGER } from '../../api/tenant.js';
+import { ANNOTATION, FIELD_MANAGER } from '../../api/tenant.js';
 import {
   CLASS_API_VERSION,
   CLASS_KIND,
@@ -66,6 +66,8 @@ export class PoolController {
   private readonly refused = new Map<string, string>();
   /** class → the hash of what its members hold now, as the last pass computed it. */
   private readonly hashes = new Map<string, string>();
+  /** class → how many Deployments its members run now (one, or its pool's list). */
+  private readonly deploymentCounts = new Map<string, number>();
   private readonly writes: MemberWrites;
   private readonly status: StatusWriter<TenantClass, PoolStatus>;
 
@@ -143,16 +145,21 @@ export class PoolController {
     return this.hashes.get(className) ?? '';
   }
 
-  /** The members of a class now: its Namespaces, each with its Deployment's readiness. */
+  /**
+   * The members of a class now: its Namespaces, each with its Deployments' readiness. A member of
+   * the current pool spec is complete with as many as the spec runs; an older one with any.
+   */
   membersOf(className: string, classUid: string): Member[] {
     const { namespaces, deployments } = this.deps.caches;
+    const current = this.hashOf(className);
+    const expected = this.deploymentCounts.get(className) ?? 1;
     return namespaces
       .list()
       .filter((ns) => memberClassUid(ns, className) === classUid)
       .map((ns) => {
-        const name = ns.metadata!.name!;
-        const deployment = deployments?.list(name)[0];
-        return memberOf(ns, deployment);
+        const held = deployments?.list(ns.metadata?.name ?? '') ?? [];
+        const hash = ns.metadata?.annotations?.[ANNOTATION.poolHash];
+        return memberOf(ns, held, hash === current ? expected : 1);
       });
   }
 
@@ -212,6 +219,7 @@ export class PoolController {
     }
     this.refused.delete(tenantClass.name);
     this.hashes.set(tenantClass.name, blueprint.hash);
+    this.deploymentCounts.set(tenantClass.name, blueprint.deployments.length);
     const target = { size: pool.size, maxUnavailable: pool.maxUnavailable, hash: blueprint.hash };
     return { target, blueprint };
   }

@@ -105,7 +105,7 @@ describe('poolBlueprint: an exposed class', () => {
       },
     });
     const made = poolBlueprint(policy);
-    expect(made.ok && made.deployment.spec?.template.metadata?.labels).toMatchObject({
+    expect(made.ok && made.deployments[0]!.spec?.template.metadata?.labels).toMatchObject({
       [LABEL.exposed]: 'app',
     });
   });
@@ -139,9 +139,9 @@ describe('poolBlueprint: the Deployment', () => {
   it('takes a Deployment without metadata.namespace, as the same one naming any namespace', () => {
     const named = accepted(poolBlueprint(pooledPolicy()));
     const unnamed = accepted(poolBlueprint(pooledPolicy(withoutNamespace(validDeployment()))));
-    expect(unnamed.deployment).toEqual(named.deployment);
+    expect(unnamed.deployments).toEqual(named.deployments);
     expect(unnamed.hash).toBe(named.hash);
-    expect(unnamed.deployment.metadata?.namespace).toBe('');
+    expect(unnamed.deployments[0]!.metadata?.namespace).toBe('');
   });
 
   it("puts a namespace-less Deployment in the member's namespace", () => {
@@ -217,7 +217,7 @@ describe("a member's objects", () => {
     for (const child of children)
       expect(child.manifest.metadata?.annotations?.[SPEC_HASH_ANNOTATION]).toBe(child.hash);
     const deployment = children.find((c) => c.ref.kind === 'Deployment')!.manifest as V1Deployment;
-    expect(deployment.spec?.template).toEqual(made.deployment.spec?.template);
+    expect(deployment.spec?.template).toEqual(made.deployments[0]!.spec?.template);
   });
 
   it('memberChildren: the same for the same class, another hash per member and per spec', () => {
@@ -230,5 +230,87 @@ describe("a member's objects", () => {
     const changed = accepted(poolBlueprint(pooledPolicy(other)));
     expect(changed.hash).not.toBe(made.hash);
     expect(hashes('quick-abc', changed)).not.toEqual(hashes('quick-abc'));
+  });
+});
+
+/** A Deployment of `name` whose pods carry app=<name> and listen on `port`. */
+function service(name: string, port: number): V1Deployment {
+  const d = validDeployment();
+  d.metadata = { name };
+  d.spec!.selector = { matchLabels: { app: name } };
+  d.spec!.template.metadata = { labels: { app: name } };
+  d.spec!.template.spec!.containers[0]!.ports = [{ containerPort: port }];
+  return d;
+}
+
+/** Pods labelled tier=front too; `selecting`: its selector asks only for that, so it selects a sibling's. */
+function tiered(d: V1Deployment, selecting = false): V1Deployment {
+  d.spec!.template.metadata!.labels = { ...d.spec!.template.metadata!.labels, tier: 'front' };
+  if (selecting) d.spec!.selector = { matchLabels: { tier: 'front' } };
+  return d;
+}
+
+/** A class whose members run `deployments` (warmPool.deployments), exposed when `expose` names one. */
+function severalPolicy(deployments: V1Deployment[], exposed?: string) {
+  const config = pooledPolicy();
+  const pool = config.tenantClass.warmPool!;
+  const expose = {
+    port: 8080,
+    host: '{name}.apps.example.com',
+    ingressClassName: 'nginx',
+    deployment: exposed,
+  };
+  return testConfig({
+    tenantClass: {
+      ...config.tenantClass,
+      ...(exposed === undefined ? {} : { expose, allowedDomains: ['apps.example.com'] }),
+      warmPool: { ...pool, deployment: {}, deployments: deployments as unknown as Record<string, unknown>[] },
+    },
+  });
+}
+
+describe('poolBlueprint: a pool of several Deployments (warmPool.deployments)', () => {
+  it('runs each in the list order, last in the member, the one the route reaches labelled for it', () => {
+    const made = accepted(poolBlueprint(severalPolicy([service('web', 8080), service('api', 9000)], 'api')));
+    expect(made.deployments.map((d) => d.metadata?.name)).toEqual(['web', 'api']);
+    const labels = made.deployments.map((d) => d.spec?.template.metadata?.labels?.[LABEL.exposed]);
+    expect(labels).toEqual([undefined, 'app']);
+    const contents = memberContents(made, 'quick', 'quick-abc');
+    expect(contents.slice(-2).map((c) => [c.ref.kind, c.ref.name, c.ref.namespace])).toEqual([
+      ['Deployment', 'web', 'quick-abc'],
+      ['Deployment', 'api', 'quick-abc'],
+    ]);
+  });
+
+  it('hashes a pool of one as before lists existed, and a list of two otherwise', () => {
+    const one = accepted(poolBlueprint(pooledPolicy()));
+    const two = accepted(poolBlueprint(severalPolicy([validDeployment(), service('api', 9000)])));
+    expect(two.hash).not.toBe(one.hash);
+    expect(two.deployments[0]).toEqual(one.deployments[0]);
+  });
+
+  it.each<[string, V1Deployment[], string, RegExp]>([
+    ['two of one name', [service('web', 1), service('web', 2)], 'DuplicateChild', /"web" is/],
+    [
+      'a selector over a sibling',
+      [tiered(service('web', 1)), tiered(service('api', 2), true)],
+      'LabelConflict',
+      /selects the pods of/,
+    ],
+  ])('refuses %s as a row list is refused', (_, deployments, reason, message) => {
+    const made = poolBlueprint(severalPolicy(deployments));
+    expect(made.ok).toBe(false);
+    expect(!made.ok && made.refusal.reason).toBe(reason);
+    expect(!made.ok && made.refusal.message).toMatch(message);
+  });
+
+  it('refuses a deployment written beside the list, as a Tenant holding both is refused', () => {
+    const config = severalPolicy([service('web', 1)]);
+    const pool = {
+      ...config.tenantClass.warmPool!,
+      deployment: validDeployment() as unknown as Record<string, unknown>,
+    };
+    const made = poolBlueprint({ ...config, tenantClass: { ...config.tenantClass, warmPool: pool } });
+    expect(!made.ok && made.refusal.reason).toBe('InvalidSpec');
   });
 });

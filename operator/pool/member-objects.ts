@@ -2,9 +2,10 @@
 // TenantClass, so deleting the class has the garbage collector remove its unclaimed members), and
 // what the facets say a member holds (facets/engine.ts, memberState): the class's tenant-independent
 // objects (ServiceAccount, quota, LimitRange, NetworkPolicy), the shared secrets' copies and the
-// pool's Deployment, each made by the same facet and rules as a tenant's. So a row whose Deployment
-// has the pool Deployment's name and pod template asks for exactly the pod template already
-// running: applying it changes the Deployment's metadata, not its pods. Nothing here depends on a
+// pool's Deployments (one, or the class's list), each made by the same facet and rules as a
+// tenant's. So a row whose Deployment has a pool Deployment's name and pod template asks for
+// exactly the pod template already running: applying it changes the Deployment's metadata, not
+// its pods. Nothing here depends on a
 // tenant: "{name}" labels, RoleBindings and per-tenant secrets come with the claim.
 // memberChildren stamps a member's objects with their hashes for the Applier (operator/apply.ts),
 // the one apply path tenants use too: an object that already matches costs no write.
@@ -24,7 +25,7 @@ export type { MemberObject };
 
 export type PoolBlueprint =
   /** What every member of the class holds (in namespace ''), and its hash. */
-  | { ok: true; hash: string; deployment: V1Deployment; objects: MemberObject[] }
+  | { ok: true; hash: string; deployments: V1Deployment[]; objects: MemberObject[] }
   /** The pool's Deployment is one the policy refuses: no member is made. */
   | { ok: false; refusal: Refusal };
 
@@ -38,11 +39,13 @@ export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_
   const made = memberState(policy, { sources });
   if (!made.ok) return made;
   const isDeployment = (o: MemberObject): boolean => o.ref.kind === 'Deployment';
-  const deployment = made.objects.find(isDeployment)?.manifest;
-  if (deployment === undefined) return { ok: false, refusal: refusal.specMissing() };
+  const deployments = made.objects.filter(isDeployment).map((o) => o.manifest as V1Deployment);
+  if (deployments.length === 0) return { ok: false, refusal: refusal.specMissing() };
   const objects = made.objects.filter((o) => !isDeployment(o));
   const labels = memberNamespaceLabels(policy.tenantClass);
-  return { ok: true, hash: contentHash({ labels, deployment, objects }).slice(0, 16), deployment, objects };
+  // A pool of one hashes as it did before pools could list several, so no member is replaced.
+  const running = deployments.length === 1 ? { deployment: deployments[0] } : { deployments };
+  return { ok: true, hash: contentHash({ labels, ...running, objects }).slice(0, 16), deployments, objects };
 }
 
 /** The class's namespace labels that need no tenant name, and the Pod Security labels. */
@@ -87,8 +90,8 @@ export function memberNamespace(
 }
 
 /**
- * The objects in the member's namespace, the Deployment last: labelled with the pool (its watch
- * finds the Deployment by it), owned by nobody (the namespace's deletion takes them). The tenant
+ * The objects in the member's namespace, the Deployments last: labelled with the pool (its watch
+ * finds the Deployments by it), owned by nobody (the namespace's deletion takes them). The tenant
  * that claims the member applies the same objects with its ownership, under the same field
  * manager, which drops the pool label.
  */
@@ -99,7 +102,10 @@ export function memberContents(
 ): MemberObject[] {
   const placed = [
     ...blueprint.objects,
-    { ref: childRef('Deployment', '', blueprint.deployment.metadata!.name!), manifest: blueprint.deployment },
+    ...blueprint.deployments.map((manifest) => ({
+      ref: childRef('Deployment', '', manifest.metadata!.name!),
+      manifest,
+    })),
   ];
   return placed.map(({ ref, manifest }) => ({
     ref: { ...ref, namespace },

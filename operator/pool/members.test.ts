@@ -55,6 +55,17 @@ describe('memberClassUid', () => {
     expect(memberClassUid(n, 'c')).toBe(uid);
   });
 
+  it('memberOf: a member of a pool of several is complete and Ready only with each of them available', () => {
+    const ns = { metadata: { name: 'm', annotations: { 'landlord.dev/pool-hash': 'h' } } };
+    const one = memberOf(ns, [deployment({})], 2);
+    expect([one.hasDeployment, one.ready]).toEqual([false, false]);
+    const both = memberOf(ns, [deployment({}), deployment({})], 2);
+    expect([both.hasDeployment, both.ready]).toEqual([true, true]);
+    const starting = memberOf(ns, [deployment({}), deployment({ available: 0 })], 2);
+    expect([starting.hasDeployment, starting.ready]).toEqual([true, false]);
+    expect(memberOf(ns, []).hasDeployment).toBe(false);
+  });
+
   it('memberOf reads the hash, age, deletion and readiness', () => {
     const member = memberOf(
       {
@@ -66,7 +77,7 @@ describe('memberClassUid', () => {
           annotations: { 'landlord.dev/pool-hash': 'h' },
         },
       },
-      deployment({}),
+      [deployment({})],
     );
     expect(member).toEqual({
       name: 'm',

@@ -1,7 +1,7 @@
 // What a warm pool member is, read from the caches: a Namespace labelled with its class, controlled
 // by that TenantClass (by uid: a class deleted and made again under the same name does not inherit
-// the members the garbage collector is removing), and Ready when its Deployment is available. Which
-// member a tenant tries first. Pure.
+// the members the garbage collector is removing), and Ready when its Deployments (one, or each of a
+// pool of several) are there and available. Which member a tenant tries first. Pure.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { ANNOTATION, LABEL } from '../../api/tenant.js';
 import { CLASS_KIND } from '../../api/tenantclass.js';
@@ -19,9 +19,12 @@ export interface Member {
   created: number;
   /** Being deleted (size lowered, replaced): neither claimable nor counted. */
   deleting: boolean;
-  /** Its Deployment exists and is available at its current generation. */
+  /** Its Deployments exist and each is available at its current generation. */
   ready: boolean;
-  /** Its Deployment exists (a member without one was left half-made and is completed again). */
+  /**
+   * Its Deployments exist, as many as the pool runs (a member without them was left half-made and
+   * is completed again).
+   */
   hasDeployment: boolean;
 }
 
@@ -32,8 +35,17 @@ export function memberClassUid(namespace: KubernetesObject, className: string): 
   return owner?.kind === CLASS_KIND && owner.name === className ? owner.uid : undefined;
 }
 
-export function memberOf(namespace: KubernetesObject, deployment: V1Deployment | undefined): Member {
+/**
+ * The member a pool Namespace is, with the pool's Deployments in it; `expected`: how many the pool
+ * runs (a member holding fewer is half-made, neither Ready nor claimable).
+ */
+export function memberOf(
+  namespace: KubernetesObject,
+  deployments: readonly V1Deployment[],
+  expected = 1,
+): Member {
   const meta = namespace.metadata ?? {};
+  const complete = deployments.length > 0 && deployments.length >= expected;
   return {
     name: meta.name ?? '',
     uid: meta.uid ?? '',
@@ -41,8 +53,8 @@ export function memberOf(namespace: KubernetesObject, deployment: V1Deployment |
     hash: meta.annotations?.[ANNOTATION.poolHash] ?? '',
     created: meta.creationTimestamp === undefined ? 0 : new Date(meta.creationTimestamp).getTime(),
     deleting: meta.deletionTimestamp !== undefined,
-    ready: deployment !== undefined && isAvailable(deployment),
-    hasDeployment: deployment !== undefined,
+    ready: complete && deployments.every(isAvailable),
+    hasDeployment: complete,
   };
 }
 

@@ -1,14 +1,16 @@
-// A pooled class's Deployment as a warm pool member runs it: checked and shaped by the very policy
-// a row's Deployment goes through, so a row whose Deployment has the pool Deployment's name and pod
-// template asks for exactly the pod template already running, and a claim changes the Deployment's
-// metadata, not its pods. Pure.
+// A pooled class's Deployment (or Deployments) as a warm pool member runs it: checked and shaped by
+// the very policy a row's Deployments go through, so a row whose Deployment has a pool Deployment's
+// name and pod template asks for exactly the pod template already running, and a claim changes the
+// Deployment's metadata, not its pods. A pool of several (`warmPool.deployments`, issue 58) is held
+// to what a row's list is (count, one name each, no selector over a sibling's pods). Pure.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import type { ClassExpose } from '../../api/tenantclass.js';
 import { childRef } from '../child-ref.js';
 import { withExposedPods } from '../exposure/objects.js';
 import type { MemberInput, MemberObject } from '../facets/contract.js';
-import { evaluateTenant, type Refusal } from '../policy/index.js';
+import { evaluateTenant, NO_NEIGHBOURS, type PolicyConfig, type Refusal } from '../policy/index.js';
+import { evaluateWorkloads } from './workloads.js';
 
 /** The name a refusal gives the pool's Deployment, as if a tenant of this name had asked for it. */
 const poolTenantName = (className: string): string => `${className}-warm-pool`;
@@ -32,35 +34,64 @@ function withStandInNamespace(deployment: unknown): V1Deployment {
 }
 
 /**
- * The pool's Deployment in namespace '', its pods labelled as an exposed class's Services select
- * them (a claim keeps them), or the policy's refusal. A class without a pool: nothing.
+ * The pool's Deployments in namespace '', the pods of the one an exposed class's Service reaches
+ * labelled as it selects them (a claim keeps them), or the policy's refusal. A class without a
+ * pool: nothing.
  */
 export function poolDeployment(
   input: MemberInput,
 ): { ok: true; objects: MemberObject[] } | { ok: false; refusal: Refusal } {
   const { policy } = input;
-  const { tenantClass } = policy;
-  if (tenantClass.warmPool === undefined) return { ok: true, objects: [] };
-  const stand: Tenant = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: { name: poolTenantName(tenantClass.name) },
-    spec: { deployment: withStandInNamespace(tenantClass.warmPool.deployment), configMaps: [] },
-  };
-  const verdict = evaluateTenant(stand, policy, undefined, { ok: true, namespace: '' });
-  if (!verdict.ok) return verdict;
-  const { deployment } = verdict.children;
-  const manifest = reachedByService(tenantClass.expose, deployment)
-    ? withExposedPods(deployment)
-    : deployment;
-  return { ok: true, objects: [{ ref: childRef('Deployment', '', manifest.metadata!.name!), manifest }] };
+  const pool = policy.tenantClass.warmPool;
+  if (pool === undefined) return { ok: true, objects: [] };
+  const judged = pool.deployments === undefined ? poolOfOne(policy, pool.deployment) : poolOfSeveral(policy);
+  if (!judged.ok) return judged;
+  const at = exposedIndex(policy.tenantClass.expose, judged.deployments);
+  const objects = judged.deployments.map((deployment, i): MemberObject => {
+    const manifest = i === at ? withExposedPods(deployment) : deployment;
+    return { ref: childRef('Deployment', '', manifest.metadata!.name!), manifest };
+  });
+  return { ok: true, objects };
+}
+
+type Judged = { ok: true; deployments: V1Deployment[] } | { ok: false; refusal: Refusal };
+
+/** The tenant the policy judges in place of a member: its name says the pool in a refusal. */
+function standIn(className: string, spec: Tenant['spec']): Tenant {
+  return { apiVersion: API_VERSION, kind: KIND, metadata: { name: poolTenantName(className) }, spec };
+}
+
+/** `warmPool.deployment`: judged as a row of one is, exactly as before lists existed. */
+function poolOfOne(policy: PolicyConfig, deployment: unknown): Judged {
+  const spec = { deployment: withStandInNamespace(deployment), configMaps: [] };
+  const verdict = evaluateTenant(standIn(policy.tenantClass.name, spec), policy, undefined, MEMBER_PLACEMENT);
+  return verdict.ok ? { ok: true, deployments: [verdict.children.deployment] } : verdict;
 }
 
 /**
- * Whether the class's Service reaches the pool's Deployment: it is the first (the only one) of what
- * a member runs, so unless expose.deployment names another, it is.
+ * `warmPool.deployments`: judged as a row's list is. A `deployment` written beside it is passed
+ * on, so the list's check refuses the two together, as it does on a Tenant.
  */
-function reachedByService(expose: ClassExpose | undefined, deployment: V1Deployment): boolean {
-  if (expose === undefined) return false;
-  return expose.deployment === undefined || expose.deployment === deployment.metadata?.name;
+function poolOfSeveral(policy: PolicyConfig): Judged {
+  const pool = policy.tenantClass.warmPool!;
+  const one =
+    Object.keys(pool.deployment).length === 0 ? {} : { deployment: pool.deployment as V1Deployment };
+  const deployments = (pool.deployments ?? []).map(withStandInNamespace);
+  const stand = standIn(policy.tenantClass.name, { ...one, deployments, configMaps: [] });
+  const verdict = evaluateWorkloads(stand, policy, NO_NEIGHBOURS, MEMBER_PLACEMENT);
+  return verdict.ok ? { ok: true, deployments: verdict.workloads.deployments } : verdict;
+}
+
+/** A member's namespace is not known yet: placed in '', its name filled in when one is made. */
+const MEMBER_PLACEMENT = { ok: true as const, namespace: '' };
+
+/**
+ * Which of the pool's Deployments the class's Service reaches, as the workload facet picks it for
+ * a tenant: the one expose.deployment names, else the first; -1 when none (not exposed, or the
+ * name is none of them: the tenant's claim then says so).
+ */
+function exposedIndex(expose: ClassExpose | undefined, deployments: readonly V1Deployment[]): number {
+  if (expose === undefined) return -1;
+  if (expose.deployment === undefined) return 0;
+  return deployments.findIndex((d) => d.metadata?.name === expose.deployment);
 }

@@ -5,6 +5,7 @@
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, LABEL, type Tenant } from '../../api/tenant.js';
+import { BUILT_IN_CLASS_NAME } from '../../api/tenantclass.js';
 import { asService } from '../../testing/deployments.js';
 import { perTenant, testConfig, validConfigMaps, validDeployment } from '../../testing/policy.js';
 import { exposureFacet } from '../exposure/facet.js';
@@ -155,7 +156,7 @@ describe('the workload facet: several Deployments', () => {
       tenantOf([service('web'), service('worker')]),
       testConfig(),
       'LimitExceeded',
-      WORKLOAD_MESSAGE.shared,
+      WORKLOAD_MESSAGE.shared(BUILT_IN_CLASS_NAME, 2),
     ],
   ])('refuses %s', (...[, tenant, policy, reason, message]) => {
     expect(refusalOf(input(tenant, policy))).toEqual({ reason, message });

@@ -34,7 +34,8 @@ export const WORKLOAD_MESSAGE = {
     `${LIST_PATH}: ${count} Deployments is over the tenant class's limit maxDeployments of ${max}; split the services across tenants, or ask for a class with a higher limit`,
   tooLarge: (bytes: number, max: number): string =>
     `${LIST_PATH} and spec.configMaps (bytes of JSON): ${bytes} is over the tenant class's limit maxRowBytes of ${max}; make the row smaller: move large data out of the manifests`,
-  shared: `${LIST_PATH}: a Shared class runs one Deployment per tenant, as its label checks against the other tenants of a namespace compare one; list one Deployment, or ask for a PerTenant class`,
+  shared: (className: string, count: number): string =>
+    `${LIST_PATH}: ${count} Deployment${count === 1 ? '' : 's'} listed, but the tenant class "${className}" is Shared (its tenants share one namespace), where a tenant runs exactly 1 Deployment, written as one object, not a list: the checks that keep neighbours' names and pod labels apart compare one per tenant; write the row's spec as one Deployment, or ask for a PerTenant class`,
   duplicate: (path: string, name: string, first: string): string =>
     `${path}.metadata.name: "${name}" is ${first}'s name too; each Deployment needs its own name`,
   overlap: (path: string, other: string): string =>
@@ -69,7 +70,7 @@ function checkList(spec: TenantSpec, listed: unknown, policy: PolicyConfig): Ref
     return overLimit(WORKLOAD_MESSAGE.tooMany(listed.length, limits.maxDeployments));
   const bytes = Buffer.byteLength(JSON.stringify([listed, spec.configMaps ?? null]), 'utf8');
   if (bytes > limits.maxRowBytes) return overLimit(WORKLOAD_MESSAGE.tooLarge(bytes, limits.maxRowBytes));
-  if (mode === 'Shared') return overLimit(WORKLOAD_MESSAGE.shared);
+  if (mode === 'Shared') return overLimit(WORKLOAD_MESSAGE.shared(policy.tenantClass.name, listed.length));
   return checkNames(listed);
 }
 
