@@ -1,4 +1,4 @@
-// `landlord plan`, the decision part: sync's plan for every tenant (sync/plan.ts), then the
+// `landlord plan`, the decision part: sync's plan for every tenant (sync/dry-run.ts), then the
 // operator's preview of the Tenant that would result (operator/preview.ts), folded into one entry per
 // tenant that says what would change and whether anything would be written. The operator's part
 // reads the cluster as a reconcile would once sync has written: the other Tenants as sync leaves
