@@ -1,7 +1,7 @@
 // A check of the repository itself, run with the unit tests: every file the opening comment of a
 // TypeScript file names (a source file, a doc, a folder) exists, so a header never sends a reader
 // to a file that was renamed or never written. A name is looked up beside the file, then in each
-// folder above it up to the repository's root, as people write them ("prune.ts", "sync/decide.ts").
+// folder above it up to the repository's root, as people write them ("sync/decide.ts", "e2e/").
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

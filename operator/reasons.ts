@@ -1,8 +1,10 @@
 // Condition reasons and Event reasons the operator reports: part of landlord's API, since people
 // and alerts match on them. Refusal reasons come from the policy module.
-// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
-// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
-import { SQL_FAILURE } from '../runtime/sql/errors.js';
+// Named as every component's are: <OWNER>_REASON (condition reasons), _EVENT (Event reasons),
+// _MESSAGE (what they say) and _LOG (log lines), where the owner is the operator or the part of it
+// that says it (a facet: SECRETS_, DATABASES_, EXPOSURE_, WORKLOAD_; the pool, the quota wait, the
+// lifecycle), so one name means one thing (docs/architecture.md).
+import { SQL_REASON } from '../runtime/sql/errors.js';
 import type { RefusalReason } from './policy/index.js';
 
 export const OPERATOR_REASON = {
@@ -70,7 +72,7 @@ export const SECRETS_REASON = {
 /**
  * DatabasesReady (operator/databases/): True when every database of the class has its Secret in the
  * tenant namespace, else False with the first problem's reason. The server's failures are the
- * runtime's SQL_FAILURE reasons (ServerUnreachable, AuthFailed, AdminSecretMissing, QuotaExceeded…).
+ * runtime's SQL_REASON reasons (ServerUnreachable, AuthFailed, AdminSecretMissing, QuotaExceeded…).
  */
 export const DATABASES_REASON = {
   ready: 'DatabasesReady',
@@ -80,11 +82,11 @@ export const DATABASES_REASON = {
   invalidName: 'InvalidDatabaseName',
   /** False: archived or purged, a database not made yet is not made (one made before is kept). */
   notInState: 'DatabaseNotInState',
-  ...SQL_FAILURE,
+  ...SQL_REASON,
 } as const;
 
 /** The HostsReady condition's reasons (operator/exposure/): which of its hosts an exposed tenant routes. */
-export const HOSTS_REASON = {
+export const EXPOSURE_REASON = {
   /** True: the tenant routes every host its class and row give it. */
   ready: 'HostsHeld',
   /**
@@ -103,7 +105,7 @@ export const HOSTS_REASON = {
 } as const;
 
 /** What HostsReady says. Fixed texts, hosts sorted, so an unchanged situation never rewrites status. */
-export const HOSTS_MESSAGE = {
+export const EXPOSURE_MESSAGE = {
   held: (hosts: readonly string[]): string => `routes every host it was given: ${hosts.join(', ')}`,
   conflict: (host: string, holder: string): string =>
     `host ${JSON.stringify(host)} is withheld: ${holder} holds it (a route outside tenant namespaces not made by landlord always does; among Tenants, the one created earlier, or as early and named first); it is routed here once the holder lets it go`,
@@ -120,10 +122,28 @@ export const WORKLOAD_REASON = {
   waitingForRolloutSlot: 'WaitingForRolloutSlot',
 } as const;
 
+/** Where a Tenant lists its Deployments, as the refusals of the list name it. */
+export const DEPLOYMENTS_PATH = 'spec.deployments';
+
+/**
+ * What the workload facet says: why an upgrade's pod template waits (TemplateUpgradePending), and
+ * why a list of Deployments is refused as a list (InvalidSpec, LimitExceeded).
+ */
 export const WORKLOAD_MESSAGE = {
   waiting: (deployment: string, revision: number): string =>
     `${deployment} keeps its running pods until a rollout slot frees ` +
     `(LANDLORD_OPERATOR_UPGRADE_ROLLOUTS); then it rolls out the operator's pod template revision ${revision}`,
+  both: `spec.deployment and ${DEPLOYMENTS_PATH} are both set; a Tenant holds exactly one of them (sync writes one, from the row's spec)`,
+  empty: `${DEPLOYMENTS_PATH} lists no Deployment; a row runs at least one`,
+  tooMany: (count: number, max: number): string =>
+    `${DEPLOYMENTS_PATH}: ${count} Deployments is over the tenant class's limit maxDeployments of ${max}; split the services across tenants, or ask for a class with a higher limit`,
+  tooLarge: (bytes: number, max: number): string =>
+    `${DEPLOYMENTS_PATH} and spec.configMaps (bytes of JSON): ${bytes} is over the tenant class's limit maxRowBytes of ${max}; make the row smaller: move large data out of the manifests`,
+  shared: `${DEPLOYMENTS_PATH}: a Shared class runs one Deployment per tenant, as its label checks against the other tenants of a namespace compare one; list one Deployment, or ask for a PerTenant class`,
+  duplicate: (path: string, name: string, first: string): string =>
+    `${path}.metadata.name: "${name}" is ${first}'s name too; each Deployment needs its own name`,
+  overlap: (path: string, other: string): string =>
+    `${path}.spec.selector selects the pods of ${other}: two Deployments would fight over them; give each its own pod labels and a selector only its own match`,
 } as const;
 
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */
