@@ -1,10 +1,10 @@
 // Condition reasons and Event reasons the operator reports: part of landlord's API, since people
-// and alerts match on them. Refusal reasons come from the policy module.
+// and alerts match on them. Refusal reasons come from the policy module; each facet's own are in
+// its folder (secrets/, databases/, exposure/, workload/reasons.ts).
 // Named as every component's are: <OWNER>_REASON (condition reasons), _EVENT (Event reasons),
 // _MESSAGE (what they say) and _LOG (log lines), where the owner is the operator or the part of it
-// that says it (a facet: SECRETS_, DATABASES_, EXPOSURE_, WORKLOAD_; the pool, the quota wait, the
-// lifecycle), so one name means one thing (docs/architecture.md).
-import { SQL_REASON } from '../runtime/sql/errors.js';
+// that says it (the pool, the quota wait, the lifecycle), so one name means one thing
+// (docs/architecture.md).
 import type { RefusalReason } from './policy/index.js';
 
 export const OPERATOR_REASON = {
@@ -48,102 +48,6 @@ export const OPERATOR_REASON = {
    * configured to use the built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS).
    */
   noDefaultClass: 'NoDefaultClass',
-} as const;
-
-/** The SecretsReady condition's reasons (operator/secrets/). */
-export const SECRETS_REASON = {
-  /** True: every entry of the class is in the tenant namespace. */
-  ready: 'SecretsReady',
-  /** False: a `from` source does not exist; copies made before stay as they are. */
-  sourceNotFound: 'SecretSourceNotFound',
-  /** False: a `from` source is in a namespace LANDLORD_SECRET_SOURCE_NAMESPACES leaves out. */
-  sourceNotAllowed: 'SecretSourceNotAllowed',
-  /**
-   * False: a per-tenant (`{name}`) source does not carry the Tenant's uid in landlord.dev/tenant-uid;
-   * nothing is copied from it, copies made before stay as they are.
-   */
-  sourceNotBound: 'SecretSourceNotBound',
-  /** False: the class has externalSecret entries and the ExternalSecret CRD is not installed. */
-  externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
-  /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */
-  externalSecretNotReady: 'ExternalSecretNotReady',
-} as const;
-
-/**
- * DatabasesReady (operator/databases/): True when every database of the class has its Secret in the
- * tenant namespace, else False with the first problem's reason. The server's failures are the
- * runtime's SQL_REASON reasons (ServerUnreachable, AuthFailed, AdminSecretMissing, QuotaExceeded…).
- */
-export const DATABASES_REASON = {
-  ready: 'DatabasesReady',
-  /** False: a Shared class names databases; there is no namespace of the tenant's own for the Secret. */
-  notAllowed: 'DatabasesNotAllowed',
-  /** False: the name template gives no name the engines accept. */
-  invalidName: 'InvalidDatabaseName',
-  /** False: archived or purged, a database not made yet is not made (one made before is kept). */
-  notInState: 'DatabaseNotInState',
-  ...SQL_REASON,
-} as const;
-
-/** The HostsReady condition's reasons (operator/exposure/): which of its hosts an exposed tenant routes. */
-export const EXPOSURE_REASON = {
-  /** True: the tenant routes every host its class and row give it. */
-  ready: 'HostsHeld',
-  /**
-   * False: a custom host of the row is held by another (an earlier Tenant, or a route outside tenant
-   * namespaces that landlord did not make); only that host is withheld, the tenant runs and routes
-   * the rest.
-   */
-  hostConflict: 'HostConflict',
-  /** False: a custom host of the row is one a class's expose.host gives another tenant name: withheld. */
-  hostTemplated: 'HostTemplated',
-  /**
-   * False: a route not made by landlord in the tenant's namespace serves a host the tenant does not
-   * hold; it holds nothing for it, and landlord never deletes it.
-   */
-  strayRoute: 'StrayRoute',
-} as const;
-
-/** What HostsReady says. Fixed texts, hosts sorted, so an unchanged situation never rewrites status. */
-export const EXPOSURE_MESSAGE = {
-  held: (hosts: readonly string[]): string => `routes every host it was given: ${hosts.join(', ')}`,
-  conflict: (host: string, holder: string): string =>
-    `host ${JSON.stringify(host)} is withheld: ${holder} holds it (a route outside tenant namespaces not made by landlord always does; among Tenants, the one created earlier, or as early and named first); it is routed here once the holder lets it go`,
-  templated: (host: string, owners: string): string =>
-    `host ${JSON.stringify(host)} is withheld: a TenantClass's expose.host gives it to ${owners}, whether or not that tenant exists; a row's hosts may name only hosts outside every class's templated space`,
-  stray: (route: string, hosts: readonly string[]): string =>
-    `${route} was not made by landlord and serves ${hosts.join(', ')}, which this tenant does not hold: it holds nothing for it and landlord does not delete it; delete it or drop those hosts from it`,
-  rest: (hosts: readonly string[]): string => `this tenant routes ${hosts.join(', ')}`,
-} as const;
-
-/** The TemplateUpgradePending condition's reason and message (operator/workload/, rollout-budget.ts). */
-export const WORKLOAD_REASON = {
-  /** True: the operator's newer pod template waits for a slot of the upgrade budget. */
-  waitingForRolloutSlot: 'WaitingForRolloutSlot',
-} as const;
-
-/** Where a Tenant lists its Deployments, as the refusals of the list name it. */
-export const DEPLOYMENTS_PATH = 'spec.deployments';
-
-/**
- * What the workload facet says: why an upgrade's pod template waits (TemplateUpgradePending), and
- * why a list of Deployments is refused as a list (InvalidSpec, LimitExceeded).
- */
-export const WORKLOAD_MESSAGE = {
-  waiting: (deployment: string, revision: number): string =>
-    `${deployment} keeps its running pods until a rollout slot frees ` +
-    `(LANDLORD_OPERATOR_UPGRADE_ROLLOUTS); then it rolls out the operator's pod template revision ${revision}`,
-  both: `spec.deployment and ${DEPLOYMENTS_PATH} are both set; a Tenant holds exactly one of them (sync writes one, from the row's spec)`,
-  empty: `${DEPLOYMENTS_PATH} lists no Deployment; a row runs at least one`,
-  tooMany: (count: number, max: number): string =>
-    `${DEPLOYMENTS_PATH}: ${count} Deployments is over the tenant class's limit maxDeployments of ${max}; split the services across tenants, or ask for a class with a higher limit`,
-  tooLarge: (bytes: number, max: number): string =>
-    `${DEPLOYMENTS_PATH} and spec.configMaps (bytes of JSON): ${bytes} is over the tenant class's limit maxRowBytes of ${max}; make the row smaller: move large data out of the manifests`,
-  shared: `${DEPLOYMENTS_PATH}: a Shared class runs one Deployment per tenant, as its label checks against the other tenants of a namespace compare one; list one Deployment, or ask for a PerTenant class`,
-  duplicate: (path: string, name: string, first: string): string =>
-    `${path}.metadata.name: "${name}" is ${first}'s name too; each Deployment needs its own name`,
-  overlap: (path: string, other: string): string =>
-    `${path}.spec.selector selects the pods of ${other}: two Deployments would fight over them; give each its own pod labels and a selector only its own match`,
 } as const;
 
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */

@@ -4,7 +4,7 @@
 // and turning False is announced once as a Warning Event on the Tenant (status-change.ts). Pure.
 import type { ConditionInput } from '../../api/conditions.js';
 import { CONDITION } from '../../api/tenant.js';
-import { EXPOSURE_MESSAGE, EXPOSURE_REASON } from '../reasons.js';
+import { EXPOSURE_MESSAGE, EXPOSURE_REASON } from './reasons.js';
 import type { Exposed, WithheldHost } from './exposure.js';
 
 function withheldText({ host, reason, holder }: WithheldHost): string {

@@ -9,7 +9,7 @@ import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { refusal, type Refusal } from '../policy/refusals.js';
 import { createdAt, type Self } from '../policy/neighbours.js';
-import { EXPOSURE_REASON } from '../reasons.js';
+import { EXPOSURE_REASON } from './reasons.js';
 import { NO_HOST_HOLDERS, type HostHolders } from './claims.js';
 import { hostProblem } from './hosts.js';
 import { route, service, tenantUrl } from './objects.js';

@@ -15,7 +15,7 @@ import {
   type Refusal,
   type TenantNamespace,
 } from '../policy/index.js';
-import { DEPLOYMENTS_PATH, WORKLOAD_MESSAGE } from '../reasons.js';
+import { DEPLOYMENTS_PATH, WORKLOAD_MESSAGE } from './reasons.js';
 
 /** What the policy accepts of a tenant: its Deployments in the spec's order, and its ConfigMaps. */
 export interface Workloads {
