@@ -399,9 +399,12 @@ export function fillId(template: string, id: string): string {
   return template.split(ID_PLACEHOLDER).join(id);
 }
 
+/** In a class's template, label or annotation value: the tenant's name. */
+export const NAME_PLACEHOLDER = '{name}';
+
 /** "{name}" in a class's template, label or annotation value, replaced with the tenant's name. */
 export function fillName(template: string, tenantName: string): string {
-  return template.split('{name}').join(tenantName);
+  return template.split(NAME_PLACEHOLDER).join(tenantName);
 }
 
 export function isDefaultClass(tc: Pick<TenantClass, 'metadata'>): boolean {

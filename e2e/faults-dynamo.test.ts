@@ -181,7 +181,7 @@ describe('a scan that fails on its second page', () => {
       names.map((name) => ({ PutRequest: { Item: lowLevel(big(name)) } })),
     );
     const rows = new Map(names.map((name) => [name, 'nginx:1.27']));
-    // Without a stream the deletion budget lasts a resync interval, sized from the Tenants there were
+    // Without a stream the takedown budget lasts a resync interval, sized from the Tenants there were
     // when it began (none, at start-up: the minimum, 5): a short interval lets the ten go in a minute.
     const sync = launch(table, { LANDLORD_SYNC_POLL_SECONDS: '2', LANDLORD_SYNC_RESYNC_SECONDS: '5' });
     await waitSynced(table, rows, 180_000);

@@ -1,6 +1,6 @@
 // `landlord plan` against the real API server and moto: a table that sync and the operator have
 // converged plans to nothing; then, with both stopped, rows are added, edited, removed beyond the
-// deletion budget and refused, a Deployment is edited by hand, and the plan names each kind. It
+// takedown budget and refused, a Deployment is edited by hand, and the plan names each kind. It
 // runs as a ServiceAccount that may only read, and the API server's own counters show it wrote
 // nothing. Finally the components run again, and the plan of what they converged to is empty.
 import { execFile } from 'node:child_process';
@@ -71,7 +71,7 @@ interface Run {
 
 let readerKubeconfig: string;
 
-/** The built bin, as the read-only ServiceAccount, with a deletion budget of 2 per interval. */
+/** The built bin, as the read-only ServiceAccount, with a takedown budget of 2 per interval. */
 async function plan(args: string[] = ['-o', 'json']): Promise<Run> {
   const env = componentEnv({
     KUBECONFIG: readerKubeconfig,
@@ -324,7 +324,7 @@ describe('landlord plan', () => {
       expect(entry(result, GONE[1]!)?.writes).toBe(false);
       // `deleted: true` shares the budget: it sorts after the gone rows, so it waits its turn.
       expect(entry(result, MARKED)).toMatchObject({ kind: 'heldBack', writes: false });
-      expect(entry(result, MARKED)?.note).toMatch(/^the row says deleted: true, but the deletion budget/);
+      expect(entry(result, MARKED)?.note).toMatch(/^the row says deleted: true, but the takedown budget/);
     });
 
     it('shows a row naming a Tenant sync did not make as not owned: nothing written to it', () => {

@@ -1,4 +1,4 @@
-// One deletion budget for every cause (issue 12): a writer who marks every row `deleted: true` at
+// One takedown budget for every cause (issue 12): a writer who marks every row `deleted: true` at
 // once loses the Tenants a few per resync, exactly as if the rows had vanished. What is held back is
 // visible (log line, Warning Event with the cause, metric by cause); every marked Tenant goes in the
 // end, and none of those left unmarked.

@@ -10,7 +10,7 @@
 // owner checked. A child the cache holds is changed by a forced server-side apply naming its uid,
 // so an object replaced meanwhile is refused (metadata.uid is immutable); before the first such
 // apply, what the create recorded is folded into the operator's Apply entry, so the apply removes
-// what a spec stops naming (field-ownership.ts).
+// what a spec stops naming (runtime/kube/field-ownership.ts).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kube/api.js';

@@ -64,6 +64,17 @@ const standard: TenantClass = {
   spec: { namespace: { mode: 'PerTenant' } },
 };
 
+/** A PerTenant class that exposes its tenants at "<name>.apps.example.com". */
+const web: TenantClass = {
+  ...standard,
+  metadata: { name: 'web' },
+  spec: {
+    ...standard.spec,
+    expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
+    allowedDomains: ['apps.example.com', 'example.org'],
+  },
+};
+
 describe('previewChildren', () => {
   it("plans a Tenant under its own TenantClass: a PerTenant one's namespace and objects first", async () => {
     const t = tenant();
@@ -83,15 +94,6 @@ describe('previewChildren', () => {
   it("plans an exposed tenant's Service and route, and says where it will be reached", async () => {
     const t = tenant();
     t.spec!.class = 'web';
-    const web: TenantClass = {
-      ...standard,
-      metadata: { name: 'web' },
-      spec: {
-        ...standard.spec,
-        expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
-        allowedDomains: ['apps.example.com'],
-      },
-    };
     const plan = await previewChildren(t, testConfig(), { ...reader([]), classes: [web] });
     expect(plan).toMatchObject({ kind: 'converge', url: 'http://acme.apps.example.com' });
     const changes = plan.kind === 'converge' ? plan.changes.map((c) => describeRef(c.ref)) : [];
@@ -359,15 +361,6 @@ describe("previewChildren, a class's secrets (names only)", () => {
 });
 
 describe('previewChildren and a reconcile, over one cluster', () => {
-  const web: TenantClass = {
-    ...standard,
-    metadata: { name: 'web' },
-    spec: {
-      ...standard.spec,
-      expose: { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' },
-      allowedDomains: ['apps.example.com', 'example.org'],
-    },
-  };
   const classes = [web];
   const config = { ...testConfig(), useBuiltInClass: true };
 

@@ -1,8 +1,10 @@
 // Condition reasons and Event reasons the operator reports: part of landlord's API, since people
-// and alerts match on them. Refusal reasons come from the policy module.
-// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
-// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
-import { SQL_FAILURE } from '../runtime/sql/errors.js';
+// and alerts match on them. Refusal reasons come from the policy module; each facet's own are in
+// its folder (secrets/, databases/, exposure/, workload/reasons.ts).
+// Named as every component's are: <OWNER>_REASON (condition reasons), _EVENT (Event reasons),
+// _MESSAGE (what they say) and _LOG (log lines), where the owner is the operator or the part of it
+// that says it (the pool, the quota wait, the lifecycle), so one name means one thing
+// (docs/architecture.md).
 import type { RefusalReason } from './policy/index.js';
 
 export const OPERATOR_REASON = {
@@ -46,89 +48,6 @@ export const OPERATOR_REASON = {
    * configured to use the built-in class (LANDLORD_OPERATOR_BUILT_IN_CLASS).
    */
   noDefaultClass: 'NoDefaultClass',
-} as const;
-
-/** The SecretsReady condition's reasons (operator/secrets/). */
-export const SECRETS_REASON = {
-  /** True: every entry of the class is in the tenant namespace. */
-  ready: 'SecretsReady',
-  /** False: a `from` source does not exist; copies made before stay as they are. */
-  sourceNotFound: 'SecretSourceNotFound',
-  /** False: a `from` source is in a namespace LANDLORD_SECRET_SOURCE_NAMESPACES leaves out. */
-  sourceNotAllowed: 'SecretSourceNotAllowed',
-  /**
-   * False: a per-tenant (`{name}`) source does not carry the Tenant's uid in landlord.dev/tenant-uid;
-   * nothing is copied from it, copies made before stay as they are.
-   */
-  sourceNotBound: 'SecretSourceNotBound',
-  /**
-   * False: a source without `{name}` holds a TLS private key (`tls.key`); copied, one key would sit
-   * in every tenant namespace. Nothing is copied; copies made before stay as they are.
-   */
-  sharedPrivateKey: 'SecretSharedPrivateKey',
-  /** False: the class has externalSecret entries and the ExternalSecret CRD is not installed. */
-  externalSecretsNotInstalled: 'ExternalSecretsNotInstalled',
-  /** False: External Secrets Operator has not made (or could not refresh) the Secret yet. */
-  externalSecretNotReady: 'ExternalSecretNotReady',
-} as const;
-
-/**
- * DatabasesReady (operator/databases/): True when every database of the class has its Secret in the
- * tenant namespace, else False with the first problem's reason. The server's failures are the
- * runtime's SQL_FAILURE reasons (ServerUnreachable, AuthFailed, AdminSecretMissing, QuotaExceeded…).
- */
-export const DATABASES_REASON = {
-  ready: 'DatabasesReady',
-  /** False: a Shared class names databases; there is no namespace of the tenant's own for the Secret. */
-  notAllowed: 'DatabasesNotAllowed',
-  /** False: the name template gives no name the engines accept. */
-  invalidName: 'InvalidDatabaseName',
-  /** False: archived or purged, a database not made yet is not made (one made before is kept). */
-  notInState: 'DatabaseNotInState',
-  ...SQL_FAILURE,
-} as const;
-
-/** The HostsReady condition's reasons (operator/exposure/): which of its hosts an exposed tenant routes. */
-export const HOSTS_REASON = {
-  /** True: the tenant routes every host its class and row give it. */
-  ready: 'HostsHeld',
-  /**
-   * False: a custom host of the row is held by another (an earlier Tenant, or a route outside tenant
-   * namespaces that landlord did not make); only that host is withheld, the tenant runs and routes
-   * the rest.
-   */
-  hostConflict: 'HostConflict',
-  /** False: a custom host of the row is one a class's expose.host gives another tenant name: withheld. */
-  hostTemplated: 'HostTemplated',
-  /**
-   * False: a route not made by landlord in the tenant's namespace serves a host the tenant does not
-   * hold; it holds nothing for it, and landlord never deletes it.
-   */
-  strayRoute: 'StrayRoute',
-} as const;
-
-/** What HostsReady says. Fixed texts, hosts sorted, so an unchanged situation never rewrites status. */
-export const HOSTS_MESSAGE = {
-  held: (hosts: readonly string[]): string => `routes every host it was given: ${hosts.join(', ')}`,
-  conflict: (host: string, holder: string): string =>
-    `host ${JSON.stringify(host)} is withheld: ${holder} holds it (a route outside tenant namespaces not made by landlord always does; among Tenants, the one created earlier, or as early and named first); it is routed here once the holder lets it go`,
-  templated: (host: string, owners: string): string =>
-    `host ${JSON.stringify(host)} is withheld: a TenantClass's expose.host gives it to ${owners}, whether or not that tenant exists; a row's hosts may name only hosts outside every class's templated space`,
-  stray: (route: string, hosts: readonly string[]): string =>
-    `${route} was not made by landlord and serves ${hosts.join(', ')}, which this tenant does not hold: it holds nothing for it and landlord does not delete it; delete it or drop those hosts from it`,
-  rest: (hosts: readonly string[]): string => `this tenant routes ${hosts.join(', ')}`,
-} as const;
-
-/** The TemplateUpgradePending condition's reason and message (operator/workload/, rollout-budget.ts). */
-export const WORKLOAD_REASON = {
-  /** True: the operator's newer pod template waits for a slot of the upgrade budget. */
-  waitingForRolloutSlot: 'WaitingForRolloutSlot',
-} as const;
-
-export const WORKLOAD_MESSAGE = {
-  waiting: (deployment: string, revision: number): string =>
-    `${deployment} keeps its running pods until a rollout slot frees ` +
-    `(LANDLORD_OPERATOR_UPGRADE_ROLLOUTS); then it rolls out the operator's pod template revision ${revision}`,
 } as const;
 
 /** Why no TenantClass could be chosen: refused like a policy problem, nothing applied or pruned. */

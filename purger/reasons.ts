@@ -1,8 +1,9 @@
 // The Purged condition's reasons, the purger's Event reasons and what they say: part of landlord's
 // API, since people and alerts match on them. Messages hold no counts that change while a purge
 // runs (the counts are in status.purge), so progress never rewrites the condition.
-// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
-// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
+// Named as every component's are: <OWNER>_REASON (its condition's reasons), _EVENT (its Event
+// reasons), _MESSAGE (what they say) and _LOG (its log lines), the owner here the component
+// (PURGER_), so one name means one thing (docs/architecture.md).
 
 export const PURGER_REASON = {
   /** Purged=False: waiting out the purge delay; the message says when deleting starts. */

@@ -107,6 +107,7 @@ export function createMetrics(component: string): Metrics {
   collectProcessMetrics(registry, METRIC_PREFIX);
   const registers = [registry];
   const scrape = oncePerScrape();
+  const { counter, gauge } = makers(registers);
   const metrics: Metrics = {
     registry,
     refreshOnScrape: scrape.set,
@@ -115,23 +116,17 @@ export function createMetrics(component: string): Metrics {
     ...poolMetrics(registers),
     ...syncMetrics(registers),
     ...purgeMetrics(registers),
-    apiRequestsTotal: new Counter({
-      name: 'landlord_api_requests_total',
-      help: 'Requests made to the Kubernetes API server, by verb, resource and HTTP status code.',
-      labelNames: ['verb', 'resource', 'code'] as const,
-      registers,
-    }),
-    leader: new Gauge({
-      name: 'landlord_leader',
-      help: "1 while this replica holds its component's leader Lease, else 0.",
-      registers,
-    }),
-    memoryReturnsTotal: new Counter({
-      name: 'landlord_memory_returns_total',
-      help: "Collections that handed V8's spare heap pages back to the system, by reason: quiet (after a burst) or pressure (near the memory request).",
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    apiRequestsTotal: counter(
+      'landlord_api_requests_total',
+      'Requests made to the Kubernetes API server, by verb, resource and HTTP status code.',
+      ['verb', 'resource', 'code'],
+    ),
+    leader: gauge('landlord_leader', "1 while this replica holds its component's leader Lease, else 0."),
+    memoryReturnsTotal: counter(
+      'landlord_memory_returns_total',
+      "Collections that handed V8's spare heap pages back to the system, by reason: quiet (after a burst) or pressure (near the memory request).",
+      ['reason'],
+    ),
   };
   // Known label values start at zero, so that rate() and absent() work before the first event.
   for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.labels({ result }).inc(0);
@@ -147,6 +142,25 @@ export function createMetrics(component: string): Metrics {
 }
 
 type Registers = Registry[];
+
+/** Counters and gauges of one set of registries, a line each: name (in full: names are an API), help, labels. */
+interface Makers {
+  counter: <L extends string = string>(name: string, help: string, labelNames?: readonly L[]) => Counter<L>;
+  gauge: <L extends string = string>(
+    name: string,
+    help: string,
+    labelNames?: readonly L[],
+    collect?: () => void,
+  ) => Gauge<L>;
+}
+
+function makers(registers: Registers): Makers {
+  return {
+    counter: (name, help, labelNames = []) => new Counter({ name, help, labelNames, registers }),
+    gauge: (name, help, labelNames = [], collect) =>
+      new Gauge({ name, help, labelNames, registers, ...(collect === undefined ? {} : { collect }) }),
+  };
+}
 
 /** Scrapes read every gauge within this time; one refresh serves them all. */
 const SCRAPE_MS = 1_000;
@@ -187,58 +201,50 @@ function reconcileMetrics(
   | 'tenantStates'
   | 'tenantsPaused'
 > {
+  const { counter, gauge } = makers(registers);
   return {
-    reconcileTotal: new Counter({
-      name: 'landlord_reconcile_total',
-      help: 'Reconciles by result: success, error, refused or requeue.',
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    watchEventsTotal: new Counter({
-      name: 'landlord_watch_events_total',
-      help: 'Watch events by kind: queued a reconcile, or skipped (a status write, the echo of its own apply).',
-      labelNames: ['kind', 'outcome'] as const,
-      registers,
-    }),
+    reconcileTotal: counter(
+      'landlord_reconcile_total',
+      'Reconciles by result: success, error, refused or requeue.',
+      ['result'],
+    ),
+    watchEventsTotal: counter(
+      'landlord_watch_events_total',
+      'Watch events by kind: queued a reconcile, or skipped (a status write, the echo of its own apply).',
+      ['kind', 'outcome'],
+    ),
     reconcileDuration: new Histogram({
       name: 'landlord_reconcile_duration_seconds',
       help: 'Time one reconcile took.',
       buckets: RECONCILE_BUCKETS,
       registers,
     }),
-    queueDepth: new Gauge({ name: 'landlord_queue_depth', help: 'Keys ready to run.', registers, collect }),
-    queueInFlight: new Gauge({
-      name: 'landlord_queue_in_flight',
-      help: 'Keys being handled.',
-      registers,
+    queueDepth: gauge('landlord_queue_depth', 'Keys ready to run.', [], collect),
+    queueInFlight: gauge('landlord_queue_in_flight', 'Keys being handled.', [], collect),
+    statusHoldSeconds: gauge(
+      'landlord_status_hold_seconds',
+      "How long a new generation's status waits for its rollout before it is written: 60 on a quiet cluster, up to 600 while rollouts are slow.",
+      [],
       collect,
-    }),
-    statusHoldSeconds: new Gauge({
-      name: 'landlord_status_hold_seconds',
-      help: "How long a new generation's status waits for its rollout before it is written: 60 on a quiet cluster, up to 600 while rollouts are slow.",
-      registers,
+    ),
+    tenants: gauge(
+      'landlord_tenants',
+      'Tenants by condition type and condition status.',
+      ['condition', 'status'],
       collect,
-    }),
-    tenants: new Gauge({
-      name: 'landlord_tenants',
-      help: 'Tenants by condition type and condition status.',
-      labelNames: ['condition', 'status'] as const,
-      registers,
+    ),
+    tenantStates: gauge(
+      'landlord_tenant_states',
+      'Tenants by the lifecycle state their spec asks for (active, suspended, archived, purged).',
+      ['state'],
       collect,
-    }),
-    tenantStates: new Gauge({
-      name: 'landlord_tenant_states',
-      help: 'Tenants by the lifecycle state their spec asks for (active, suspended, archived, purged).',
-      labelNames: ['state'] as const,
-      registers,
+    ),
+    tenantsPaused: gauge(
+      'landlord_tenants_paused',
+      'Tenants paused by hand with the landlord.dev/paused annotation.',
+      [],
       collect,
-    }),
-    tenantsPaused: new Gauge({
-      name: 'landlord_tenants_paused',
-      help: 'Tenants paused by hand with the landlord.dev/paused annotation.',
-      registers,
-      collect,
-    }),
+    ),
   };
 }
 
@@ -247,14 +253,14 @@ function upgradeMetrics(
   registers: Registers,
   collect: () => void,
 ): Pick<Metrics, 'templateUpgradeDeployments'> {
+  const { gauge } = makers(registers);
   return {
-    templateUpgradeDeployments: new Gauge({
-      name: 'landlord_template_upgrade_deployments',
-      help: "Deployments rolling out (rolling) or waiting to roll out (pending) a new release's change to the operator's pod template, at most LANDLORD_OPERATOR_UPGRADE_ROLLOUTS rolling.",
-      labelNames: ['state'] as const,
-      registers,
+    templateUpgradeDeployments: gauge(
+      'landlord_template_upgrade_deployments',
+      "Deployments rolling out (rolling) or waiting to roll out (pending) a new release's change to the operator's pod template, at most LANDLORD_OPERATOR_UPGRADE_ROLLOUTS rolling.",
+      ['state'],
       collect,
-    }),
+    ),
   };
 }
 
@@ -262,19 +268,18 @@ function upgradeMetrics(
 function poolMetrics(
   registers: Registers,
 ): Pick<Metrics, 'poolClaimsTotal' | 'poolMembersReady' | 'poolClaimToReadySeconds'> {
+  const { counter, gauge } = makers(registers);
   return {
-    poolClaimsTotal: new Counter({
-      name: 'landlord_pool_claims_total',
-      help: 'New tenants of a class with a warm pool: warm (claimed a Ready member) or cold (none was Ready).',
-      labelNames: ['class', 'result'] as const,
-      registers,
-    }),
-    poolMembersReady: new Gauge({
-      name: 'landlord_pool_members_ready',
-      help: 'Unclaimed warm pool members whose Deployment is available, by class.',
-      labelNames: ['class'] as const,
-      registers,
-    }),
+    poolClaimsTotal: counter(
+      'landlord_pool_claims_total',
+      'New tenants of a class with a warm pool: warm (claimed a Ready member) or cold (none was Ready).',
+      ['class', 'result'],
+    ),
+    poolMembersReady: gauge(
+      'landlord_pool_members_ready',
+      'Unclaimed warm pool members whose Deployment is available, by class.',
+      ['class'],
+    ),
     poolClaimToReadySeconds: new Histogram({
       name: 'landlord_pool_claim_to_ready_seconds',
       help: 'Seconds from placing a new pooled tenant (warm claim or cold namespace) to its first Ready.',
@@ -297,88 +302,66 @@ type SyncMetricName =
   | 'dynamodbRetriesTotal';
 
 function syncMetrics(registers: Registers): Pick<Metrics, SyncMetricName> {
+  const { counter, gauge } = makers(registers);
   return {
-    syncRowsScannedTotal: new Counter({
-      name: 'landlord_sync_rows_scanned_total',
-      help: 'Table rows read by full scans.',
-      registers,
-    }),
-    syncScansTotal: new Counter({
-      name: 'landlord_sync_scans_total',
-      help: 'Full table scans by result.',
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    syncStreamLagSeconds: new Gauge({
-      name: 'landlord_sync_stream_lag_seconds',
-      help: 'Age of the newest stream record when it was processed.',
-      registers,
-    }),
-    syncDeletionsHeldBackTotal: new Counter({
-      name: 'landlord_sync_deletions_held_back_total',
-      help: 'Tenant takedowns held back because a pass would have taken down more than the allowed share, by cause (rowGone, rowDeleted, archived, purged).',
-      labelNames: ['cause'] as const,
-      registers,
-    }),
-    syncNotOwnedTotal: new Counter({
-      name: 'landlord_sync_not_owned_total',
-      help: 'Rows naming a Tenant that sync did not make from its table (left alone), once per conflict, by cause (unmarked, otherTable, otherCluster).',
-      labelNames: ['cause'] as const,
-      registers,
-    }),
-    syncInvalidRows: new Gauge({
-      name: 'landlord_sync_invalid_rows',
-      help: 'Rows that failed validation in the last complete scan.',
-      registers,
-    }),
-    syncWritesTotal: new Counter({
-      name: 'landlord_sync_writes_total',
-      help: 'Writes made to Tenants, by kind.',
-      labelNames: ['kind'] as const,
-      registers,
-    }),
-    syncRowStatusWritesTotal: new Counter({
-      name: 'landlord_sync_row_status_writes_total',
-      help: "Conditional UpdateItems of rows' landlord attribute (LANDLORD_SYNC_ROW_STATUS), by result: written, or rowChanged (the row changed since it was read; nothing written).",
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    dynamodbRetriesTotal: new Counter({
-      name: 'landlord_dynamodb_retries_total',
-      help: 'DynamoDB calls retried, by operation.',
-      labelNames: ['operation'] as const,
-      registers,
-    }),
+    syncRowsScannedTotal: counter('landlord_sync_rows_scanned_total', 'Table rows read by full scans.'),
+    syncScansTotal: counter('landlord_sync_scans_total', 'Full table scans by result.', ['result']),
+    syncStreamLagSeconds: gauge(
+      'landlord_sync_stream_lag_seconds',
+      'Age of the newest stream record when it was processed.',
+    ),
+    syncDeletionsHeldBackTotal: counter(
+      'landlord_sync_deletions_held_back_total',
+      'Tenant takedowns held back because a pass would have taken down more than the allowed share, by cause (rowGone, rowDeleted, archived, purged).',
+      ['cause'],
+    ),
+    syncNotOwnedTotal: counter(
+      'landlord_sync_not_owned_total',
+      'Rows naming a Tenant that sync did not make from its table (left alone), once per conflict, by cause (unmarked, otherTable, otherCluster).',
+      ['cause'],
+    ),
+    syncInvalidRows: gauge(
+      'landlord_sync_invalid_rows',
+      'Rows that failed validation in the last complete scan.',
+    ),
+    syncWritesTotal: counter('landlord_sync_writes_total', 'Writes made to Tenants, by kind.', ['kind']),
+    syncRowStatusWritesTotal: counter(
+      'landlord_sync_row_status_writes_total',
+      "Conditional UpdateItems of rows' landlord attribute (LANDLORD_SYNC_ROW_STATUS), by result: written, or rowChanged (the row changed since it was read; nothing written).",
+      ['result'],
+    ),
+    dynamodbRetriesTotal: counter(
+      'landlord_dynamodb_retries_total',
+      'DynamoDB calls retried, by operation.',
+      ['operation'],
+    ),
   };
 }
 
 type PurgeMetricName = 'purgeItemsDeletedTotal' | 'purgeThrottledTotal' | 'purgesTotal' | 'purges';
 
 function purgeMetrics(registers: Registers): Pick<Metrics, PurgeMetricName> {
+  const { counter, gauge } = makers(registers);
   return {
-    purgeItemsDeletedTotal: new Counter({
-      name: 'landlord_purge_items_deleted_total',
-      help: 'Items the purger deleted from data tables, by table.',
-      labelNames: ['table'] as const,
-      registers,
-    }),
-    purgeThrottledTotal: new Counter({
-      name: 'landlord_purge_throttled_total',
-      help: 'Purge write requests DynamoDB throttled (and that were retried), by table.',
-      labelNames: ['table'] as const,
-      registers,
-    }),
-    purgesTotal: new Counter({
-      name: 'landlord_purges_total',
-      help: 'Purges of tenant data by result: started, completed, failed, cancelled, refused (not a Tenant of its tenant tables), heldBack (over the hourly budget).',
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    purges: new Gauge({
-      name: 'landlord_purges',
-      help: 'Tenants by the phase of their data purge (Scheduled, Running, Completed, Failed, Cancelled).',
-      labelNames: ['phase'] as const,
-      registers,
-    }),
+    purgeItemsDeletedTotal: counter(
+      'landlord_purge_items_deleted_total',
+      'Items the purger deleted from data tables, by table.',
+      ['table'],
+    ),
+    purgeThrottledTotal: counter(
+      'landlord_purge_throttled_total',
+      'Purge write requests DynamoDB throttled (and that were retried), by table.',
+      ['table'],
+    ),
+    purgesTotal: counter(
+      'landlord_purges_total',
+      'Purges of tenant data by result: started, completed, failed, cancelled, refused (not a Tenant of its tenant tables), heldBack (over the hourly budget).',
+      ['result'],
+    ),
+    purges: gauge(
+      'landlord_purges',
+      'Tenants by the phase of their data purge (Scheduled, Running, Completed, Failed, Cancelled).',
+      ['phase'],
+    ),
   };
 }

@@ -1,8 +1,9 @@
 // Every reason and message sync writes where people read them: the Synced condition, Events and
 // the log. Messages name the table and the problem but hold no timestamps, counts or request ids,
 // so an unchanged situation never rewrites a Tenant's status or starts a new Event.
-// Named as every component's are: <COMPONENT>_REASON (its condition's reasons), _EVENT (its Event
-// reasons), _MESSAGE (what they say) and _LOG (its log lines), so one name means one thing.
+// Named as every component's are: <OWNER>_REASON (its condition's reasons), _EVENT (its Event
+// reasons), _MESSAGE (what they say) and _LOG (its log lines), the owner here the component
+// (SYNC_), so one name means one thing (docs/architecture.md).
 import type { DeletionCause } from './takedown-budget.js';
 import type { StateTakedown } from './takedown.js';
 import type { ForeignCause } from './identity.js';

@@ -1,4 +1,4 @@
-// `landlord plan`, the decision part: sync's plan for every tenant (sync/plan.ts), then the
+// `landlord plan`, the decision part: sync's plan for every tenant (sync/dry-run.ts), then the
 // operator's preview of the Tenant that would result (operator/preview.ts), folded into one entry per
 // tenant that says what would change and whether anything would be written. The operator's part
 // reads the cluster as a reconcile would once sync has written: the other Tenants as sync leaves
@@ -233,14 +233,14 @@ function reported(tenant: Tenant, plan: Extract<ChildrenPreview, { kind: 'refuse
 function heldBackNote(cause: TakedownCause, budget: SyncPlan['budget']): string {
   if (cause === 'archived' || cause === 'purged') {
     return (
-      `the row sets state ${cause}, but the budget allows ${budget.allowed} takedowns (of any cause) per ` +
+      `the row sets state ${cause}, but the takedown budget allows ${budget.allowed} takedowns (of any cause) per ` +
       `resync among ${budget.tenants} Tenants; the Tenant keeps its state until a later pass applies it`
     );
   }
   const row = cause === 'rowGone' ? 'the row is gone from the table' : 'the row says deleted: true';
   const later = cause === 'rowGone' ? 'is still gone' : 'still says so';
   return (
-    `${row}, but the deletion budget allows ${budget.allowed} deletions (of either cause) per ` +
+    `${row}, but the takedown budget allows ${budget.allowed} takedowns (of any cause) per ` +
     `resync among ${budget.tenants} Tenants; a later pass deletes it if the row ${later}`
   );
 }

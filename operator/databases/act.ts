@@ -9,7 +9,7 @@ import { classify, SqlError } from '../../runtime/sql/errors.js';
 import { childRef } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import type { Acted, Effects, FacetInput } from '../facets/contract.js';
-import { DATABASES_REASON } from '../reasons.js';
+import { DATABASES_REASON } from './reasons.js';
 import { ensureDatabase } from './create.js';
 import { MAKES_DATABASES, type DatabaseProblem, type DatabasesDecision } from './decision.js';
 import { databaseSecret } from './secret.js';

@@ -2,7 +2,7 @@
 // either finds its result already there or makes it, so a reconcile cut short anywhere is finished
 // by the next one. The role's password is set to the one given each time: the caller makes a new
 // one only while no Secret holds the last, so a password a tenant has is never rotated. Never DROP:
-// only the purger drops (docs/adr/0011-tenant-databases.md).
+// only the purger drops (docs/adr/0013-tenant-databases.md).
 import type { TenantDatabase } from '../../api/databases.js';
 import type { AdminConnection } from '../../runtime/sql/admin.js';
 import {

@@ -1,7 +1,7 @@
 // The databases facet's pure parts: the statements each engine runs, the Secret, the condition.
 import { describe, expect, it } from 'vitest';
 import type { TenantDatabase } from '../../api/databases.js';
-import { DATABASES_REASON } from '../reasons.js';
+import { DATABASES_REASON } from './reasons.js';
 import { mysqlStatements, postgresStatements } from './create.js';
 import { databasesCondition, decideDatabases } from './decision.js';
 import { databaseSecret, databaseUrl } from './secret.js';

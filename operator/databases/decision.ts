@@ -4,7 +4,7 @@ import type { ConditionInput } from '../../api/conditions.js';
 import { tenantDatabase, type TenantDatabase } from '../../api/databases.js';
 import type { ClassDatabase } from '../../api/tenantclass.js';
 import { CONDITION, type TenantState } from '../../api/tenant.js';
-import { DATABASES_REASON } from '../reasons.js';
+import { DATABASES_REASON } from './reasons.js';
 
 export interface DatabaseProblem {
   entry: string;

@@ -9,7 +9,7 @@ import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { refusal, type Refusal } from '../policy/refusals.js';
 import { createdAt, type Self } from '../policy/neighbours.js';
-import { HOSTS_REASON } from '../reasons.js';
+import { EXPOSURE_REASON } from './reasons.js';
 import { NO_HOST_HOLDERS, type HostHolders } from './claims.js';
 import { hostProblem } from './hosts.js';
 import { route, service, tenantUrl } from './objects.js';
@@ -23,7 +23,7 @@ export interface WithheldHost {
   holder: string;
 }
 
-type WithheldReason = typeof HOSTS_REASON.hostConflict | typeof HOSTS_REASON.hostTemplated;
+type WithheldReason = typeof EXPOSURE_REASON.hostConflict | typeof EXPOSURE_REASON.hostTemplated;
 
 /** A route landlord did not make in the tenant's namespace, serving hosts the tenant does not hold. */
 export interface StrayRoute {
@@ -139,10 +139,10 @@ function withheldOf(host: string, scope: CustomScope): WithheldHost | undefined 
   const names = otherNames(host, scope);
   if (names.length > 0) {
     const holder = names.map((n) => `tenant ${n}`).join(', ');
-    return { host, reason: HOSTS_REASON.hostTemplated, holder };
+    return { host, reason: EXPOSURE_REASON.hostTemplated, holder };
   }
   const holder = scope.holders.holderBefore(host, scope.self);
-  return holder === undefined ? undefined : { host, reason: HOSTS_REASON.hostConflict, holder };
+  return holder === undefined ? undefined : { host, reason: EXPOSURE_REASON.hostConflict, holder };
 }
 
 /** The row's hosts (but the templated one) split into those the tenant holds and those withheld. */

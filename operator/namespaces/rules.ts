@@ -15,6 +15,7 @@ import {
   fillId,
   fillName,
   ID_PLACEHOLDER,
+  NAME_PLACEHOLDER,
   policyOf,
   type ClassPolicy,
   type TenantClass,
@@ -237,7 +238,7 @@ export function poolTemplateProblem(
 ): string | undefined {
   if (tenantClass.warmPool === undefined) return undefined;
   const template = tenantClass.namespace.nameTemplate;
-  if (template.includes(ID_PLACEHOLDER) && !template.includes('{name}')) return undefined;
+  if (template.includes(ID_PLACEHOLDER) && !template.includes(NAME_PLACEHOLDER)) return undefined;
   return `is made by a class with a warm pool, whose namespace.nameTemplate ${JSON.stringify(template)} must use "{id}" and not "{name}" (a member is named before any tenant claims it), e.g. "t-{id}"`;
 }
 
@@ -305,13 +306,13 @@ function trustingRule(
  * or only for a name no tenant may have.
  */
 export function tenantNameFor(template: string, namespace: string): string | undefined {
-  const name = placeholderValue(template, '{name}', namespace);
+  const name = placeholderValue(template, NAME_PLACEHOLDER, namespace);
   return name === '' || (name !== undefined && isDns1123Label(name)) ? name : undefined;
 }
 
 /** How much of a template is fixed text: the more, the fewer names it can make. */
 function fixedLength(template: string): number {
-  return template.split('{name}').join('').length;
+  return template.split(NAME_PLACEHOLDER).join('').length;
 }
 
 /**

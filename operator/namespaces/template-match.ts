@@ -1,7 +1,8 @@
 // A class's name templates read backwards: which value of a placeholder ("{name}", "{id}") makes a
 // template give a text. One rule for every template landlord fills: which tenant a namespace would
 // be for (another class's template, rules.ts), which id a pooled namespace holds (ids.ts), which
-// tenant a per-tenant Secret source ("{name}-db") serves (secrets/source-routing.ts). Pure.
+// tenant a per-tenant Secret source ("{name}-db") serves (secrets/source-routing.ts), which tenant a
+// templated host belongs to (exposure/templates.ts). Pure.
 
 /**
  * The value that, put for every `placeholder` in `template`, gives `text`; '' when the template has

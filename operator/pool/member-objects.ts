@@ -11,7 +11,7 @@
 // the one apply path tenants use too: an object that already matches costs no write.
 import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import { ANNOTATION, LABEL, MANAGED_BY, OWNER_API_VERSION } from '../../api/tenant.js';
-import { CLASS_KIND, type ClassPolicy } from '../../api/tenantclass.js';
+import { CLASS_KIND, NAME_PLACEHOLDER, type ClassPolicy } from '../../api/tenantclass.js';
 import { contentHash } from '../../util/canonical-json.js';
 import { childRef } from '../child-ref.js';
 import { hashedChild, type DesiredChild } from '../desired.js';
@@ -51,7 +51,7 @@ export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_
 /** The class's namespace labels that need no tenant name, and the Pod Security labels. */
 function memberNamespaceLabels(tenantClass: ClassPolicy): Record<string, string> {
   const labels = Object.fromEntries(
-    Object.entries(tenantClass.namespace.labels).filter(([, value]) => !value.includes('{name}')),
+    Object.entries(tenantClass.namespace.labels).filter(([, value]) => !value.includes(NAME_PLACEHOLDER)),
   );
   return namespaceLabels('', { ...tenantClass, namespace: { ...tenantClass.namespace, labels } });
 }

@@ -4,7 +4,7 @@
 import type { ConditionInput } from '../../api/conditions.js';
 import { CONDITION } from '../../api/tenant.js';
 import type { ChildRef } from '../child-ref.js';
-import { SECRETS_REASON } from '../reasons.js';
+import { SECRETS_REASON } from './reasons.js';
 import type { SecretsWanted } from './wanted.js';
 
 /**

@@ -2,7 +2,7 @@
 // names it. A shared source ("sendgrid") concerns every Tenant of the class; a templated one
 // ("{name}-db") only the Tenant whose name fills it in. Pure.
 import type { Tenant } from '../../api/tenant.js';
-import { isDefaultClass, resolvedClass, type TenantClass } from '../../api/tenantclass.js';
+import { isDefaultClass, NAME_PLACEHOLDER, resolvedClass, type TenantClass } from '../../api/tenantclass.js';
 import { placeholderValue } from '../namespaces/template-match.js';
 import { tenantsUnder } from '../tenancy/resolve-class.js';
 
@@ -36,7 +36,7 @@ function servedNames(
 ): string[] {
   return resolvedClass(className, 0, tc.spec).secrets.flatMap((entry) => {
     if (entry.from?.namespace !== source.namespace) return [];
-    const name = placeholderValue(entry.from.name, '{name}', source.name);
+    const name = placeholderValue(entry.from.name, NAME_PLACEHOLDER, source.name);
     return name === undefined ? [] : [name];
   });
 }

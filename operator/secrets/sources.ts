@@ -3,6 +3,7 @@
 // the copies in tenant namespaces are cached by metadata alone (child-ref.ts, valuesAreRead).
 import type { V1Secret } from '@kubernetes/client-node';
 import { ANNOTATION } from '../../api/tenant.js';
+import { NAME_PLACEHOLDER } from '../../api/tenantclass.js';
 
 /**
  * A source Secret as a copy takes it: its type and values, and, for a per-tenant source, the uid of
@@ -38,4 +39,4 @@ export function sourceSecretOf(secret: V1Secret): SourceSecret {
  * Whether a `from` source name is per tenant ("{name}-db"): made for one Tenant, so copied only
  * when bound to its uid. A name without "{name}" is shared by every tenant of the class.
  */
-export const isPerTenantSource = (name: string): boolean => name.includes('{name}');
+export const isPerTenantSource = (name: string): boolean => name.includes(NAME_PLACEHOLDER);

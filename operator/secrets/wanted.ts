@@ -7,7 +7,7 @@ import { fillName, type ClassPolicy, type ClassSecret } from '../../api/tenantcl
 import { ANNOTATION, type Tenant } from '../../api/tenant.js';
 import { childRef, type ChildRef } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
-import { SECRETS_REASON } from '../reasons.js';
+import { SECRETS_REASON } from './reasons.js';
 import { secretCopy } from './copy.js';
 import { externalSecret } from './external.js';
 import { isPerTenantSource, type SecretSources, type SourceSecret } from './sources.js';

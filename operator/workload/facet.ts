@@ -20,7 +20,7 @@ import { withExposedPods } from '../exposure/objects.js';
 import { keepsChildren } from '../lifecycle.js';
 import { poolDeployment } from './pool-deployment.js';
 import { NO_NEIGHBOURS, REFUSAL_REASON, type PolicyConfig, type Refusal } from '../policy/index.js';
-import { WORKLOAD_MESSAGE, WORKLOAD_REASON } from '../reasons.js';
+import { WORKLOAD_MESSAGE, WORKLOAD_REASON } from './reasons.js';
 import {
   atRevision,
   revisionOf,

@@ -13,7 +13,7 @@ import type { Decisions, FacetInput } from '../facets/contract.js';
 import type { PolicyConfig } from '../policy/index.js';
 import { workloadFacet } from './facet.js';
 import { availableOfAll, degradedOfAll, rolloutGapOfAll, workloadsStatus, type Workload } from './summary.js';
-import { WORKLOAD_MESSAGE } from './workloads.js';
+import { WORKLOAD_MESSAGE } from './reasons.js';
 
 const service = (name: string, labels: Record<string, string> = { app: name }): V1Deployment =>
   asService(validDeployment(), name, labels);

@@ -15,6 +15,7 @@ import {
   type Refusal,
   type TenantNamespace,
 } from '../policy/index.js';
+import { DEPLOYMENTS_PATH, WORKLOAD_MESSAGE } from './reasons.js';
 
 /** What the policy accepts of a tenant: its Deployments in the spec's order, and its ConfigMaps. */
 export interface Workloads {
@@ -23,24 +24,6 @@ export interface Workloads {
 }
 
 type Verdict = { ok: true; workloads: Workloads } | { ok: false; refusal: Refusal };
-
-const LIST_PATH = 'spec.deployments';
-
-/** What people read when a list of Deployments is refused as a list. */
-export const WORKLOAD_MESSAGE = {
-  both: `spec.deployment and ${LIST_PATH} are both set; a Tenant holds exactly one of them (sync writes one, from the row's spec)`,
-  empty: `${LIST_PATH} lists no Deployment; a row runs at least one`,
-  tooMany: (count: number, max: number): string =>
-    `${LIST_PATH}: ${count} Deployments is over the tenant class's limit maxDeployments of ${max}; split the services across tenants, or ask for a class with a higher limit`,
-  tooLarge: (bytes: number, max: number): string =>
-    `${LIST_PATH} and spec.configMaps (bytes of JSON): ${bytes} is over the tenant class's limit maxRowBytes of ${max}; make the row smaller: move large data out of the manifests`,
-  shared: (className: string, count: number): string =>
-    `${LIST_PATH}: ${count} Deployment${count === 1 ? '' : 's'} listed, but the tenant class "${className}" is Shared (its tenants share one namespace), where a tenant runs exactly 1 Deployment, written as one object, not a list: the checks that keep neighbours' names and pod labels apart compare one per tenant; write the row's spec as one Deployment, or ask for a PerTenant class`,
-  duplicate: (path: string, name: string, first: string): string =>
-    `${path}.metadata.name: "${name}" is ${first}'s name too; each Deployment needs its own name`,
-  overlap: (path: string, other: string): string =>
-    `${path}.spec.selector selects the pods of ${other}: two Deployments would fight over them; give each its own pod labels and a selector only its own match`,
-} as const;
 
 /** The tenant's Deployments and ConfigMaps as the policy accepts and shapes them, or its refusal. */
 export function evaluateWorkloads(
@@ -142,7 +125,7 @@ function checkSiblings(deployments: readonly V1Deployment[]): Refusal | undefine
   return undefined;
 }
 
-const pathOf = (index: number): string => `${LIST_PATH}[${index}]`;
+const pathOf = (index: number): string => `${DEPLOYMENTS_PATH}[${index}]`;
 const nameOf = (deployment: V1Deployment | undefined): string => deployment?.metadata?.name ?? '';
 
 /** The policy names the one Deployment it judged spec.deployment: here it is one of the list. */

@@ -2,6 +2,7 @@
 // key, and how a tenant's name becomes that key's value. Checked before anything starts, so a
 // mistake is one line naming the entry instead of a purge that deletes the wrong partition.
 import { Ajv, type ErrorObject } from 'ajv';
+import { fillName, NAME_PLACEHOLDER as NAME } from '../../api/tenantclass.js';
 
 export interface DataTableSpec {
   table: string;
@@ -10,8 +11,6 @@ export interface DataTableSpec {
   /** The partition key's value for a tenant: `{name}` stands for the tenant's name, exactly once. */
   valueTemplate: string;
 }
-
-const NAME = '{name}';
 
 // DynamoDB's own limits on table and attribute names, so that a typo fails here and not at 3 a.m.
 const SCHEMA = {
@@ -34,7 +33,7 @@ const validate = ajv.compile<DataTableSpec[]>(SCHEMA);
 /** The partition key value of this tenant in this table. */
 export function partitionValueFor(spec: DataTableSpec, tenantName: string): string {
   checkTemplate(spec.valueTemplate);
-  return spec.valueTemplate.replace(NAME, tenantName);
+  return fillName(spec.valueTemplate, tenantName);
 }
 
 /**

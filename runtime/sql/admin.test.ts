@@ -1,7 +1,7 @@
 // Reading a server's admin connection from its Secret's data.
 import { describe, expect, it } from 'vitest';
 import { adminConnection } from './admin.js';
-import { SQL_FAILURE } from './errors.js';
+import { SQL_REASON } from './errors.js';
 
 const data = (values: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
@@ -21,7 +21,7 @@ describe('adminConnection', () => {
   it('names what is missing, never a value', () => {
     expect(() => adminConnection('pg', data({ host: 'db', password: 'pw' }))).toThrow(
       expect.objectContaining({
-        failure: SQL_FAILURE.adminSecretInvalid,
+        failure: SQL_REASON.adminSecretInvalid,
         message: 'admin Secret pg has no port, user',
       }),
     );

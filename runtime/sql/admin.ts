@@ -4,7 +4,7 @@
 import type { KubeApi } from '../kube/api.js';
 import { isNotFound } from '../kube/api.js';
 import { apiPath } from '../kube/paths.js';
-import { SQL_FAILURE, SqlError } from './errors.js';
+import { SQL_REASON, SqlError } from './errors.js';
 
 export interface AdminConnection {
   host: string;
@@ -23,10 +23,10 @@ export function adminConnection(name: string, data: Record<string, string> | und
   };
   const missing = ['host', 'port', 'user', 'password'].filter((key) => (value(key) ?? '') === '');
   if (missing.length > 0)
-    throw new SqlError(SQL_FAILURE.adminSecretInvalid, `admin Secret ${name} has no ${missing.join(', ')}`);
+    throw new SqlError(SQL_REASON.adminSecretInvalid, `admin Secret ${name} has no ${missing.join(', ')}`);
   const port = Number(value('port'));
   if (!Number.isInteger(port) || port < 1 || port > 65_535)
-    throw new SqlError(SQL_FAILURE.adminSecretInvalid, `admin Secret ${name}: port is not a port number`);
+    throw new SqlError(SQL_REASON.adminSecretInvalid, `admin Secret ${name}: port is not a port number`);
   const database = value('database');
   return {
     host: value('host')!,
@@ -51,7 +51,7 @@ export async function readAdminConnection(
     });
   } catch (err) {
     if (isNotFound(err))
-      throw new SqlError(SQL_FAILURE.adminSecretMissing, `admin Secret ${namespace}/${name} not found`);
+      throw new SqlError(SQL_REASON.adminSecretMissing, `admin Secret ${namespace}/${name} not found`);
     throw err;
   }
   return adminConnection(`${namespace}/${name}`, secret.data);

@@ -1,23 +1,23 @@
 // Classifying a driver's error: the reason, whether to retry, and no password in the message.
 import { describe, expect, it } from 'vitest';
-import { classify, SQL_FAILURE, SqlError } from './errors.js';
+import { classify, SQL_REASON, SqlError } from './errors.js';
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
 
 describe('classify', () => {
   it.each([
-    [withCode('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'), SQL_FAILURE.serverUnreachable, true],
-    [withCode('password authentication failed for user "x"', '28P01'), SQL_FAILURE.authFailed, false],
+    [withCode('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'), SQL_REASON.serverUnreachable, true],
+    [withCode('password authentication failed for user "x"', '28P01'), SQL_REASON.authFailed, false],
     [
       withCode("Access denied for user 'x'@'localhost'", 'ER_ACCESS_DENIED_ERROR'),
-      SQL_FAILURE.authFailed,
+      SQL_REASON.authFailed,
       false,
     ],
-    [withCode('permission denied to create role', '42501'), SQL_FAILURE.permissionDenied, false],
-    [withCode('sorry, too many clients already', '53300'), SQL_FAILURE.quotaExceeded, true],
-    [withCode('Too many connections', 'ER_CON_COUNT_ERROR'), SQL_FAILURE.quotaExceeded, true],
-    [new Error('Connection terminated due to connection timeout'), SQL_FAILURE.serverUnreachable, true],
-    [withCode('syntax error', '42601'), SQL_FAILURE.serverError, true],
+    [withCode('permission denied to create role', '42501'), SQL_REASON.permissionDenied, false],
+    [withCode('sorry, too many clients already', '53300'), SQL_REASON.quotaExceeded, true],
+    [withCode('Too many connections', 'ER_CON_COUNT_ERROR'), SQL_REASON.quotaExceeded, true],
+    [new Error('Connection terminated due to connection timeout'), SQL_REASON.serverUnreachable, true],
+    [withCode('syntax error', '42601'), SQL_REASON.serverError, true],
   ])('%s', (err, failure, retry) => {
     const classified = classify(err);
     expect(classified.failure).toBe(failure);
@@ -30,7 +30,7 @@ describe('classify', () => {
   });
 
   it('keeps a classified error', () => {
-    const err = new SqlError(SQL_FAILURE.adminSecretMissing, 'no Secret');
+    const err = new SqlError(SQL_REASON.adminSecretMissing, 'no Secret');
     expect(classify(err)).toBe(err);
   });
 });

@@ -3,7 +3,7 @@
 // secret the statement carried, so nothing above ever logs or reports a password. Pure.
 
 /** The reasons a database step fails, as DatabasesReady and the purger's condition say them. */
-export const SQL_FAILURE = {
+export const SQL_REASON = {
   /** The server's admin Secret is not in landlord's namespace. */
   adminSecretMissing: 'AdminSecretMissing',
   /** The admin Secret lacks host, port, user or password, or holds one that cannot be right. */
@@ -19,7 +19,7 @@ export const SQL_FAILURE = {
   /** Anything else the server said. */
   serverError: 'ServerError',
 } as const;
-export type SqlFailure = (typeof SQL_FAILURE)[keyof typeof SQL_FAILURE];
+export type SqlFailure = (typeof SQL_REASON)[keyof typeof SQL_REASON];
 
 /**
  * Failures that retrying soon cannot fix, because a person must change a Secret or a grant: not
@@ -27,10 +27,10 @@ export type SqlFailure = (typeof SQL_FAILURE)[keyof typeof SQL_FAILURE];
  * server with failed logins.
  */
 const NEEDS_A_PERSON: ReadonlySet<SqlFailure> = new Set([
-  SQL_FAILURE.adminSecretMissing,
-  SQL_FAILURE.adminSecretInvalid,
-  SQL_FAILURE.authFailed,
-  SQL_FAILURE.permissionDenied,
+  SQL_REASON.adminSecretMissing,
+  SQL_REASON.adminSecretInvalid,
+  SQL_REASON.authFailed,
+  SQL_REASON.permissionDenied,
 ]);
 
 export class SqlError extends Error {
@@ -60,23 +60,23 @@ const NETWORK_CODES = new Set([
 
 /** PostgreSQL SQLSTATEs and MariaDB error codes, by what they mean to landlord. */
 const SERVER_CODES: Record<string, SqlFailure> = {
-  '28P01': SQL_FAILURE.authFailed,
-  '28000': SQL_FAILURE.authFailed,
-  '42501': SQL_FAILURE.permissionDenied,
-  '53300': SQL_FAILURE.quotaExceeded,
-  '53100': SQL_FAILURE.quotaExceeded,
-  '53200': SQL_FAILURE.quotaExceeded,
-  '54000': SQL_FAILURE.quotaExceeded,
-  '57P03': SQL_FAILURE.serverUnreachable,
-  ER_ACCESS_DENIED_ERROR: SQL_FAILURE.authFailed,
-  ER_DBACCESS_DENIED_ERROR: SQL_FAILURE.permissionDenied,
-  ER_SPECIFIC_ACCESS_DENIED_ERROR: SQL_FAILURE.permissionDenied,
-  ER_TABLEACCESS_DENIED_ERROR: SQL_FAILURE.permissionDenied,
-  ER_PASSWORD_NOT_ALLOWED: SQL_FAILURE.permissionDenied,
-  ER_CON_COUNT_ERROR: SQL_FAILURE.quotaExceeded,
-  ER_TOO_MANY_USER_CONNECTIONS: SQL_FAILURE.quotaExceeded,
-  ER_USER_LIMIT_REACHED: SQL_FAILURE.quotaExceeded,
-  ER_DISK_FULL: SQL_FAILURE.quotaExceeded,
+  '28P01': SQL_REASON.authFailed,
+  '28000': SQL_REASON.authFailed,
+  '42501': SQL_REASON.permissionDenied,
+  '53300': SQL_REASON.quotaExceeded,
+  '53100': SQL_REASON.quotaExceeded,
+  '53200': SQL_REASON.quotaExceeded,
+  '54000': SQL_REASON.quotaExceeded,
+  '57P03': SQL_REASON.serverUnreachable,
+  ER_ACCESS_DENIED_ERROR: SQL_REASON.authFailed,
+  ER_DBACCESS_DENIED_ERROR: SQL_REASON.permissionDenied,
+  ER_SPECIFIC_ACCESS_DENIED_ERROR: SQL_REASON.permissionDenied,
+  ER_TABLEACCESS_DENIED_ERROR: SQL_REASON.permissionDenied,
+  ER_PASSWORD_NOT_ALLOWED: SQL_REASON.permissionDenied,
+  ER_CON_COUNT_ERROR: SQL_REASON.quotaExceeded,
+  ER_TOO_MANY_USER_CONNECTIONS: SQL_REASON.quotaExceeded,
+  ER_USER_LIMIT_REACHED: SQL_REASON.quotaExceeded,
+  ER_DISK_FULL: SQL_REASON.quotaExceeded,
 };
 
 /** `secrets`: the passwords the failed step held; each is blanked out of the message. */
@@ -84,8 +84,8 @@ export function classify(err: unknown, secrets: readonly string[] = []): SqlErro
   if (err instanceof SqlError) return err;
   const code = codeOf(err);
   const failure = NETWORK_CODES.has(code)
-    ? SQL_FAILURE.serverUnreachable
-    : (SERVER_CODES[code] ?? timeoutOr(err, SQL_FAILURE.serverError));
+    ? SQL_REASON.serverUnreachable
+    : (SERVER_CODES[code] ?? timeoutOr(err, SQL_REASON.serverError));
   return new SqlError(failure, scrub(messageOf(err, code), secrets));
 }
 
@@ -102,7 +102,7 @@ function messageOf(err: unknown, code: string): string {
 
 function timeoutOr(err: unknown, otherwise: SqlFailure): SqlFailure {
   const text = err instanceof Error ? err.message : '';
-  return /timeout|timed out|terminated unexpectedly/i.test(text) ? SQL_FAILURE.serverUnreachable : otherwise;
+  return /timeout|timed out|terminated unexpectedly/i.test(text) ? SQL_REASON.serverUnreachable : otherwise;
 }
 
 function scrub(message: string, secrets: readonly string[]): string {
