@@ -158,3 +158,37 @@ describe('heldOrLightened', () => {
     expect(known).not.toHaveBeenCalled();
   });
 });
+
+describe('heldOrLightened with stubOf', () => {
+  const annotated = (owned: boolean) => ({
+    ...quota('12'),
+    metadata: {
+      ...quota('12').metadata,
+      annotations: { big: 'x'.repeat(1000) },
+      managedFields: [{ manager: 'landlord', operation: 'Update' }],
+      ...(owned ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Owner', name: 'o', uid: 'u' }] } : {}),
+    },
+  });
+  const stubOf = (o: { metadata?: { ownerReferences?: unknown[]; name?: string } }) =>
+    o.metadata?.ownerReferences === undefined
+      ? {
+          apiVersion: 'v1',
+          kind: 'ResourceQuota',
+          metadata: { name: o.metadata?.name, managedFields: [{ manager: 'landlord', operation: 'Update' }] },
+        }
+      : undefined;
+
+  it('keeps the stub of an object stubOf does not call the component’s own, its updaters named', () => {
+    expect(heldOrLightened(annotated(false), { stubOf })).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'landlord-quota', managedFields: [{ manager: 'landlord', operation: 'Update' }] },
+    });
+  });
+
+  it('lightens an object of its own as the other options say', () => {
+    const kept = heldOrLightened(annotated(true), { stubOf, dropStatus: true });
+    expect(kept.metadata.annotations).toEqual({ big: 'x'.repeat(1000) });
+    expect(kept.metadata).not.toHaveProperty('managedFields');
+  });
+});
