@@ -235,6 +235,33 @@ export function heldOrLightened<T extends KubernetesObject>(
   return shaped(obj, options, previous);
 }
 
+/**
+ * Events whose object is not one of the watched kind's: an ERROR's is a Status, whose `code`
+ * client-node's ListWatch reads (410 Gone: the resourceVersion expired, so it lists again), and a
+ * BOOKMARK's holds only a resourceVersion. Shaped as a watched object, a Status lost its code to
+ * `stubOf` (a stub keeps identity fields alone): after an API server restart the cache then watched
+ * again and again from the expired version, and kept every object as it last saw it.
+ */
+const NOT_AN_OBJECT = new Set(['ERROR', 'BOOKMARK']);
+
+/**
+ * What a cache hands ListWatch for a watch event: the object's kept copy (heldOrLightened), or the
+ * event's object as it came when it is not one of the kind's.
+ */
+export function eventObject<T extends KubernetesObject>(
+  phase: string,
+  obj: T,
+  options: Shaping & Pick<InformerOptions, 'apiVersion' | 'kind' | 'known' | 'metadataOnly'>,
+  previous?: T,
+): T {
+  if (NOT_AN_OBJECT.has(phase)) return obj;
+  if (options.metadataOnly === true) {
+    // Sent as meta.k8s.io/v1 PartialObjectMetadata: the cache holds it as the kind it watches.
+    Object.assign(obj, { apiVersion: options.apiVersion, kind: options.kind });
+  }
+  return heldOrLightened(obj, options, previous);
+}
+
 /** What a watch event changed: `statusOnly` when the update changed only the status (with markStatusOnly). */
 export interface Change {
   statusOnly: boolean;
@@ -294,12 +321,9 @@ export class Informer<T extends KubernetesObject> {
    * the status is marked as such when asked.
    */
   private prepare(phase: string, obj: unknown): unknown {
-    if (this.options.metadataOnly === true && typeof obj === 'object' && obj !== null) {
-      // Sent as meta.k8s.io/v1 PartialObjectMetadata: the cache holds it as the kind it watches.
-      Object.assign(obj, { apiVersion: this.options.apiVersion, kind: this.options.kind });
-    }
+    if (typeof obj !== 'object' || obj === null) return obj;
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
-    const next = heldOrLightened(obj as T, this.options, cached);
+    const next = eventObject(phase, obj as T, this.options, cached);
     if (cached === undefined) return next;
     if (leavesPartOut(this.options) && sameBesidesVersion(cached, next)) this.unchanged.add(next);
     else if (this.options.markStatusOnly === true && sameBesidesStatus(cached, next))
