@@ -37,8 +37,9 @@ const TEST_TIMEOUT_MS = 600_000;
 const scope = () => expectation(suite, [...wanted]);
 const running = async (p: LandlordProcess): Promise<boolean> =>
   (await Promise.race([p.exited, sleep(100).then(() => 'running')])) === 'running';
-const tenantLists = async (p: LandlordProcess): Promise<number> =>
-  metricValue(await p.metrics(), 'landlord_api_requests_total', { verb: 'list', resource: 'tenants' });
+const lists = async (p: LandlordProcess, resource: string): Promise<number> =>
+  metricValue(await p.metrics(), 'landlord_api_requests_total', { verb: 'list', resource });
+const tenantLists = (p: LandlordProcess): Promise<number> => lists(p, 'tenants');
 const watchFailures = (p: LandlordProcess): number =>
   p.logs.filter((l) => l.msg === 'watch failed; restarting').length;
 
@@ -146,6 +147,7 @@ describe('a watch that can only resume with 410 Gone', () => {
     async () => {
       before = await snapshot(scope());
       const listsBefore = await tenantLists(operator);
+      const deploymentListsBefore = await lists(operator, 'deployments');
       const rv = await listResourceVersion(apiPath({ apiVersion: API_VERSION, kind: KIND }));
       operator.kill('SIGSTOP');
       const fourth = names(`${suite.id}-d`, 10);
@@ -163,6 +165,8 @@ describe('a watch that can only resume with 410 Gone', () => {
       }
       console.log(`faults-controlplane: after SIGCONT: ${await convergedSince(before, removed)}`);
       expect(await tenantLists(operator)).toBeGreaterThan(listsBefore);
+      // The Deployment caches, which keep stubs of what landlord did not make, relist after 410 too.
+      expect(await lists(operator, 'deployments')).toBeGreaterThan(deploymentListsBefore);
     },
     TEST_TIMEOUT_MS,
   );

@@ -4,8 +4,9 @@
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy and exposure kinds cluster-wide (a PerTenant
 // namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them), and the
-// Secrets classes copy from in their source namespaces, and warm pool members. Handlers only update indexes and name
-// Tenants to the work queue.
+// Secrets classes copy from in their source namespaces, and warm pool members. What anyone may label
+// like landlord's (a child's look-alike, a route, a pool Deployment outside a member) is cached as a
+// stub (foreign-objects.ts). Handlers only update indexes and name Tenants to the work queue.
 import type { KubernetesObject, V1Deployment, V1Secret } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
@@ -17,6 +18,7 @@ import type { Logger } from '../runtime/logger.js';
 import { keepHostsOf, type RouteKind } from './exposure/foreign-routes.js';
 import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
 import { servedKinds, unreadOf, valuesAreRead } from './facets/kinds.js';
+import { childStub, stubOf } from './foreign-objects.js';
 
 /** What the operator found the cluster serves, and the settings that add watches. */
 export interface WatchedFeatures {
@@ -79,6 +81,12 @@ interface Watch {
   readonly labelSelector?: string;
 }
 
+/**
+ * Objects in the first page of a cache that stubs what others make: 100 objects of 1.5 MB would be
+ * a page of 150 MB before the first was stubbed (runtime/kube/list.ts, nextPageSize).
+ */
+const FIRST_PAGE = 16;
+
 type Deliver<T> = (object: T, change: Change, deleted: boolean) => void;
 
 /** Every event of an informer to one handler, which is told whether it was a deletion. */
@@ -134,17 +142,26 @@ export class OperatorWatches implements WatchedCaches {
     for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
     // Members' Deployments live in namespaces made on the fly: watched only where the operator may
     // read Deployments cluster-wide. Confined to listed namespaces, it keeps no pool (docs/warm-pool.md).
+    // Only a member's own Deployment is kept whole: one labelled with a pool elsewhere (by a tenant
+    // team, or a claimed member's leftover) is a stub, which names it for deletion all the same.
     const clusterWide = scopes.includes(undefined);
+    const namespaces = this.poolInformer('Namespace');
+    const inMember = (object: KubernetesObject): boolean =>
+      namespaces.get(object.metadata?.namespace ?? '') !== undefined;
     this.pool = {
-      namespaces: this.poolInformer('Namespace'),
-      deployments: clusterWide ? this.poolInformer<V1Deployment>('Deployment') : undefined,
+      namespaces,
+      deployments: clusterWide
+        ? this.poolInformer<V1Deployment>('Deployment', (o) => (inMember(o) ? undefined : stubOf(o)))
+        : undefined,
     };
   }
 
+  /** Every route, landlord's too (its children's caches hold those whole), as its stub and hosts. */
   private watchRoutes(kind: RouteKind): void {
+    const hosts = keepHostsOf(kind);
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind },
-      { dropStatus: true, keepOfSpec: keepHostsOf(kind) },
+      { stubOf: (object) => ({ ...stubOf(object), spec: hosts((object as { spec?: unknown }).spec) }) },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.route(kind, object, deleted));
   }
@@ -160,10 +177,13 @@ export class OperatorWatches implements WatchedCaches {
   }
 
   /** Pool members and their Deployments, cluster-wide: a member's name is random, made by the operator. */
-  private poolInformer<T extends KubernetesObject>(kind: 'Namespace' | 'Deployment'): Informer<T> {
+  private poolInformer<T extends KubernetesObject>(
+    kind: 'Namespace' | 'Deployment',
+    stub?: InformerOptions['stubOf'],
+  ): Informer<T> {
     const informer = this.informer<T>(
       { apiVersion: CHILD_API_VERSION[kind], kind },
-      { labelSelector: LABEL.pool, ...unreadOf(kind) },
+      { labelSelector: LABEL.pool, ...unreadOf(kind), ...(stub === undefined ? {} : { stubOf: stub }) },
     );
     onEvery(informer, () => this.handlers?.pool());
     return informer;
@@ -199,11 +219,13 @@ export class OperatorWatches implements WatchedCaches {
     const informer = this.informer<KubernetesObject>(
       { apiVersion: CHILD_API_VERSION[kind], kind, namespace },
       // A copy of a class's Secret is watched by metadata alone: its values never reach the operator.
+      // An object labelled like a child but not made for a Tenant is kept as a stub (foreign-objects.ts).
       {
         labelSelector: LABEL.tenant,
         ...unreadOf(kind),
         metadataOnly: !valuesAreRead(kind),
         known: (object) => this.held?.heldChild(kind, object),
+        stubOf: childStub,
       },
     );
     onEvery(informer, (object, _change, deleted) => this.handlers?.child(kind, object, deleted));
@@ -215,7 +237,7 @@ export class OperatorWatches implements WatchedCaches {
     target: { apiVersion: string; kind: string; namespace?: string },
     options: Pick<
       InformerOptions,
-      'labelSelector' | 'dropStatus' | 'keepOfSpec' | 'dropValues' | 'metadataOnly' | 'known'
+      'labelSelector' | 'dropStatus' | 'dropValues' | 'keepUpdaters' | 'metadataOnly' | 'known' | 'stubOf'
     > = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;
@@ -224,6 +246,8 @@ export class OperatorWatches implements WatchedCaches {
       apiVersion,
       kind,
       logger: this.logger,
+      // What anyone may fill is listed from a small first page, which grows while pages stay small.
+      ...(options.stubOf === undefined ? {} : { firstPageSize: FIRST_PAGE }),
       ...options,
     });
     const resource = pluralOf(apiVersion, kind);

@@ -42,6 +42,8 @@ export interface ApiRequest {
   accept?: string;
   /** How the request is counted in metrics; defaults from the method. */
   verb?: Verb;
+  /** Told the length of the response's text before it is parsed (list.ts sizes its pages by it). */
+  onText?: (length: number) => void;
 }
 
 /** A Kubernetes API error with its HTTP status and the Status object's reason. */
@@ -118,6 +120,7 @@ export class KubeApi {
     this.observe(verb, resource, status);
     if (status === 401) this.connection.forget();
     if (status < 200 || status >= 300) throw toApiError(status, text, req.path);
+    req.onText?.(text.length);
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
 

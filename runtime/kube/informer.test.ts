@@ -1,8 +1,11 @@
-// What a cache keeps of an object, and which watch updates reach the handlers of a cache kept
-// without status: only those that change something it keeps.
+// What a cache keeps of an object, which watch updates reach the handlers of a cache kept
+// without status (only those that change something it keeps), and what a watch's ERROR event
+// still tells client-node's ListWatch.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
-import { heldOrLightened, lighten, sameBesidesStatus, sameBesidesVersion } from './informer.js';
+import { eventObject, heldOrLightened, lighten, sameBesidesStatus, sameBesidesVersion } from './informer.js';
 
 setFlagsFromString('--allow-natives-syntax');
 /** False once an object has become a hash table (what deleting a property in its middle does). */
@@ -156,5 +159,107 @@ describe('heldOrLightened', () => {
     const known = vi.fn(() => lighten(served('10')));
     heldOrLightened(served('10'), { known, metadataOnly: true });
     expect(known).not.toHaveBeenCalled();
+  });
+});
+
+describe('heldOrLightened with stubOf', () => {
+  const annotated = (owned: boolean) => ({
+    ...quota('12'),
+    metadata: {
+      ...quota('12').metadata,
+      annotations: { big: 'x'.repeat(1000) },
+      managedFields: [{ manager: 'landlord', operation: 'Update' }],
+      ...(owned ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Owner', name: 'o', uid: 'u' }] } : {}),
+    },
+  });
+  const stubOf = (o: { metadata?: { ownerReferences?: unknown[]; name?: string } }) =>
+    o.metadata?.ownerReferences === undefined
+      ? {
+          apiVersion: 'v1',
+          kind: 'ResourceQuota',
+          metadata: { name: o.metadata?.name, managedFields: [{ manager: 'landlord', operation: 'Update' }] },
+        }
+      : undefined;
+
+  it('keeps the stub of an object stubOf does not call the component’s own, its updaters named', () => {
+    expect(heldOrLightened(annotated(false), { stubOf })).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'landlord-quota', managedFields: [{ manager: 'landlord', operation: 'Update' }] },
+    });
+  });
+
+  it('lightens an object of its own as the other options say', () => {
+    const kept = heldOrLightened(annotated(true), { stubOf, dropStatus: true });
+    expect(kept.metadata.annotations).toEqual({ big: 'x'.repeat(1000) });
+    expect(kept.metadata).not.toHaveProperty('managedFields');
+  });
+});
+
+describe('eventObject', () => {
+  /** What the API server sends when a watch resumes from a compacted resourceVersion. */
+  const gone = () => ({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'too old resource version: 361 (412)',
+    reason: 'Expired',
+    code: 410,
+  });
+  const deployment = (resourceVersion: string): KubernetesObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'acme', resourceVersion },
+  });
+  /** A cache that stubs every object: the Status of an ERROR event would be stubbed too. */
+  const options = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    dropStatus: true,
+    stubOf: (o: KubernetesObject) => {
+      const { name, resourceVersion } = o.metadata ?? {};
+      return {
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        metadata: { ...(name && { name }), ...(resourceVersion && { resourceVersion }) },
+      };
+    },
+  };
+
+  /** client-node's ListWatch, its watch handler run by hand; never started. */
+  function listWatch(): { handle: (phase: string, obj: KubernetesObject) => void; version: () => string } {
+    const never = () => Promise.reject(new Error('not started'));
+    const lw = new ListWatch<KubernetesObject>(
+      '/apis/apps/v1/deployments',
+      { watch: never } as never,
+      never,
+      false,
+    );
+    const internals = lw as unknown as { watchHandler: (phase: string, obj: unknown) => void };
+    return {
+      handle: (phase, obj) => internals.watchHandler(phase, eventObject(phase, obj, options)),
+      version: () => lw.latestResourceVersion(),
+    };
+  }
+
+  it('hands on a 410 Gone as sent, so ListWatch lists again rather than watch from the expired version', () => {
+    expect(eventObject('ERROR', gone(), options)).toStrictEqual(gone());
+    const lw = listWatch();
+    lw.handle('ADDED', deployment('361'));
+    expect(lw.version()).toBe('361');
+    lw.handle('ERROR', gone());
+    expect(lw.version()).toBe('');
+  });
+
+  it('shapes the objects of other events, and leaves a bookmark as it came', () => {
+    const shaped = { ...deployment('7'), spec: { replicas: 1 } };
+    expect(eventObject('MODIFIED', shaped, options)).toStrictEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', resourceVersion: '7' },
+    });
+    const bookmark = deployment('9');
+    expect(eventObject('BOOKMARK', bookmark, options)).toBe(bookmark);
   });
 });

@@ -65,6 +65,8 @@ export interface InformerOptions {
   labelSelector?: string;
   logger: Logger;
   pageSize?: number;
+  /** Objects in the first page of a list (list.ts): fewer where anyone may make them large. */
+  firstPageSize?: number;
   /** Called when the watch reconnects after failing: the API server is reachable again. */
   onRecovered?: () => void;
   /**
@@ -119,6 +121,14 @@ export interface InformerOptions {
    * Never for a metadata-only cache, whose copies hold less than a write returns.
    */
   known?: (obj: KubernetesObject) => KubernetesObject | undefined;
+  /**
+   * What to keep of an object the component did not make: undefined for one it made (kept as the
+   * options above say), else a stub of the few fields its decisions read. Anyone who may create an
+   * object with the labels a cache selects on then costs it a stub, whatever the object holds
+   * (docs/adr/0012-foreign-objects-in-caches.md). Applied as each listed page and each watch event
+   * arrives, so the whole object is never stored.
+   */
+  stubOf?: (obj: KubernetesObject) => KubernetesObject | undefined;
 }
 
 /** What a cache leaves out of each object, beyond managedFields. */
@@ -150,9 +160,10 @@ export function sameBesidesStatus(a: KubernetesObject, b: KubernetesObject): boo
  * update but one of managedFields alone changes something kept, so comparing the copies would
  * mostly cost a serialisation.
  */
-function leavesPartOut(unread: Unread & Pick<InformerOptions, 'metadataOnly'>): boolean {
-  const { dropStatus, dropSpec, dropValues, keepOfSpec, keepOfStatus, metadataOnly } = unread;
+function leavesPartOut(unread: Unread & Pick<InformerOptions, 'metadataOnly' | 'stubOf'>): boolean {
+  const { dropStatus, dropSpec, dropValues, keepOfSpec, keepOfStatus, metadataOnly, stubOf } = unread;
   return (
+    stubOf !== undefined ||
     dropStatus === true ||
     dropSpec === true ||
     dropValues === true ||
@@ -202,15 +213,53 @@ function kept(key: string, value: unknown, unread: Unread): unknown {
   return value;
 }
 
-/** What a cache keeps of an event's object: the copy `known` holds at its version, else its lightened copy. */
+type Shaping = Unread & Pick<InformerOptions, 'stubOf'>;
+
+/** A stub keeps what `stubOf` chose, managers' names included; lightening it only shares its strings. */
+const STUB_UNREAD: Unread = { keepUpdaters: true };
+
+/** What a cache keeps of an object: its stub when it is not the component's own (stubOf), else its lightened copy. */
+function shaped<T extends KubernetesObject>(obj: T, options: Shaping, previous?: T): T {
+  const stub = options.stubOf?.(obj);
+  return stub === undefined ? lighten(obj, options, previous) : lighten(stub as T, STUB_UNREAD, previous);
+}
+
+/** What a cache keeps of an event's object: the copy `known` holds at its version, else its shaped copy. */
 export function heldOrLightened<T extends KubernetesObject>(
   obj: T,
-  options: Unread & Pick<InformerOptions, 'known' | 'metadataOnly'>,
+  options: Shaping & Pick<InformerOptions, 'known' | 'metadataOnly'>,
   previous?: T,
 ): T {
   const held = options.metadataOnly === true ? undefined : options.known?.(obj);
   if (held !== undefined && sameVersion(held, obj)) return held as T;
-  return lighten(obj, options, previous);
+  return shaped(obj, options, previous);
+}
+
+/**
+ * Events whose object is not one of the watched kind's: an ERROR's is a Status, whose `code`
+ * client-node's ListWatch reads (410 Gone: the resourceVersion expired, so it lists again), and a
+ * BOOKMARK's holds only a resourceVersion. Shaped as a watched object, a Status lost its code to
+ * `stubOf` (a stub keeps identity fields alone): after an API server restart the cache then watched
+ * again and again from the expired version, and kept every object as it last saw it.
+ */
+const NOT_AN_OBJECT = new Set(['ERROR', 'BOOKMARK']);
+
+/**
+ * What a cache hands ListWatch for a watch event: the object's kept copy (heldOrLightened), or the
+ * event's object as it came when it is not one of the kind's.
+ */
+export function eventObject<T extends KubernetesObject>(
+  phase: string,
+  obj: T,
+  options: Shaping & Pick<InformerOptions, 'apiVersion' | 'kind' | 'known' | 'metadataOnly'>,
+  previous?: T,
+): T {
+  if (NOT_AN_OBJECT.has(phase)) return obj;
+  if (options.metadataOnly === true) {
+    // Sent as meta.k8s.io/v1 PartialObjectMetadata: the cache holds it as the kind it watches.
+    Object.assign(obj, { apiVersion: options.apiVersion, kind: options.kind });
+  }
+  return heldOrLightened(obj, options, previous);
 }
 
 /** What a watch event changed: `statusOnly` when the update changed only the status (with markStatusOnly). */
@@ -272,12 +321,9 @@ export class Informer<T extends KubernetesObject> {
    * the status is marked as such when asked.
    */
   private prepare(phase: string, obj: unknown): unknown {
-    if (this.options.metadataOnly === true && typeof obj === 'object' && obj !== null) {
-      // Sent as meta.k8s.io/v1 PartialObjectMetadata: the cache holds it as the kind it watches.
-      Object.assign(obj, { apiVersion: this.options.apiVersion, kind: this.options.kind });
-    }
+    if (typeof obj !== 'object' || obj === null) return obj;
     const cached = phase === 'MODIFIED' ? this.cached(obj as T) : undefined;
-    const next = heldOrLightened(obj as T, this.options, cached);
+    const next = eventObject(phase, obj as T, this.options, cached);
     if (cached === undefined) return next;
     if (leavesPartOut(this.options) && sameBesidesVersion(cached, next)) this.unchanged.add(next);
     else if (this.options.markStatusOnly === true && sameBesidesStatus(cached, next))
@@ -327,7 +373,7 @@ export class Informer<T extends KubernetesObject> {
 
   private async listAll(): Promise<KubernetesListObject<T>> {
     const list = await listAll<T>(this.api, this.options, (item) =>
-      lighten(item, this.options, this.cached(item)),
+      shaped(item, this.options, this.cached(item)),
     );
     this.listed = true;
     return list;

@@ -11,6 +11,11 @@ export interface ListOptions {
   kind: string;
   labelSelector?: string;
   pageSize?: number;
+  /**
+   * Objects in the first page, when fewer than pageSize: for a collection anyone may fill with large
+   * objects (nextPageSize). Absent: pageSize.
+   */
+  firstPageSize?: number;
   /** List metadata only (PartialObjectMetadataList): each item is stamped with apiVersion and kind all the same. */
   metadataOnly?: boolean;
   /** Keep the names of the managers that wrote each object by update (withoutManagedFields). */
@@ -33,6 +38,23 @@ export type KeepOfManagedFields = (
  * for a first pass 2 s longer (600 requests instead of 120).
  */
 const PAGE_SIZE = 100;
+
+/**
+ * The text of one page a list aims at. Objects are small as landlord makes them (a page of 100 is
+ * well under it), but a tenant team can make objects of up to 1.5 MB with labels a cache selects
+ * on: a page of 100 of those, its text and its parsed copy, would take the operator to its memory
+ * limit on every re-list, even though its cache keeps only their stubs.
+ */
+const PAGE_TEXT = 8 * 2 ** 20;
+
+/**
+ * The next page's size after a page of `limit` objects came as `length` characters: smaller in
+ * proportion when it was over PAGE_TEXT, twice as large (up to `most`) when it was under half.
+ */
+export function nextPageSize(limit: number, length: number, most: number): number {
+  if (length > PAGE_TEXT) return Math.max(1, Math.floor((limit * PAGE_TEXT) / length));
+  return length * 2 <= PAGE_TEXT ? Math.min(most, limit * 2) : limit;
+}
 
 /**
  * managedFields are a large share of an object and nothing here reads what they own. The metadata
@@ -86,7 +108,8 @@ function updatersOf(entries: unknown): { manager: string; operation: 'Update' }[
 /**
  * Every object of the collection, with the resourceVersion of the last page. `keep` turns each
  * object into what the caller holds on to, as its page arrives: a list of 20,000 Deployments then
- * never holds more than one page of them whole.
+ * never holds more than one page of them whole, and a page of large objects makes the next ones
+ * smaller (nextPageSize).
  */
 export async function listAll<T extends KubernetesObject>(
   api: KubeApi,
@@ -94,6 +117,8 @@ export async function listAll<T extends KubernetesObject>(
   keep: (item: T) => T = (item) => item,
 ): Promise<KubernetesListObject<T>> {
   const items: T[] = [];
+  const most = options.pageSize ?? PAGE_SIZE;
+  let limit = Math.min(most, options.firstPageSize ?? most);
   let continueToken: string | undefined;
   let resourceVersion: string;
   do {
@@ -102,11 +127,8 @@ export async function listAll<T extends KubernetesObject>(
       path: options.path,
       verb: 'list',
       ...(options.metadataOnly === true ? { accept: CONTENT_TYPE.metadataList } : {}),
-      query: {
-        labelSelector: options.labelSelector,
-        limit: options.pageSize ?? PAGE_SIZE,
-        continue: continueToken,
-      },
+      query: { labelSelector: options.labelSelector, limit, continue: continueToken },
+      onText: (length) => (limit = nextPageSize(limit, length, most)),
     });
     // A metadata-only list leaves `items` out when it is empty.
     for (const item of page.items ?? []) {
