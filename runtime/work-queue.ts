@@ -55,8 +55,7 @@ export interface QueueHooks {
 export type Handler = (key: string) => Promise<Outcome>;
 
 interface Pending {
-  /** Undefined only while the entry is being made. */
-  timer: NodeJS.Timeout | undefined;
+  timer: NodeJS.Timeout;
   dueAt: number;
   /** A backoff timer may not be brought forward by an ordinary add or addAfter. */
   backoff: boolean;
@@ -195,13 +194,13 @@ export class WorkQueue {
     }
     const merged = existing === undefined || backoff ? lane : higherLane(existing.lane, lane);
     this.clearPending(key);
-    const entry: Pending = { timer: undefined, dueAt, backoff, lane: merged };
-    // The entry's lane may still move up before it fires (a sooner-or-equal delay kept above).
-    entry.timer = setTimeout(() => {
+    const timer = setTimeout(() => {
+      // The entry's lane may have moved up since (a sooner-or-equal delay kept above).
+      const lane = this.pending.get(key)?.lane ?? merged;
       this.pending.delete(key);
-      this.enqueue(key, entry.lane);
+      this.enqueue(key, lane);
     }, delayMs);
-    this.pending.set(key, entry);
+    this.pending.set(key, { timer, dueAt, backoff, lane: merged });
   }
 
   private clearPending(key: string): void {
