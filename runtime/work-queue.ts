@@ -196,9 +196,9 @@ export class WorkQueue {
     this.clearPending(key);
     const timer = setTimeout(() => {
       // The entry's lane may have moved up since (a sooner-or-equal delay kept above).
-      const lane = this.pending.get(key)?.lane ?? merged;
+      const current = this.pending.get(key)?.lane ?? merged;
       this.pending.delete(key);
-      this.enqueue(key, lane);
+      this.enqueue(key, current);
     }, delayMs);
     this.pending.set(key, { timer, dueAt, backoff, lane: merged });
   }
