@@ -18,6 +18,7 @@ import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { TemplateUpgradeGate } from './rollout-budget.js';
 import type { ChildRef } from './child-ref.js';
+import { awaited } from './routing/awaited.js';
 import { EventRouter } from './routing/event-router.js';
 import {
   namespacePattern,
@@ -87,7 +88,12 @@ class OperatorComponent implements Component {
     });
     const upgrades = this.templateUpgrades();
     const reconciler = this.reconciler(ctx, pool, upgrades);
-    const queue = reconcileQueue((name) => reconciler.reconcile(name), queueOptions(this.settings), ctx);
+    const observed = this.observed!;
+    const options = {
+      ...queueOptions(this.settings),
+      urgent: (name: string) => awaited(observed.tenant(name)),
+    };
+    const queue = reconcileQueue((name) => reconciler.reconcile(name), options, ctx);
     this.queue = queue;
     this.upgrades = upgrades;
     this.router!.lead(queue, () => pool.wake());
@@ -118,7 +124,8 @@ class OperatorComponent implements Component {
       limit: this.settings.upgradeRollouts,
       tenantCount: () => observed.tenants().length,
       deployment: (ref) => observed.child<V1Deployment>(ref),
-      wake: (tenant) => this.queue?.add(tenant),
+      // An upgrade of running tenants is background work; a tenant someone waits on moves up anyway.
+      wake: (tenant) => this.queue?.add(tenant, 'background'),
     });
     upgrades.seedFrom(
       observed.tenants().flatMap((t) => {
@@ -160,8 +167,8 @@ class OperatorComponent implements Component {
   private async resync(ctx: ComponentContext, queue: WorkQueue): Promise<void> {
     const started = Date.now();
     const tenants = this.observed!.tenants();
-    // The resync lane: an edit that comes during a pass (tens of seconds at 10,000) goes first.
-    for (const t of tenants) queue.add(t.metadata.name!, 'resync');
+    // The background lane: an edit that comes during a pass (tens of seconds at 10,000) goes first.
+    for (const t of tenants) queue.add(t.metadata.name!, 'background');
     await queue.drained();
     ctx.logger.info('resync complete', { tenants: tenants.length, durationMs: Date.now() - started });
   }

@@ -334,10 +334,10 @@ describe('WorkQueue', () => {
   });
 
   describe('lanes', () => {
-    it('runs every event key before any resync key, each lane in arrival order', async () => {
+    it('runs every event key before any background key (fewer than the fairness bound), each lane in arrival order', async () => {
       const h = controlled();
       queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
-      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'background');
       queue.start();
       await settle();
       queue.add('e1');
@@ -346,17 +346,17 @@ describe('WorkQueue', () => {
       expect(h.calls).toEqual(['r1', 'e1', 'e2', 'r2', 'r3']);
     });
 
-    it('moves a waiting resync key up when an event asks for it, never down, and runs it once', async () => {
+    it('moves a waiting background key up when an event asks for it, never down, and runs it once', async () => {
       const h = controlled();
       queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
       queue.start();
       queue.add('busy');
       await settle();
-      queue.add('r1', 'resync');
-      queue.add('moved', 'resync');
+      queue.add('r1', 'background');
+      queue.add('moved', 'background');
       queue.add('moved');
       queue.add('e1');
-      queue.add('e1', 'resync');
+      queue.add('e1', 'background');
       expect(queue.length).toBe(3);
       for (const key of ['busy', 'moved', 'e1', 'r1']) await h.release(key);
       expect(h.calls).toEqual(['busy', 'moved', 'e1', 'r1']);
@@ -369,8 +369,8 @@ describe('WorkQueue', () => {
       queue.add('a');
       await settle();
       queue.add('a');
-      queue.add('a', 'resync');
-      queue.add('r1', 'resync');
+      queue.add('a', 'background');
+      queue.add('r1', 'background');
       await h.release('a');
       expect(h.calls).toEqual(['a', 'a']);
       await h.release('a');
@@ -378,7 +378,7 @@ describe('WorkQueue', () => {
       expect(h.calls).toEqual(['a', 'a', 'r1']);
     });
 
-    it('puts a requested requeue in the event lane, ahead of a resync pass', async () => {
+    it('puts a requested requeue in the event lane, ahead of a background pass', async () => {
       const h = scripted((key, run) =>
         key === 'w' && run === 1 ? { kind: 'requeueAfter', delayMs: 30 } : { kind: 'done' },
       );
@@ -392,16 +392,81 @@ describe('WorkQueue', () => {
         { ...OPTIONS, concurrency: 1 },
       );
       queue.add('w');
-      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'background');
       queue.start();
       await vi.advanceTimersByTimeAsync(1000);
       expect(order).toEqual(['w', 'r1', 'w', 'r2', 'r3']);
     });
 
-    it('is drained only when both lanes are empty', async () => {
+    it('puts a key the urgent test names ahead of every other, whatever lane it was asked in', async () => {
+      const h = controlled();
+      const waitedOn = new Set(['signup']);
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1, urgent: (key) => waitedOn.has(key) });
+      queue.start();
+      queue.add('busy');
+      await settle();
+      for (const key of ['r1', 'r2']) queue.add(key, 'background');
+      queue.add('e1');
+      queue.add('signup', 'background');
+      for (const key of ['busy', 'signup', 'e1', 'r1', 'r2']) await h.release(key);
+      expect(h.calls).toEqual(['busy', 'signup', 'e1', 'r1', 'r2']);
+    });
+
+    it('keeps a delayed key in the lane it was asked in: a rollout step stays behind later events', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
+      queue.start();
+      queue.add('busy');
+      await settle();
+      queue.addAfter('rollout1', 10, 'background');
+      queue.addAfter('rollout2', 10, 'background');
+      await vi.advanceTimersByTimeAsync(20);
+      queue.add('e1');
+      for (const key of ['busy', 'e1', 'rollout1', 'rollout2']) await h.release(key);
+      expect(h.calls).toEqual(['busy', 'e1', 'rollout1', 'rollout2']);
+    });
+
+    it('fires a pending delay in the more urgent of the lanes it was asked in', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
+      queue.start();
+      queue.add('busy');
+      await settle();
+      queue.addAfter('b1', 5, 'background');
+      queue.addAfter('k', 10, 'background');
+      queue.addAfter('k', 50, 'event');
+      await vi.advanceTimersByTimeAsync(100);
+      for (const key of ['busy', 'k', 'b1']) await h.release(key);
+      expect(h.calls).toEqual(['busy', 'k', 'b1']);
+      expect(queue.delayed).toBe(0);
+    });
+
+    it('asks the urgent test again when a backoff ends', async () => {
+      let waiting = false;
+      const h = scripted((key, run) => (key === 'a' && run === 1 ? { kind: 'retry' } : { kind: 'done' }));
+      const order: string[] = [];
+      queue = new WorkQueue(
+        async (key) => {
+          order.push(key);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return h.handler(key);
+        },
+        { ...OPTIONS, concurrency: 1, urgent: (key) => key === 'a' && waiting },
+      );
+      queue.add('a');
+      queue.start();
+      await vi.advanceTimersByTimeAsync(60);
+      for (const key of ['e1', 'e2', 'e3']) queue.add(key);
+      waiting = true;
+      await vi.advanceTimersByTimeAsync(1000);
+      // a's retry, due at 150 ms, runs when e2 ends, ahead of e3 that has waited since 60 ms.
+      expect(order).toEqual(['a', 'e1', 'e2', 'a', 'e3']);
+    });
+
+    it('is drained only when every lane is empty', async () => {
       const h = scripted(() => ({ kind: 'done' }));
       queue = new WorkQueue(h.handler, OPTIONS);
-      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'resync');
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'background');
       queue.add('e1');
       queue.start();
       await queue.drained();
@@ -430,7 +495,7 @@ describe('WorkQueue', () => {
         { ...OPTIONS, concurrency: 4 },
       );
       queue.start();
-      for (let i = 0; i < 300; i += 1) queue.add(`r${i}`, 'resync');
+      for (let i = 0; i < 300; i += 1) queue.add(`r${i}`, 'background');
       setTimeout(() => queue!.add('edit'), 0);
       await queue.drained();
       expect(calls).toHaveLength(301);

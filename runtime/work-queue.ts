@@ -1,15 +1,18 @@
 // A keyed work queue for level-triggered reconciling. Events only say which key to look at; the
 // queue makes sure each key is handled by one handler at a time, that a burst of events for one key
 // costs one run, that at most `concurrency` keys run at once, and that a failing key waits out its
-// backoff in a timer, never in front of keys that would succeed, and that a key something just
-// happened to never waits behind a periodic pass over every key (two lanes: events first), and that
-// a run of handlers with nothing to do (a resync where everything is as it should be) hands the
-// event loop back every few milliseconds. Such handlers settle in microtasks, so without that the
-// whole pass is one task: at 5,000 Tenants 3-5 s in which no watch event is read, no probe or
-// metrics scrape is answered and no lease is renewed, and an edit that arrives waits for the end of
-// the pass however the lanes are ordered. One class on purpose: the ready lanes, the running set, the dirty marks and the timers must change
-// together under one invariant.
+// backoff in a timer, never in front of keys that would succeed. Ready keys wait in lanes by who
+// waits on them (ready-lanes.ts): a key someone waits on (the `urgent` test: a new tenant, an edited
+// row) before a key something just happened to, and both before a recheck of every key (a periodic
+// resync, a class rollout), with a bound on how long a lower lane may wait. And a run of handlers
+// with nothing to do (a resync where everything is as it should be) hands the event loop back every
+// few milliseconds. Such handlers settle in microtasks, so without that the whole pass is one task:
+// at 5,000 Tenants 3-5 s in which no watch event is read, no probe or metrics scrape is answered and
+// no lease is renewed, and an edit that arrives waits for the end of the pass however the lanes are
+// ordered. One class on purpose: the ready lanes, the running set, the dirty marks and the timers
+// must change together under one invariant.
 import { backoffDelay } from '../util/backoff.js';
+import { higherLane, ReadyLanes, type Lane } from './ready-lanes.js';
 
 export interface WorkQueueOptions {
   /** Handlers allowed to run at once (≥ 1). */
@@ -24,6 +27,13 @@ export interface WorkQueueOptions {
   now?: () => number;
   /** Source of jitter; default Math.random. */
   random?: () => number;
+  /**
+   * Whether someone waits on the key now (asked each time it is queued): such a key goes in the
+   * `urgent` lane whatever lane it was asked in. Default: none is.
+   */
+  urgent?: (key: string) => boolean;
+  /** How many keys of higher lanes may run while a lower lane waits (≥ 1); default 8. */
+  fairness?: number;
 }
 
 /** What a handler reports about one key. */
@@ -44,18 +54,13 @@ export interface QueueHooks {
 
 export type Handler = (key: string) => Promise<Outcome>;
 
-/**
- * Why a key is asked for. `event`: something about it changed (a watch event, a retry, a requested
- * requeue): handled before any `resync` key. `resync`: a periodic look at every key, which at tens
- * of thousands of keys takes longer than an edit may wait.
- */
-export type Lane = 'event' | 'resync';
-
 interface Pending {
   timer: NodeJS.Timeout;
   dueAt: number;
   /** A backoff timer may not be brought forward by an ordinary add or addAfter. */
   backoff: boolean;
+  /** The lane the key goes in when the timer fires. */
+  lane: Lane;
 }
 
 const DEFAULT_JITTER = 0.1;
@@ -65,8 +70,7 @@ const SLICE_MS = 10;
 const threadMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export class WorkQueue {
-  /** Keys ready to run, per lane, in arrival order (a Set keeps insertion order and de-duplicates). */
-  private readonly ready = { event: new Set<string>(), resync: new Set<string>() };
+  private readonly ready: ReadyLanes;
   private readonly running = new Set<string>();
   /** Running keys that were asked for while running: they run once more, in this lane, when they finish. */
   private readonly dirty = new Map<string, Lane>();
@@ -93,11 +97,12 @@ export class WorkQueue {
     this.jitter = options.jitter ?? DEFAULT_JITTER;
     this.now = options.now ?? (() => performance.now());
     this.random = options.random ?? Math.random;
+    this.ready = new ReadyLanes(options.fairness);
   }
 
   /** Keys ready to run (not counting running keys or keys waiting in a timer). */
   get length(): number {
-    return this.ready.event.size + this.ready.resync.size;
+    return this.ready.size;
   }
 
   get inFlight(): number {
@@ -114,7 +119,7 @@ export class WorkQueue {
    * more after it finishes. A key backing off after a failure is left in its timer: if every event
    * for a failing key ran it at once, a busy key would retry as fast as events arrive. Call
    * `forget(key)` first when the input is known to have changed and an immediate run is wanted.
-   * A key waiting in the resync lane moves up when an event asks for it; never down.
+   * A key waiting in a lower lane moves up when asked for in a higher one; never down.
    */
   add(key: string, lane: Lane = 'event'): void {
     if (this.closed || this.pending.get(key)?.backoff === true) return;
@@ -122,14 +127,17 @@ export class WorkQueue {
     this.enqueue(key, lane);
   }
 
-  /** Asks for `key` to be handled after `delayMs`; when a delay is already pending, the sooner wins. */
-  addAfter(key: string, delayMs: number): void {
+  /**
+   * Asks for `key` to be handled after `delayMs`, in `lane`; when a delay is already pending, the
+   * sooner wins, in the more urgent of the two lanes.
+   */
+  addAfter(key: string, delayMs: number, lane: Lane = 'event'): void {
     if (delayMs <= 0) {
-      this.add(key);
+      this.add(key, lane);
       return;
     }
-    if (this.closed || this.isReady(key)) return;
-    this.schedule(key, delayMs, false);
+    if (this.closed || this.ready.laneOf(key) !== undefined) return;
+    this.schedule(key, delayMs, { backoff: false, lane });
   }
 
   /**
@@ -150,8 +158,7 @@ export class WorkQueue {
   /** Stops taking work, drops waiting keys and timers, and waits for running handlers to finish. */
   async shutdown(): Promise<void> {
     this.closed = true;
-    this.ready.event.clear();
-    this.ready.resync.clear();
+    this.ready.clear();
     this.dirty.clear();
     for (const key of [...this.pending.keys()]) this.clearPending(key);
     await Promise.all([...this.tasks]);
@@ -166,44 +173,34 @@ export class WorkQueue {
     });
   }
 
-  private enqueue(key: string, lane: Lane): void {
+  private enqueue(key: string, asked: Lane): void {
+    const lane = this.options.urgent?.(key) === true ? 'urgent' : asked;
     if (this.running.has(key)) {
-      if (this.dirty.get(key) !== 'event') this.dirty.set(key, lane);
+      const before = this.dirty.get(key);
+      this.dirty.set(key, before === undefined ? lane : higherLane(before, lane));
       return;
     }
-    if (this.ready.event.has(key)) return;
-    if (lane === 'event') this.ready.resync.delete(key);
-    this.ready[lane].add(key);
+    this.ready.add(key, lane);
     this.pump();
   }
 
-  private isReady(key: string): boolean {
-    return this.ready.event.has(key) || this.ready.resync.has(key);
-  }
-
-  /** The oldest key of the event lane, else of the resync lane. */
-  private takeNext(): string | undefined {
-    for (const lane of [this.ready.event, this.ready.resync]) {
-      const next = lane.values().next();
-      if (next.done !== true) {
-        lane.delete(next.value);
-        return next.value;
-      }
-    }
-    return undefined;
-  }
-
-  private schedule(key: string, delayMs: number, backoff: boolean): void {
+  private schedule(key: string, delayMs: number, { backoff, lane }: Omit<Pending, 'timer' | 'dueAt'>): void {
     const dueAt = this.now() + delayMs;
     const existing = this.pending.get(key);
     // A fresh failure's backoff replaces any delay; otherwise the sooner of two delays stands.
-    if (existing !== undefined && !backoff && (existing.backoff || existing.dueAt <= dueAt)) return;
+    if (existing !== undefined && !backoff && (existing.backoff || existing.dueAt <= dueAt)) {
+      existing.lane = higherLane(existing.lane, lane);
+      return;
+    }
+    const merged = existing === undefined || backoff ? lane : higherLane(existing.lane, lane);
     this.clearPending(key);
     const timer = setTimeout(() => {
+      // The entry's lane may have moved up since (a sooner-or-equal delay kept above).
+      const current = this.pending.get(key)?.lane ?? merged;
       this.pending.delete(key);
-      this.enqueue(key, 'event');
+      this.enqueue(key, current);
     }, delayMs);
-    this.pending.set(key, { timer, dueAt, backoff });
+    this.pending.set(key, { timer, dueAt, backoff, lane: merged });
   }
 
   private clearPending(key: string): void {
@@ -219,7 +216,7 @@ export class WorkQueue {
         this.resumeAfterEventLoop();
         break;
       }
-      const next = this.takeNext();
+      const next = this.ready.take();
       if (next === undefined) break;
       this.launch(next);
     }
@@ -280,7 +277,8 @@ export class WorkQueue {
       const attempt = this.failures.get(key) ?? 0;
       this.failures.set(key, attempt + 1);
       const { baseDelayMs, maxDelayMs } = this.options;
-      this.schedule(key, backoffDelay(attempt, baseDelayMs, maxDelayMs, this.jitter, this.random), true);
+      const delayMs = backoffDelay(attempt, baseDelayMs, maxDelayMs, this.jitter, this.random);
+      this.schedule(key, delayMs, { backoff: true, lane: 'event' });
       return;
     }
     this.failures.delete(key);

@@ -43,12 +43,13 @@ export class ClassRollout {
 
   /**
    * Queues the Tenants spread out at the class-rollout rate, each starting afresh: a class edit's,
-   * or a source Secret's, which reaches as many.
+   * or a source Secret's, which reaches as many. In the background lane: a new tenant's reconcile
+   * does not wait behind them (issue 56).
    */
   spread(names: readonly string[], queue: WorkQueue): void {
     spreadDelays(names.length, this.perSecond).forEach((delay, i) => {
       queue.forget(names[i]!);
-      queue.addAfter(names[i]!, delay);
+      queue.addAfter(names[i]!, delay, 'background');
     });
   }
 

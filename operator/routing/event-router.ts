@@ -140,7 +140,7 @@ export class EventRouter implements WatchHandlers {
     });
     for (const tenant of tenants) {
       queue.forget(tenant.metadata.name!);
-      queue.add(tenant.metadata.name!, 'resync');
+      queue.add(tenant.metadata.name!, 'background');
     }
   }
 

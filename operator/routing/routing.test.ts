@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, CONDITION, KIND, type Tenant } from '../../api/tenant.js';
 import { REFUSAL_REASON } from '../policy/index.js';
+import { awaited } from './awaited.js';
 import { Generations } from './generations.js';
 import { RefusedTenants } from './refused-tenants.js';
 
@@ -55,5 +56,34 @@ describe('RefusedTenants', () => {
     conflicts.track(refused('a', 'PodSecurityViolation'), false);
     conflicts.track(refused('b', REFUSAL_REASON.hostConflict), true);
     expect(conflicts.others('x')).toEqual([]);
+  });
+});
+
+describe('awaited', () => {
+  const tenant = (generation: number, status?: Tenant['status']): Tenant => ({
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name: 't', generation },
+    ...(status === undefined ? {} : { status }),
+  });
+  const available = (status: 'True' | 'False'): Tenant['status'] => ({
+    observedGeneration: 2,
+    conditions: [{ type: CONDITION.available, status, reason: 'r', message: '', lastTransitionTime: '' }],
+  });
+
+  it('names a Tenant never reconciled, and one whose new spec is not acted on yet', () => {
+    expect([awaited(tenant(1)), awaited(tenant(3, available('True')))]).toEqual([true, true]);
+  });
+
+  it('names an active Tenant with no Available Deployment, not a running one', () => {
+    expect([awaited(tenant(2, available('False'))), awaited(tenant(2, available('True')))]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('leaves out a suspended or archived Tenant, and one no longer in the cache', () => {
+    const suspended = tenant(2, { ...available('False'), state: 'suspended' });
+    expect([awaited(suspended), awaited(undefined)]).toEqual([false, false]);
   });
 });
