@@ -46,6 +46,16 @@ export interface BenchOptions {
   rowStatus: boolean;
   /** Deployments per row (services of one tenant); the fullfeature scenario's full side sets it. */
   services: number;
+  /**
+   * PerTenant runs: the class gives every tenant a PostgreSQL database of its own, on a server the
+   * run starts (bench/databases.ts). Set by the fullfeature scenario for its full side.
+   */
+  databases: boolean;
+  /**
+   * sync's DynamoDB calls counted by operation through a loopback proxy (bench/dynamo-calls.ts):
+   * what row status costs the table. Set by the fullfeature scenario for both its sides.
+   */
+  dynamoCalls: boolean;
   /** The signups scenario: rows written per second, for how many seconds, and edits of running rows per second. */
   signups: SignupOptions;
 }
@@ -212,6 +222,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     secrets: flags.secrets === true,
     rowStatus: false,
     services: 1,
+    databases: false,
+    dynamoCalls: false,
     signups: { rate: flags.signupRate, seconds: flags.signupSeconds, editRate: flags.signupEditRate },
   };
 }

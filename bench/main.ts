@@ -158,6 +158,8 @@ function variant(options: BenchOptions): string[] {
     [options.expose, 'exposed'],
     [options.secrets, 'secrets'],
     [options.rowStatus, 'row status'],
+    [options.services > 1, `${options.services} Deployments per row`],
+    [options.databases, 'a database per tenant'],
   ];
   return words.filter(([on]) => on).map(([, word]) => word);
 }

@@ -94,9 +94,12 @@ export class DatabaseServers {
     return this.env;
   }
 
-  /** Starts whichever of the two is installed; says which is not. */
-  async start(): Promise<void> {
-    await Promise.all([this.startPostgres(), this.startMariadb()]);
+  /** Starts whichever of `which` is installed (default both); says which is not. */
+  async start(which: readonly Server[] = ['postgres', 'mariadb']): Promise<void> {
+    await Promise.all([
+      which.includes('postgres') ? this.startPostgres() : undefined,
+      which.includes('mariadb') ? this.startMariadb() : undefined,
+    ]);
   }
 
   private async startPostgres(): Promise<void> {
