@@ -15,6 +15,7 @@ import {
 import type { SizeResult } from './report.js';
 import { row, services, SERVICE_PORT } from './rows.js';
 import { callsDelta, operationOf } from './dynamo-calls.js';
+import { itemBytes } from './dynamo.js';
 import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
 import { BENCH_DATABASES, adminSecret, benchTenantDatabases } from './databases.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
@@ -195,5 +196,13 @@ describe('the full side in the baseline', () => {
       namespace: 'landlord-system',
     });
     expect(Buffer.from(secret.data!.port!, 'base64').toString()).toBe('5432');
+  });
+});
+
+describe("a row's size as DynamoDB bills it", () => {
+  it('counts a map as 3 bytes, 1 per member, and its names and values', () => {
+    expect(itemBytes({ a: { S: 'xy' } })).toBe(3);
+    expect(itemBytes({ landlord: { M: { a: { S: 'xy' }, ok: { BOOL: true } } } })).toBe(8 + 3 + 3 + 3 + 2);
+    expect(itemBytes({ l: { L: [{ S: 'ab' }, { BOOL: false }] } })).toBe(1 + 3 + 3 + 2);
   });
 });
