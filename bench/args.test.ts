@@ -74,7 +74,7 @@ describe('--secrets', () => {
     const [namespaceWave, fenceWave, workload] = perTenantWaves(
       tenant,
       benchPolicy(options),
-      0,
+      { replicas: 0, services: 1 },
       knownSources(sources, (name) => (name === 't-00001' ? 'u-1' : undefined)),
     );
     const copies = fenceWave!.filter((o) => o.kind === 'Secret') as V1Secret[];
@@ -90,7 +90,10 @@ describe('--secrets', () => {
 
   it('leaves the waves without copies when the class has no secrets', () => {
     const tenant: Tenant = { apiVersion: API_VERSION, kind: KIND, metadata: { name: 't-00002', uid: 'u-2' } };
-    const waves = perTenantWaves(tenant, benchPolicy({ expose: false, secrets: false }), 0);
+    const waves = perTenantWaves(tenant, benchPolicy({ expose: false, secrets: false }), {
+      replicas: 0,
+      services: 1,
+    });
     expect(waves.flat().some((o) => o.kind === 'Secret')).toBe(false);
   });
 });

@@ -46,6 +46,16 @@ export interface BenchOptions {
   rowStatus: boolean;
   /** Deployments per row (services of one tenant); the fullfeature scenario's full side sets it. */
   services: number;
+  /**
+   * PerTenant runs: the class gives every tenant a PostgreSQL database of its own, on a server the
+   * run starts (bench/databases.ts). Set by the fullfeature scenario for its full side.
+   */
+  databases: boolean;
+  /**
+   * sync's DynamoDB calls counted by operation through a loopback proxy (bench/dynamo-calls.ts):
+   * what row status costs the table. Set by the fullfeature scenario for both its sides.
+   */
+  dynamoCalls: boolean;
   /** The signups scenario: rows written per second, for how many seconds, and edits of running rows per second. */
   signups: SignupOptions;
 }
@@ -147,7 +157,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status; full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status, two Deployments per row with a Service each, a PostgreSQL database per tenant on a server the run starts; full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(
@@ -212,6 +222,8 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     secrets: flags.secrets === true,
     rowStatus: false,
     services: 1,
+    databases: false,
+    dynamoCalls: false,
     signups: { rate: flags.signupRate, seconds: flags.signupSeconds, editRate: flags.signupEditRate },
   };
 }

@@ -96,7 +96,7 @@ async function tenants(api: KubeApi, way: Way, n: number): Promise<KubernetesObj
       path: apiPath({ apiVersion: API_VERSION, kind: KIND }),
       body,
     });
-    waves[i] = perTenantWaves(tenant, policy, 0);
+    waves[i] = perTenantWaves(tenant, policy, { replicas: 0, services: 1 });
   });
   return waves;
 }

@@ -1,12 +1,15 @@
-// One fresh control plane (and moto) per scenario and size, so that no run inherits another's
-// objects, caches or compacted history. The CRD is installed up front, as in the e2e setup: the
-// garbage collector only learns of a new resource at its next discovery pass.
+// One fresh control plane (and moto; for a run with databases, PostgreSQL) per scenario and size, so
+// that no run inherits another's objects, caches, databases or compacted history. The CRD is
+// installed up front, as in the e2e setup: the garbage collector only learns of a new resource at
+// its next discovery pass.
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Cluster } from '../harness/cluster.js';
 import { installTenantCrd } from '../harness/tenant-crd.js';
 import { KubeApi } from '../runtime/kube/api.js';
 import type { ApiServerAccess } from '../harness/apiserver-requests.js';
 import { BENCH_NAMESPACE } from './rows.js';
+import { startDatabases, type BenchDatabases } from './databases.js';
 
 export interface BenchCluster {
   cluster: Cluster;
@@ -14,12 +17,19 @@ export interface BenchCluster {
   kubeConfig: KubeConfig;
   access: ApiServerAccess;
   startSeconds: number;
+  /** PostgreSQL for the class's databases, when the run has them. */
+  databases?: BenchDatabases;
 }
 
 /** Clusters still running, stopped by stopAll() when the benchmark is interrupted. */
 const running = new Set<Cluster>();
+/** The database server of each cluster that has one, stopped with it. */
+const databaseServers = new Map<Cluster, BenchDatabases>();
 
-export async function freshCluster(log: (line: string) => void): Promise<BenchCluster> {
+export async function freshCluster(
+  log: (line: string) => void,
+  options: { databases: boolean } = { databases: false },
+): Promise<BenchCluster> {
   const started = performance.now();
   const cluster = await Cluster.start({ dynamodb: 'moto', log });
   running.add(cluster);
@@ -33,16 +43,28 @@ export async function freshCluster(log: (line: string) => void): Promise<BenchCl
       path: '/api/v1/namespaces',
       body: { metadata: { name: BENCH_NAMESPACE } },
     });
+    if (options.databases)
+      databaseServers.set(cluster, await startDatabases(join(cluster.runDir, 'logs'), log));
   } catch (err) {
     await stopCluster(cluster);
     throw err;
   }
   const access = { server: cluster.apiServerUrl, caFile: cluster.caFile, token: cluster.adminToken };
-  return { cluster, api, kubeConfig, access, startSeconds: (performance.now() - started) / 1000 };
+  const databases = databaseServers.get(cluster);
+  return {
+    cluster,
+    api,
+    kubeConfig,
+    access,
+    startSeconds: (performance.now() - started) / 1000,
+    ...(databases === undefined ? {} : { databases }),
+  };
 }
 
 export async function stopCluster(cluster: Cluster): Promise<void> {
   running.delete(cluster);
+  await databaseServers.get(cluster)?.servers.stop();
+  databaseServers.delete(cluster);
   await cluster.stop();
 }
 

@@ -112,11 +112,16 @@ export interface ScanCost {
   reportedRcu: number | undefined;
 }
 
-/** DynamoDB's size of an attribute value; S, N and BOOL are all a row here holds. */
+/**
+ * DynamoDB's size of an attribute value: S, N and BOOL as a seed row holds them; M and L (the
+ * `landlord` attribute sync writes) 3 bytes, plus 1 a member, plus the members' names and values.
+ */
 function valueBytes(value: AttributeValue): number {
   if (value.S !== undefined) return Buffer.byteLength(value.S, 'utf8');
   if (value.N !== undefined) return Math.ceil(value.N.length / 2) + 1;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.M !== undefined) return 3 + itemBytes(value.M) + Object.keys(value.M).length;
+  if (value.L !== undefined) return value.L.reduce((sum, member) => sum + 1 + valueBytes(member), 3);
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 

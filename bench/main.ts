@@ -29,7 +29,13 @@ import { runPurgeBench } from './scenarios/purge.js';
 import { runMultiCluster } from './scenarios/multicluster.js';
 import { runRest } from './scenarios/rest.js';
 import { runWarmPool } from './scenarios/warm-pool.js';
-import { fullFeatureTable, fullOptions, fullOverPlain, plainOptions } from './full-feature.js';
+import {
+  FULL_FEATURE_SERVICES,
+  fullFeatureTable,
+  fullOptions,
+  fullOverPlain,
+  plainOptions,
+} from './full-feature.js';
 import { runSignups } from './scenarios/signups.js';
 import { signupTable } from './signup-table.js';
 import { perTenantTables } from './tenancy-table.js';
@@ -158,6 +164,8 @@ function variant(options: BenchOptions): string[] {
     [options.expose, 'exposed'],
     [options.secrets, 'secrets'],
     [options.rowStatus, 'row status'],
+    [options.services > 1, `${options.services} Deployments per row`],
+    [options.databases, 'a database per tenant'],
   ];
   return words.filter(([on]) => on).map(([, word]) => word);
 }
@@ -222,7 +230,9 @@ async function runFullFeature(
     if (stopping) break;
     const plain = await runSize(n, { ...ctx, options: plainOptions(ctx.options) }, 'pertenant');
     if (stopping) break;
-    const full = await runSize(n, { ...ctx, options: fullOptions(ctx.options) }, 'pertenant');
+    // Each tenant's several Deployments and its database: the waits scale with what is made.
+    const timeoutMs = (size: number): number => ctx.timeoutMs(size * FULL_FEATURE_SERVICES);
+    const full = await runSize(n, { ...ctx, options: fullOptions(ctx.options), timeoutMs }, 'pertenant');
     into.push({ n, plain, full, fullOverPlain: fullOverPlain(plain, full) });
     await saved();
   }

@@ -85,13 +85,28 @@ export interface RowShape {
   services: number;
 }
 
+/** The port each service of a tenant of several declares, so that the operator gives it a Service. */
+export const SERVICE_PORT = 8080;
+
+/** The Deployment with its container declaring SERVICE_PORT. */
+function withPort(d: V1Deployment): V1Deployment {
+  const containers = d.spec!.template.spec!.containers.map((c) => ({
+    ...c,
+    ports: [{ containerPort: SERVICE_PORT }],
+  }));
+  const template = { ...d.spec!.template, spec: { ...d.spec!.template.spec!, containers } };
+  return { ...d, spec: { ...d.spec!, template } };
+}
+
 /**
  * A tenant's Deployments: the first named as it always was, the others after it (`-app-2`...).
- * Several are a row's planned array form (docs/rows.md, "several services per tenant").
+ * Several are a row's array form (docs/rows.md, "several services per tenant"), each declaring a
+ * port, so each gets the Service a tenant of several has per Deployment; one stays as it was.
  */
 export function services(tenant: string, shape: RowShape, image = FIRST_IMAGE): V1Deployment[] {
   return Array.from({ length: shape.services }, (_, i) => {
-    const d = deployment(tenant, image, shape.replicas);
+    const plain = deployment(tenant, image, shape.replicas);
+    const d = shape.services === 1 ? plain : withPort(plain);
     if (i === 0) return d;
     return asService(d, `${deploymentName(tenant)}-${i + 1}`, { app: `${tenant}-${i + 1}` });
   });

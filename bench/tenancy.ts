@@ -3,7 +3,7 @@
 // config/classes (installed before sync and the operator start), so each tenant gets a namespace
 // of its own with a ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBinding; its baseline
 // creates those same objects with client-node, made by the operator's own pure functions, so both
-// sides write the same objects.
+// sides write the same objects (a tenant of several Deployments: each one, and each one's Service).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesObject, V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
@@ -26,8 +26,10 @@ import { exposureObjects, exposureOf, type Exposed } from '../operator/exposure/
 import { withExposedPods } from '../operator/exposure/objects.js';
 import { NO_SOURCES } from '../operator/secrets/sources.js';
 import { wantedSecrets, type SecretScope } from '../operator/secrets/wanted.js';
-import { FIRST_IMAGE, configMap, deployment } from './rows.js';
+import { workloadServices } from '../operator/workload/services.js';
+import { configMap, services, type RowShape } from './rows.js';
 import { BENCH_SECRETS } from './secrets.js';
+import { BENCH_DATABASES } from './databases.js';
 
 export type Tenancy = 'shared' | 'pertenant';
 
@@ -44,6 +46,8 @@ function standardClass(): TenantClass {
 interface ClassOptions {
   expose: boolean;
   secrets: boolean;
+  /** A PostgreSQL database per tenant (the fullfeature scenario's full side). */
+  databases?: boolean;
 }
 
 /**
@@ -56,7 +60,8 @@ export function benchClass(options: ClassOptions): TenantClass {
   const expose = { port: 80, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
   const exposed = options.expose ? { expose, allowedDomains: ['apps.example.com'] } : {};
   const secrets = options.secrets ? { secrets: [...BENCH_SECRETS] } : {};
-  return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets } };
+  const databases = options.databases === true ? { databases: [...BENCH_DATABASES] } : {};
+  return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets, ...databases } };
 }
 
 /**
@@ -87,13 +92,14 @@ export function namespaceOf(tenant: string, policy: ClassPolicy): string {
 /**
  * What the operator applies for one tenant under the class, in its waves: the Namespace; the
  * ServiceAccount, quota, LimitRange, NetworkPolicy and RoleBindings (and, with the class's
- * secrets, their copies from `sources`; exposed, the Service and Ingress); the Deployment and
- * ConfigMap.
+ * secrets, their copies from `sources`; exposed, the Service and Ingress; for a row of several
+ * Deployments, each one's Service); the row's Deployments (the first one exposed) and ConfigMap.
+ * The database Secrets are not here: their passwords are made with the databases (databases.ts).
  */
 export function perTenantWaves(
   tenant: Tenant,
   policy: ClassPolicy,
-  replicas = 1,
+  shape: RowShape = { replicas: 1, services: 1 },
   sources: SecretScope = NO_SECRETS,
 ): KubernetesObject[][] {
   const name = tenant.metadata.name!;
@@ -102,13 +108,19 @@ export function perTenantWaves(
   const [ns, ...fences] = tenancyObjects(tenant, policy, namespace, exposed?.hosts ?? []);
   const secrets = secretCopies(tenant, policy, namespace, sources);
   const routes = exposed === undefined ? [] : exposureObjects(tenant, exposed, namespace);
-  const placed = withClassFields(inNamespace(deployment(name, FIRST_IMAGE, replicas), namespace), policy);
-  const app = exposed === undefined ? placed : withExposedPods(placed);
+  const apps = services(name, shape).map((d, i) => {
+    const placed = withClassFields(inNamespace(d, namespace), policy);
+    return exposed === undefined || i > 0 ? placed : withExposedPods(placed);
+  });
+  // Services are of the wave the exposure facet declares for the kind: with the fences.
+  const perService = shape.services > 1 ? workloadServices(apps, namespace) : [];
+  const owned = perService.map((service) => withOwnership(service, tenant, 'Service'));
   const children = [
-    withOwnership(app, tenant, 'Deployment'),
+    ...apps.map((app) => withOwnership(app, tenant, 'Deployment')),
     withOwnership(inNamespace(configMap(name), namespace), tenant, 'ConfigMap'),
   ];
-  return [[ns!], [...fences, ...secrets, ...routes], children].map((wave) => wave.map((d) => d.manifest));
+  const fenceWave = [...fences, ...secrets, ...routes, ...owned];
+  return [[ns!], fenceWave, children].map((wave) => wave.map((d) => d.manifest));
 }
 
 const NO_SECRETS: SecretScope = { sourceNamespaces: [], sources: NO_SOURCES };

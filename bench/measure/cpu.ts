@@ -1,5 +1,5 @@
-// CPU time spent by each process the benchmark started (the control plane, moto, sync, operator),
-// from /proc/<pid>/stat. On a two-core machine this says who the bottleneck is: a phase that
+// CPU time spent by each process the benchmark started (the control plane, moto, sync, operator,
+// PostgreSQL), from /proc/<pid>/stat, with what its own children spent once they ended. On a two-core machine this says who the bottleneck is: a phase that
 // keeps kube-apiserver and etcd busy is bound by them, whatever the client does.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -27,7 +27,9 @@ export function childCpuTimes(): CpuTimes {
       // Fields after the parenthesised command: state ppid ... utime(14) stime(15), 1-based overall.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[1]) !== process.pid) continue;
-      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      // Its own time and that of the children it has waited for: PostgreSQL's backend per connection.
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+      const seconds = ticks / TICKS_PER_SECOND;
       const name = nameOf(pid);
       times[name] = (times[name] ?? 0) + seconds;
     } catch {

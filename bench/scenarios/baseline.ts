@@ -4,10 +4,13 @@
 // once. PerTenant: after the Tenant, its Namespace, then the ServiceAccount, quota, LimitRange,
 // NetworkPolicy and RoleBinding (with --secrets, the two Secret copies, whose sources are made
 // before the clock starts) at once, then, once the quota controller enforces the quota, the
-// Deployment and ConfigMap in that namespace, in the operator's waves. Then, in both modes, the
-// tenant's first revision (the ControllerRevision sync keeps for landlord history, made by sync's
-// own function), as landlord makes one per tenant. Timed from the first request until every
-// Deployment is available on the kwok node.
+// Deployment and ConfigMap in that namespace, in the operator's waves. A row of several Deployments
+// (the fullfeature scenario's full side): each one, and each one's Service with the fences. With
+// the class's databases: once the namespace exists, each tenant's database and role made on the
+// server with the operator's statements, then its Secret (the time on the server is reported apart).
+// Then, in both modes, the tenant's first revision (the ControllerRevision sync keeps for landlord
+// history, made by sync's own function), as landlord makes one per tenant. Timed from the first
+// request until every Deployment is available on the kwok node.
 import {
   AppsV1Api,
   CoreV1Api,
@@ -38,7 +41,17 @@ import { delta, requestCounts, type RequestBreakdown } from '../../harness/apise
 import { settledSince, type SettledRequests } from './settled.js';
 import { childCpuTimes, cpuDelta, type CpuTimes } from '../measure/cpu.js';
 import { runPool } from '../pool.js';
-import { BENCH_NAMESPACE, FIRST_IMAGE, benchReplicas, configMap, deployment, tenantName } from '../rows.js';
+import {
+  BENCH_NAMESPACE,
+  FIRST_IMAGE,
+  benchReplicas,
+  configMap,
+  deployment,
+  services,
+  tenantName,
+  type RowShape,
+} from '../rows.js';
+import { countDatabases, makeTenantDatabases } from '../databases.js';
 import type { RunContext } from '../run-context.js';
 import { createSources, knownSources } from '../secrets.js';
 import { benchPolicy, OPERATOR_NAMESPACE, perTenantWaves, type Tenancy } from '../tenancy.js';
@@ -59,6 +72,8 @@ export interface BaselineResult {
   settled: SettledRequests;
   /** CPU seconds each process spent: who was busy. */
   cpuSeconds: CpuTimes;
+  /** With the class's databases: the seconds spent on the server (summed over tenants made at once), and the databases it holds after. */
+  databases?: { serverSeconds: number; made: number };
 }
 
 function owned<
@@ -92,6 +107,8 @@ function firstRevision(bench: BenchCluster): (tenant: Tenant) => Promise<unknown
 interface CreateChildren {
   (tenant: Tenant): Promise<void>;
   deferred?: Deferred;
+  /** With the class's databases: milliseconds spent on the database server so far. */
+  databaseMs?: () => number;
 }
 
 /** Creates started from the pool and finished later; `all` resolves once every one is made. */
@@ -152,7 +169,7 @@ function perTenantChildren(
   sources?: SecretScope,
 ): CreateChildren {
   const policy = benchPolicy(ctx.options);
-  const replicas = benchReplicas(ctx.options);
+  const shape = { replicas: benchReplicas(ctx.options), services: ctx.options.services };
   const create = (object: KubernetesObject): Promise<unknown> =>
     bench.api.request({
       method: 'POST',
@@ -164,10 +181,11 @@ function perTenantChildren(
       body: object,
     });
   const deferred = new Deferred();
+  const databases = databaseMaker(bench, create);
   const children: CreateChildren = async (tenant) => {
-    const [namespace, fences, workload] = perTenantWaves(tenant, policy, replicas, sources);
+    const [namespace, fences, workload] = perTenantWaves(tenant, policy, shape, sources);
     await Promise.all(namespace!.map(create));
-    await Promise.all(fences!.map(create));
+    await Promise.all([...fences!.map(create), databases(tenant, namespace![0]!.metadata!.name!)]);
     // The operator's last wave waits for the quota to be enforced (operator/apply.ts), and so does
     // this one; the pool goes on with the next tenant meanwhile, as the operator's queue does.
     const quota = fences!.find((object) => object.kind === 'ResourceQuota');
@@ -175,7 +193,33 @@ function perTenantChildren(
     deferred.add(ready.then(() => Promise.all(workload!.map(create))));
   };
   children.deferred = deferred;
+  children.databaseMs = databases.serverMs;
   return children;
+}
+
+/** Each tenant's databases and their Secrets, when the run has a database server; else nothing. */
+function databaseMaker(
+  bench: BenchCluster,
+  create: (object: KubernetesObject) => Promise<unknown>,
+): ((tenant: Tenant, namespace: string) => Promise<void>) & { serverMs: () => number } {
+  let serverMs = 0;
+  const admin = bench.databases?.admin;
+  const make = async (tenant: Tenant, namespace: string): Promise<void> => {
+    if (admin !== undefined) serverMs += await makeTenantDatabases(admin, tenant, namespace, create);
+  };
+  return Object.assign(make, { serverMs: () => serverMs });
+}
+
+/** The Tenant sync would make of the tenant's row: one Deployment as rows have always held it, or several. */
+function tenantBody(name: string, shape: RowShape): Tenant {
+  const apps = services(name, shape);
+  const workload = apps.length === 1 ? { deployment: apps[0]! } : { deployments: apps };
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name },
+    spec: { ...workload, configMaps: [configMap(name)] },
+  };
 }
 
 export async function runBaseline(
@@ -183,9 +227,11 @@ export async function runBaseline(
   ctx: RunContext,
   tenancy: Tenancy = 'shared',
 ): Promise<BaselineResult> {
-  const bench = await freshCluster(ctx.log);
+  const withDatabases = tenancy === 'pertenant' && ctx.options.databases;
+  const bench = await freshCluster(ctx.log, { databases: withDatabases });
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const replicas = benchReplicas(ctx.options);
+  const shape = { replicas, services: tenancy === 'pertenant' ? ctx.options.services : 1 };
   const deployments = await watchDeployments(bench.api, tenancy === 'pertenant');
   const quotas = tenancy === 'pertenant' ? await watchQuotaEnforcement(bench.api) : undefined;
   try {
@@ -201,12 +247,7 @@ export async function runBaseline(
     const revision = firstRevision(bench);
     await runPool(n, ctx.concurrency, async (index) => {
       const name = tenantName(index);
-      const body: Tenant = {
-        apiVersion: API_VERSION,
-        kind: KIND,
-        metadata: { name },
-        spec: { deployment: deployment(name, FIRST_IMAGE, replicas), configMaps: [configMap(name)] },
-      };
+      const body = tenantBody(name, shape);
       const tenant = (await custom.createClusterCustomObject({
         group: GROUP,
         version: VERSION,
@@ -221,7 +262,7 @@ export async function runBaseline(
     const created = performance.now();
     const done = await waitForCount(() => deployments.list().filter(deploymentAvailable).length, {
       what: `[N=${n}${tenancy === 'shared' ? '' : ' PerTenant'}] baseline: Deployments available`,
-      target: n,
+      target: n * shape.services,
       timeoutMs: ctx.timeoutMs(n),
       since: started,
       print: ctx.print,
@@ -240,6 +281,7 @@ export async function runBaseline(
       apiServer: delta(before, after),
       settled,
       cpuSeconds,
+      ...(bench.databases === undefined ? {} : { databases: await databasesMade(bench, n, children) }),
     };
   } finally {
     await deployments.stop();
@@ -257,6 +299,19 @@ async function secretSources(
 ): Promise<SecretScope> {
   const tenants = Array.from({ length: n }, (_, i) => tenantName(i));
   return knownSources(await createSources(bench.api, tenants, ctx.concurrency), (t) => uids.get(t));
+}
+
+/** What the baseline spent on the database server, and how many databases it holds (not timed). */
+async function databasesMade(
+  bench: BenchCluster,
+  n: number,
+  children: CreateChildren,
+): Promise<NonNullable<BaselineResult['databases']>> {
+  const tenants = Array.from({ length: n }, (_, i) => tenantName(i));
+  return {
+    serverSeconds: round((children.databaseMs?.() ?? 0) / 1000),
+    made: await countDatabases(bench.databases!.admin, tenants),
+  };
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;

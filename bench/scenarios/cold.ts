@@ -8,6 +8,8 @@ import { sumOf } from '../../harness/prom-text.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import { settledSince, type SettledRequests } from './settled.js';
 import type { Session } from './session.js';
+import { rowStatusWrites } from './steady.js';
+import type { DynamoCalls } from '../dynamo-calls.js';
 
 export interface ColdResult {
   seconds: number;
@@ -24,6 +26,10 @@ export interface ColdResult {
   cpuSeconds: CpuTimes;
   /** The same window's requests once the cluster stopped writing (background Events included). */
   settled: SettledRequests & { sync: OwnRequests; operator: OwnRequests };
+  /** Rows told their readiness by then (LANDLORD_SYNC_ROW_STATUS), counting refused writes. */
+  rowStatusWrites: number;
+  /** sync's DynamoDB calls by operation by then, when the run counts them. */
+  dynamoCalls?: DynamoCalls;
 }
 
 /** The operator's reconciles so far and the time they took in total, from its metrics. */
@@ -104,5 +110,7 @@ export async function measureCold(session: Session): Promise<ColdResult> {
       sync: ownDelta('', syncSettled),
       operator: ownDelta('', operatorSettled),
     },
+    rowStatusWrites: rowStatusWrites('', syncSettled),
+    ...(session.dynamoCalls === undefined ? {} : { dynamoCalls: session.dynamoCalls.snapshot() }),
   };
 }

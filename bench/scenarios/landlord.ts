@@ -8,6 +8,7 @@ import type { HeapReport } from '../component.js';
 import type { MemoryReport } from '../measure/rss.js';
 import type { RunContext } from '../run-context.js';
 import { checkCopies } from '../secrets.js';
+import { countDatabases } from '../databases.js';
 import { measureCold, type ColdResult } from './cold.js';
 import { measureEdits, switchToPolling, type EditResult } from './edits.js';
 import {
@@ -33,6 +34,8 @@ export interface LandlordResult {
   };
   clusterStartSeconds: number;
   loadAverage: { afterCold: number[]; atEnd: number[] };
+  /** With the class's databases: how many the server holds once every tenant is Ready. */
+  databases?: { made: number };
 }
 
 export interface LandlordRun {
@@ -50,7 +53,8 @@ export async function runLandlord(
   out: Partial<LandlordResult>,
   run: LandlordRun = SHARED,
 ): Promise<void> {
-  const bench = await freshCluster(ctx.log);
+  const databases = run.tenancy === 'pertenant' && ctx.options.databases;
+  const bench = await freshCluster(ctx.log, { databases });
   out.clusterStartSeconds = Math.round(bench.startSeconds * 10) / 10;
   const session = new Session(bench, n, ctx, run.tenancy);
   try {
@@ -60,7 +64,11 @@ export async function runLandlord(
     ctx.print(`[N=${n}] landlord: ${n} Ready in ${out.cold.seconds} s`);
     if (session.secrets) {
       const copies = await checkCopies(bench.api, session.tenants!.list());
-      ctx.print(`[N=${n}] landlord: ${copies} Secret copies, both in every tenant namespace, SecretsReady`);
+      ctx.print(`[N=${n}] landlord: ${copies} Secrets, both copies in every tenant namespace, SecretsReady`);
+    }
+    if (bench.databases !== undefined) {
+      out.databases = { made: await countDatabases(bench.databases.admin, session.names) };
+      ctx.print(`[N=${n}] landlord: ${out.databases.made} tenant databases on the server`);
     }
     ctx.print(`[N=${n}] landlord: restarting the operator, then sync`);
     out.recovery = await measureRecovery(session);

@@ -9,6 +9,7 @@ import { operatorResync, syncResync } from './landlord-env.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import type { Session } from './session.js';
 import { rowStatusWrites } from './steady.js';
+import { callsDelta, type DynamoCalls } from '../dynamo-calls.js';
 
 export interface RecoveryResult {
   seconds: number;
@@ -30,6 +31,8 @@ export interface SyncRestartResult {
   sync: OwnRequests;
   /** Rows told their readiness by then (LANDLORD_SYNC_ROW_STATUS; goal: none, the rows already say it). */
   rowStatusWrites: number;
+  /** sync's DynamoDB calls by operation by then, when the run counts them. */
+  dynamoCalls?: DynamoCalls;
 }
 
 /** Restarts the operator, from now on with the steady-state window's short resync. */
@@ -68,15 +71,20 @@ async function settledRequests(process: ComponentProcess): Promise<OwnRequests> 
 export async function measureSyncRestart(session: Session): Promise<SyncRestartResult> {
   const { n, ctx } = session;
   await session.stopSync('sync');
+  const callsBefore = session.dynamoCalls?.snapshot();
   const sync = session.startSync('sync-resync', syncResync(ctx, n));
   const scan = await sync.waitForLog((l) => l.msg === 'scan complete', ctx.timeoutMs(n));
   const own = await settledRequests(sync);
   const told = rowStatusWrites('', await sync.metrics());
+  const callsAfter = session.dynamoCalls?.snapshot();
   return {
     seconds: Math.round(((scan.at - sync.spawnedAt) / 1000) * 100) / 100,
     scanDurationMs: Number(scan.durationMs),
     writes: own.writes,
     sync: own,
     rowStatusWrites: told,
+    ...(callsBefore === undefined || callsAfter === undefined
+      ? {}
+      : { dynamoCalls: callsDelta(callsBefore, callsAfter) }),
   };
 }

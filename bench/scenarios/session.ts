@@ -1,6 +1,7 @@
 // One landlord run on one fresh cluster: the table and its rows, the sync and operator processes
 // (restarted and swapped as the scenarios need), the watch on Tenants, and the memory each
-// process reached before it was stopped.
+// process reached before it was stopped. With --dynamo-calls (the fullfeature scenario), sync
+// reaches moto through a proxy that counts its calls.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { Informer } from '../../runtime/kube/informer.js';
@@ -15,7 +16,9 @@ import { sumOf } from '../../harness/prom-text.js';
 import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { bindSourcesOnCreate, createSources, secretsEnv } from '../secrets.js';
-import { benchClass, installClass, tenancyEnv, type Tenancy } from '../tenancy.js';
+import { benchClass, installClass, OPERATOR_NAMESPACE, tenancyEnv, type Tenancy } from '../tenancy.js';
+import { createAdminSecret } from '../databases.js';
+import { DynamoCallCounter } from '../dynamo-calls.js';
 import { landlordEnv, rowStatusEnv } from './landlord-env.js';
 
 export const TABLE = 'landlord-bench';
@@ -29,6 +32,8 @@ export class Session {
   operator: ComponentProcess | undefined;
   /** Memory of every process stopped so far, by its label. */
   readonly memory: Record<string, MemoryReport & HeapReport> = {};
+  /** sync's DynamoDB calls, when the run counts them (started in seed, before sync). */
+  dynamoCalls: DynamoCallCounter | undefined;
 
   constructor(
     readonly bench: BenchCluster,
@@ -51,6 +56,10 @@ export class Session {
    */
   async seed(): Promise<void> {
     if (this.secrets) await createSources(this.bench.api, this.names, this.ctx.concurrency);
+    const databases = this.bench.databases;
+    if (databases !== undefined) await createAdminSecret(this.bench.api, databases.admin, OPERATOR_NAMESPACE);
+    if (this.ctx.options.dynamoCalls)
+      this.dynamoCalls = await DynamoCallCounter.start(this.bench.cluster.env.DYNAMODB_ENDPOINT);
     if (this.tenancy === 'pertenant') await installClass(this.bench.api, benchClass(this.ctx.options));
     await createTenantTable(this.dynamo, TABLE);
     await putRows(this.dynamo, TABLE, this.names, {
@@ -81,6 +90,7 @@ export class Session {
         ...tenancyEnv(this.tenancy),
         ...secretsEnv(this.secrets),
         ...rowStatusEnv(this.ctx.options),
+        ...(this.dynamoCalls === undefined ? {} : { DYNAMODB_ENDPOINT: this.dynamoCalls.url }),
         ...extra,
       }),
       logDir: this.ctx.runDir,
@@ -126,6 +136,7 @@ export class Session {
     await Promise.allSettled([this.stopSync('sync-at-close'), this.stopOperator('operator-at-close')]);
     await this.tenants?.stop();
     await this.deployments?.stop();
+    await this.dynamoCalls?.close();
     this.dynamo.destroy();
   }
 }

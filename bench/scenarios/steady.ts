@@ -10,6 +10,7 @@ import { sleep } from '../pool.js';
 import type { ComponentProcess } from '../component.js';
 import { ownDelta, type OwnRequests } from './own-metrics.js';
 import { TABLE, type Session } from './session.js';
+import { callsDelta, type DynamoCalls } from '../dynamo-calls.js';
 
 export interface SteadyResult {
   windowSeconds: number;
@@ -21,6 +22,8 @@ export interface SteadyResult {
   dynamodb: ScanCost;
   /** Rows told their readiness in the window (LANDLORD_SYNC_ROW_STATUS; goal: none). */
   rowStatusWrites: number;
+  /** sync's DynamoDB calls by operation in the window, when the run counts them. */
+  dynamoCalls?: DynamoCalls;
   leaderElection: false;
 }
 
@@ -60,10 +63,12 @@ export async function measureSteady(session: Session): Promise<SteadyResult> {
   await resyncAfter(operator, converged, timeoutMs);
   let scans = await nextScan(session, await session.syncScans(), timeoutMs);
   const before = await Promise.all([requestCounts(bench.access), sync.metrics(), operator.metrics()]);
+  const callsBefore = session.dynamoCalls?.snapshot();
   const opened = performance.now();
   scans = (await nextScan(session, scans, timeoutMs)) - scans;
   await resyncAfter(operator, opened, timeoutMs);
   const after = await Promise.all([requestCounts(bench.access), sync.metrics(), operator.metrics()]);
+  const callsAfter = session.dynamoCalls?.snapshot();
   const windowSeconds = (performance.now() - opened) / 1000;
   const resyncs = operator.lines.filter((l) => l.msg === 'resync complete' && l.at >= opened).length;
   return {
@@ -75,6 +80,9 @@ export async function measureSteady(session: Session): Promise<SteadyResult> {
     operator: ownDelta(before[2], after[2]),
     dynamodb: await scanCost(session.dynamo, TABLE),
     rowStatusWrites: rowStatusWrites(before[1], after[1]),
+    ...(callsBefore === undefined || callsAfter === undefined
+      ? {}
+      : { dynamoCalls: callsDelta(callsBefore, callsAfter) }),
     leaderElection: false,
   };
 }
