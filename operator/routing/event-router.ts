@@ -32,7 +32,7 @@ export interface EventRouterDeps {
 interface Moved {
   from?: string;
   to?: string;
-  /** Other Tenants that claim a host whose claims this event changed (exposure/claims.ts). */
+  /** Other Tenants whose decision this event may move, as the facets' indexes name them (a host's rivals). */
   rivals: string[];
 }
 
