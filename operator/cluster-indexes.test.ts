@@ -3,6 +3,25 @@ import type { Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { validTenant } from '../testing/policy.js';
 import { ClusterIndexes } from './cluster-indexes.js';
+import type { HostHolders } from './exposure/claims.js';
+import { exposureFacet } from './exposure/facet.js';
+
+/** Indexes over these classes, with no Tenant listed and no watched object cached. */
+const indexesOver = (classes: readonly TenantClass[]): ClusterIndexes =>
+  new ClusterIndexes({
+    tenants: () => [],
+    classes: () => classes,
+    builtInClass: undefined,
+    apis: { gatewayApi: false, externalSecrets: false },
+    read: () => undefined,
+  });
+
+const holdersOf = (indexes: ClusterIndexes): HostHolders => indexes.view().of(exposureFacet)!;
+
+const routeChanged = (
+  indexes: ClusterIndexes,
+  route: { metadata: object; spec: object },
+): readonly string[] => indexes.watchedChanged(exposureFacet, 'Ingress', route, false).tenants();
 
 const exposing = (name: string, host: string): TenantClass => ({
   apiVersion: CLASS_API_VERSION,
@@ -26,7 +45,7 @@ function tenant(name: string, hosts: string[], at: string): Tenant {
 describe('ClusterIndexes and hosts', () => {
   it('names the rivals a Tenant change concerns, and every Tenant whose claims a new template changes', () => {
     const classes = [exposing('web', '{name}.apps.example.com')];
-    const indexes = new ClusterIndexes(() => classes, undefined);
+    const indexes = indexesOver(classes);
     const acme = tenant('acme', ['x.shop.example.com', 'www.shop.example.com'], '2026-01-01T00:00:00Z');
     expect(indexes.tenantChanged(acme)).toEqual([]);
     expect(indexes.tenantChanged(tenant('beta', ['www.shop.example.com'], '2026-02-01T00:00:00Z'))).toEqual([
@@ -37,25 +56,25 @@ describe('ClusterIndexes and hosts', () => {
     // must drop the host); beta, which claimed www too, is named with it.
     classes.push(exposing('shop', '{name}.shop.example.com'));
     expect(indexes.classesChanged([acme])).toEqual(['acme', 'beta']);
-    expect(indexes.hostHolders.claimants('x.shop.example.com')).toEqual([]);
-    expect(indexes.hostHolders.templatedNames('x.shop.example.com')).toEqual(['x']);
+    expect(holdersOf(indexes).claimants('x.shop.example.com')).toEqual([]);
+    expect(holdersOf(indexes).templatedNames('x.shop.example.com')).toEqual(['x']);
     // The tenant whose name it is comes: nobody else claims its host.
     expect(indexes.tenantChanged(tenant('x', [], '2026-03-01T00:00:00Z'))).toEqual([]);
     expect(indexes.tenantGone('acme')).toEqual([]);
   });
 
   it('names the Tenant whose namespace a hand-made route is in, and holds nothing for it there', () => {
-    const indexes = new ClusterIndexes(() => [exposing('web', '{name}.apps.example.com')], undefined);
+    const indexes = indexesOver([exposing('web', '{name}.apps.example.com')]);
     indexes.tenantChanged(tenant('acme', [], '2026-01-01T00:00:00Z'));
     indexes.tenantChanged(tenant('beta', ['www.shop.example.com'], '2026-02-01T00:00:00Z'));
     const route = {
       metadata: { name: 'hand', namespace: 'acme' },
       spec: { hosts: ['www.shop.example.com'] },
     };
-    expect(indexes.routeChanged('Ingress', route, false)).toEqual(['acme', 'beta']);
+    expect(routeChanged(indexes, route)).toEqual(['acme', 'beta']);
     const self = { tenant: 'beta', createdAt: '2026-02-01T00:00:00Z' };
-    expect(indexes.hostHolders.holderBefore('www.shop.example.com', self)).toBeUndefined();
-    expect(indexes.hostHolders.handMadeIn('acme')).toEqual([
+    expect(holdersOf(indexes).holderBefore('www.shop.example.com', self)).toBeUndefined();
+    expect(holdersOf(indexes).handMadeIn('acme')).toEqual([
       { route: 'Ingress acme/hand', hosts: ['www.shop.example.com'] },
     ]);
     // The same route outside tenant namespaces holds the host.
@@ -63,8 +82,8 @@ describe('ClusterIndexes and hosts', () => {
       metadata: { name: 'hand', namespace: 'platform' },
       spec: { hosts: ['www.shop.example.com'] },
     };
-    expect(indexes.routeChanged('Ingress', platform, false)).toEqual(['beta']);
-    expect(indexes.hostHolders.holderBefore('www.shop.example.com', self)).toBe(
+    expect(routeChanged(indexes, platform)).toEqual(['beta']);
+    expect(holdersOf(indexes).holderBefore('www.shop.example.com', self)).toBe(
       'Ingress platform/hand (not made by landlord)',
     );
   });

@@ -20,13 +20,7 @@ import { TemplateUpgradeGate } from './rollout-budget.js';
 import type { ChildRef } from './child-ref.js';
 import { awaited } from './routing/awaited.js';
 import { EventRouter } from './routing/event-router.js';
-import {
-  namespacePattern,
-  policyConfig,
-  secretSourceNamespaces,
-  watchScopes,
-  type OperatorSettings,
-} from './settings.js';
+import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { unchanged } from './status-change.js';
 import { RolloutTimes } from './status-hold.js';
 import { fallbackClass } from './tenancy/resolve-class.js';
@@ -54,14 +48,12 @@ class OperatorComponent implements Component {
     const scopes = watchScopes(this.settings);
     this.gatewayApi = await servesHttpRoutes(ctx.api);
     ctx.logger.info('gateway API', { httpRoutes: this.gatewayApi });
-    const secrets = {
-      sourceNamespaces: secretSourceNamespaces(this.settings),
+    const apis = {
+      gatewayApi: this.gatewayApi,
       externalSecrets: await externalSecretsServed(ctx.api, ctx.logger),
     };
-    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, {
-      gatewayApi: this.gatewayApi,
-      secrets,
-    });
+    const policy = policyConfig(this.settings);
+    const watches = new OperatorWatches(ctx.api, scopes, ctx.logger, { apis, policy });
     const observed = new ObservedState(watches, scopes, fallbackClass(policyConfig(this.settings)));
     const { metrics, logger } = ctx;
     const { classRolloutPerSecond } = this.settings;
@@ -81,7 +73,7 @@ class OperatorComponent implements Component {
       caches: this.watches!.pool,
       classes: () => this.observed!.tenantClasses(),
       policy: policyConfig(this.settings),
-      sources: this.observed!.secretSources,
+      cluster: this.observed!.view(),
       logger: ctx.logger,
       metrics: ctx.metrics,
       refillPerSecond: this.settings.poolRefillPerSecond,

@@ -7,7 +7,8 @@ import { ObservedState } from './observed.js';
 import type { WatchedCaches } from './watches.js';
 
 /** No watch has listed anything: every lookup falls through to what the operator applied. */
-const noCaches = { child: () => undefined } as unknown as WatchedCaches;
+const apis = { gatewayApi: false, externalSecrets: false };
+const noCaches = { child: () => undefined, apis } as unknown as WatchedCaches;
 
 const deployment = (resourceVersion: string, tenant = 'acme'): V1Deployment => ({
   apiVersion: 'apps/v1',
@@ -53,7 +54,7 @@ describe('ObservedState.heldChild', () => {
 
   it('keeps no copy when the echo came first: the cache already holds that version', () => {
     const cachedCopy = deployment('7');
-    const caches = { child: () => ({ get: () => cachedCopy }) } as unknown as WatchedCaches;
+    const caches = { child: () => ({ get: () => cachedCopy }), apis } as unknown as WatchedCaches;
     const observed = new ObservedState(caches, ['acme'], builtInClass());
     observed.childApplied(ref, deployment('7'));
     expect(observed.heldChild('Deployment', deployment('7'))).toBeUndefined();

@@ -1,7 +1,8 @@
 // What the operator sees of the cluster, from its watch caches: Tenants, TenantClasses, and the
 // children that carry a Tenant's label (Deployments, ConfigMaps and, for PerTenant classes, the
 // tenant's Namespace and what the operator puts in it), indexed by Tenant so a reconcile never
-// scans them all.
+// scans them all; and the cluster view a reconcile decides from (cluster-indexes.ts), each facet's
+// slice fed by what that facet watches.
 // A Tenant whose status the operator just wrote is seen as the write returned it until the watch
 // delivers that version (the Tenant cache, runtime/kube/tenant-cache.ts): a reconcile that follows
 // at once (its own apply's child event) must not take the old status for the current one, write it
@@ -15,11 +16,9 @@ import { isNewer, sameVersion } from '../runtime/kube/resource-version.js';
 import { ChildIndex } from './child-index.js';
 import { childKey, childRef, type ChildKind, type ChildRef } from './child-ref.js';
 import { ClusterIndexes } from './cluster-indexes.js';
-import type { HostHolders } from './exposure/claims.js';
-import type { RouteKind } from './exposure/foreign-routes.js';
+import type { ClusterView, Facet, Wakes } from './facets/contract.js';
 import { unreadOf, watchedPerNamespace } from './facets/kinds.js';
 import type { NeighbourIndex } from './neighbour-index.js';
-import { sourceSecretOf, type SecretSources } from './secrets/sources.js';
 import type { HeldChildren, WatchedCaches } from './watches.js';
 
 /**
@@ -32,14 +31,10 @@ const versioned = (resourceVersion: string): KubernetesObject => ({ metadata: { 
 
 export class ObservedState implements HeldChildren {
   private readonly index = new ChildIndex();
-  /** The other Tenants' labels and hosts and the foreign routes, kept as `landlord plan` builds them. */
+  /** The other Tenants' labels and each facet's slice, kept as `landlord plan` builds them. */
   private readonly indexes: ClusterIndexes;
   /** The Tenants' Deployments by namespace, for the policy's label check. */
   readonly neighbours: NeighbourIndex;
-  /** Who holds each host: a foreign route, else the first Tenant to claim it. */
-  readonly hostHolders: HostHolders;
-  /** The Secrets classes copy from, as their watch last saw them. */
-  readonly secretSources: SecretSources;
   /** Children as the operator's applies returned them, until the cache holds that version. */
   private readonly applied = new Map<string, { object: KubernetesObject; at: number }>();
   /**
@@ -57,16 +52,19 @@ export class ObservedState implements HeldChildren {
     /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
     builtInClass: ClassPolicy | undefined,
   ) {
-    this.indexes = new ClusterIndexes(() => this.tenantClasses(), builtInClass);
+    this.indexes = new ClusterIndexes({
+      tenants: () => this.tenants(),
+      classes: () => this.tenantClasses(),
+      builtInClass,
+      apis: caches.apis,
+      read: (facet, kind, namespace, name) => caches.watched(facet, kind, namespace, name),
+    });
     this.neighbours = this.indexes.neighbours;
-    this.hostHolders = this.indexes.hostHolders;
-    this.secretSources = {
-      secret: (namespace, name) => {
-        const secret = caches.sourceSecret(namespace, name);
-        return secret === undefined ? undefined : sourceSecretOf(secret);
-      },
-      externalSecrets: caches.externalSecrets,
-    };
+  }
+
+  /** What a reconcile decides from, reading the caches as they are when it asks. */
+  view(shared: Omit<ClusterView, 'of' | 'neighbours'> = {}): ClusterView {
+    return this.indexes.view(shared);
   }
 
   /** The Tenant as fresh as the operator knows it: the watch's copy, or what its status write returned. */
@@ -160,9 +158,9 @@ export class ObservedState implements HeldChildren {
     return this.indexes.tenantChanged(tenant);
   }
 
-  /** A route's watch event; the Tenants to look again when the hosts a route not made by landlord serves changed. */
-  foreignRouteChanged(kind: RouteKind, object: KubernetesObject, deleted: boolean): string[] {
-    return this.indexes.routeChanged(kind, object, deleted);
+  /** An event of an object a facet watches beyond its children: its index's, and whom it concerns. */
+  watchedChanged(facet: Facet<unknown>, kind: string, object: KubernetesObject, deleted: boolean): Wakes {
+    return this.indexes.watchedChanged(facet, kind, object, deleted);
   }
 
   /** A TenantClass changed: returns the Tenants whose host claims changed with it, and their rivals. */

@@ -10,7 +10,10 @@ import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
 import { indexesOf } from './cluster-indexes.js';
 import { desiredChildren } from './desired.js';
 import { exposureFacet } from './exposure/facet.js';
-import { keepHostsOf } from './exposure/foreign-routes.js';
+import { ROUTE_WATCHES } from './exposure/host-index.js';
+import { clusterView } from './facets/view.js';
+import { secretsFacet } from './secrets/facet.js';
+import { lighten } from '../runtime/kube/informer.js';
 import type { ClusterView } from './facets/contract.js';
 import { desiredState } from './facets/engine.js';
 import { classTemplates } from './namespaces/rules.js';
@@ -347,7 +350,7 @@ describe("previewChildren, a class's secrets (names only)", () => {
     const base = {
       ...reader([], [kept]),
       classes: [withSecrets],
-      cluster: { sources: sources(['sendgrid']) },
+      cluster: clusterView(new Map([[secretsFacet, sources(['sendgrid'])]])),
     };
     // The kept copy is this Tenant's: the reader has no object for it, so controlledBy would say no
     // anyway; what matters is that the plan never names it.
@@ -399,21 +402,17 @@ describe('previewChildren and a reconcile, over one cluster', () => {
       tenants: { list: () => tenants, get: (n: string) => tenants.find((t) => t.metadata.name === n) },
       classes: { list: () => classes },
       child: () => undefined,
-      sourceSecret: () => undefined,
-      externalSecrets: false,
+      watched: () => undefined,
+      apis: { gatewayApi: false, externalSecrets: false },
     } as unknown as WatchedCaches;
     const observed = new ObservedState(caches, [undefined], fallbackClass(config));
     for (const t of tenants) observed.tenantChanged(t);
-    for (const route of routes) {
-      const cached = { ...route, spec: keepHostsOf('Ingress')(route.spec) };
-      observed.foreignRouteChanged('Ingress', cached, false);
-    }
-    return {
-      neighbours: observed.neighbours,
-      holders: observed.hostHolders,
-      sources: observed.secretSources,
-    };
+    for (const route of routes) observed.watchedChanged(exposureFacet, 'Ingress', cachedRoute(route), false);
+    return observed.view();
   }
+
+  /** A route as its watch caches it (exposure/host-index.ts, ROUTE_WATCHES), as plan's listing keeps it too. */
+  const cachedRoute = (route: V1Ingress): KubernetesObject => lighten(route, ROUTE_WATCHES[0]!.unread);
 
   /** The plan's view: the same indexes, filled from a listing. */
   const listedView = ({ tenants, routes }: Cluster): ClusterView =>
@@ -421,8 +420,9 @@ describe('previewChildren and a reconcile, over one cluster', () => {
       tenants,
       classes,
       builtInClass: fallbackClass(config),
-      routes: routes.map((object) => ({ kind: 'Ingress' as const, object })),
-    }).view(undefined);
+      apis: { gatewayApi: false, externalSecrets: false },
+      watched: routes.map((route) => ({ facet: exposureFacet, kind: 'Ingress', object: cachedRoute(route) })),
+    }).view();
 
   type Decision = { reason: string; message: string } | { withheld: string[] };
 

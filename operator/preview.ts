@@ -16,6 +16,7 @@ import type { StrayRoute, WithheldHost } from './exposure/exposure.js';
 import { exposureFacet } from './exposure/facet.js';
 import type { ClusterView } from './facets/contract.js';
 import { desiredState, type Wanted } from './facets/engine.js';
+import { NO_CLUSTER } from './facets/view.js';
 import { idFor, usesId } from './namespaces/ids.js';
 import { classTemplates } from './namespaces/rules.js';
 import { controlledBy, namespaceClaim, ownership } from './ownership.js';
@@ -85,7 +86,7 @@ async function askedChildren(
   const config = { ...policy, tenantClass: resolved.policy, classTemplates: classTemplates(classes) };
   const namespaceId = await heldNamespaceId(tenant, config, children);
   const placed = namespaceId === undefined ? config : { ...config, namespaceId };
-  return desiredState(tenant, placed, children.cluster ?? {});
+  return desiredState(tenant, placed, children.cluster ?? NO_CLUSTER);
 }
 
 /** The id of the namespace a Tenant of a "{id}" class holds: labelled for it and controlled by it. */
@@ -133,7 +134,7 @@ export async function previewChildren(
 
 /** The other Tenants that claim `host` and whose namespace announces it now (landlord.dev/hosts). */
 async function announcersOf(host: string, tenant: Tenant, children: ChildReader): Promise<string[]> {
-  const holders = children.cluster?.holders ?? NO_HOST_HOLDERS;
+  const holders = children.cluster?.of(exposureFacet) ?? NO_HOST_HOLDERS;
   const others = holders.claimants(host).filter((t) => t !== tenant.metadata.name);
   const announcing: string[] = [];
   for (const other of others) {

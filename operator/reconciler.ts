@@ -77,11 +77,9 @@ export class Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {
     this.hold = new StatusHold(deps.rolloutTimes);
     this.announcer = new ChangeAnnouncer(deps.logger, deps.events);
-    const view = (): ClusterView => {
-      const { neighbours, hostHolders, secretSources } = deps.observed;
-      const { templateUpgrades } = deps;
-      return { neighbours, holders: hostHolders, sources: secretSources, templateUpgrades };
-    };
+    const { templateUpgrades } = deps;
+    const view = (): ClusterView =>
+      deps.observed.view(templateUpgrades === undefined ? {} : { templateUpgrades });
     this.placement = new Placement({ pool: deps.pool, events: deps.events, logger: deps.logger, view });
   }
 

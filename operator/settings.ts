@@ -172,7 +172,7 @@ export type PolicySettings = Pick<
 >;
 
 /** The namespaces a class's secrets may copy from, each watched whole. */
-export function secretSourceNamespaces(settings: Pick<OperatorSettings, 'secretSourceNamespaces'>): string[] {
+function secretSourceNamespaces(settings: Pick<OperatorSettings, 'secretSourceNamespaces'>): string[] {
   return commaList(settings.secretSourceNamespaces);
 }
 

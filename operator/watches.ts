@@ -3,11 +3,12 @@
 // retries errors with backoff, never exits the process; docs/adr/0001-watching.md): every Tenant,
 // into the Tenant cache; every TenantClass; and the children labelled with a Tenant, Deployments
 // and ConfigMaps in each watched namespace, the tenancy and exposure kinds cluster-wide (a PerTenant
-// namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them), and the
-// Secrets classes copy from in their source namespaces, and warm pool members. What anyone may label
-// like landlord's (a child's look-alike, a route, a pool Deployment outside a member) is cached as a
-// stub (foreign-objects.ts). Handlers only update indexes and name Tenants to the work queue.
-import type { KubernetesObject, V1Deployment, V1Secret } from '@kubernetes/client-node';
+// namespace is made when its Tenant comes; HTTPRoutes only where the cluster serves them); what each
+// facet watches beyond its children, where it says (facets/contract.ts, FacetWatch); and warm pool
+// members. What anyone may label like landlord's (a child's look-alike, a route, a pool Deployment
+// outside a member) is cached as a stub (foreign-objects.ts). Handlers only update indexes and name
+// Tenants to the work queue.
+import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { LABEL, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import type { KubeApi } from '../runtime/kube/api.js';
@@ -15,33 +16,27 @@ import { Informer, type Change, type InformerOptions } from '../runtime/kube/inf
 import { apiPath, pluralOf } from '../runtime/kube/paths.js';
 import { watchTenants, type TenantCache } from '../runtime/kube/tenant-cache.js';
 import type { Logger } from '../runtime/logger.js';
-import { keepHostsOf, type RouteKind } from './exposure/foreign-routes.js';
 import { CHILD_API_VERSION, type ChildKind } from './child-ref.js';
-import { servedKinds, unreadOf, valuesAreRead } from './facets/kinds.js';
+import type { Facet, ServedApis } from './facets/contract.js';
+import { servedKinds, servedWatches, unreadOf, valuesAreRead, watchNamespaces } from './facets/kinds.js';
 import { childStub, stubOf } from './foreign-objects.js';
+import type { PolicyConfig } from './policy/index.js';
 
-/** What the operator found the cluster serves, and the settings that add watches. */
+/** What the operator found the cluster serves, and the policy whose settings place facets' watches. */
 export interface WatchedFeatures {
-  /** Whether the cluster serves HTTPRoutes (exposure/gateway-api.ts): only then are they watched. */
-  gatewayApi: boolean;
-  /** The namespaces classes may copy Secrets from, each watched whole; whether ESO is installed. */
-  secrets: { sourceNamespaces: readonly string[]; externalSecrets: boolean };
+  /** The optional APIs served (HTTPRoutes, ExternalSecrets): only then are their kinds watched. */
+  apis: ServedApis;
+  /** The secret source namespaces, say, where the secrets facet watches its sources. */
+  policy: PolicyConfig;
 }
-
-const NO_FEATURES: WatchedFeatures = {
-  gatewayApi: false,
-  secrets: { sourceNamespaces: [], externalSecrets: false },
-};
 
 /** Where the watch events go (routing/event-router.ts). */
 export interface WatchHandlers {
   tenant(tenant: Tenant, change: Change, deleted: boolean): void;
   tenantClass(tenantClass: TenantClass, deleted: boolean): void;
   child(kind: ChildKind, object: KubernetesObject, deleted: boolean): void;
-  /** Any Ingress or HTTPRoute, labelled or not, as its metadata and hosts (exposure/foreign-routes.ts). */
-  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void;
-  /** A Secret in a source namespace (LANDLORD_SECRET_SOURCE_NAMESPACES) appeared, changed or went. */
-  secretSource(secret: V1Secret): void;
+  /** An object a facet watches beyond its children (a source Secret, any route), as its cache keeps it. */
+  watched(facet: Facet<unknown>, kind: string, object: KubernetesObject, deleted: boolean): void;
   /** A warm pool member (its Namespace or its Deployment) changed: the pool controller looks again. */
   pool(): void;
   /** The Tenant watch reconnected after failing: the API server answers again. */
@@ -54,10 +49,10 @@ export interface WatchedCaches {
   readonly classes: { list(): readonly TenantClass[] };
   /** The cache of one child kind in one watched namespace (undefined: the cluster-wide one). */
   child(kind: ChildKind, namespace: string | undefined): Informer<KubernetesObject> | undefined;
-  /** A Secret of a source namespace, whole (values too): the few that classes copy from. */
-  sourceSecret(namespace: string, name: string): V1Secret | undefined;
-  /** Whether ExternalSecrets are watched (External Secrets Operator's API was served at start-up). */
-  readonly externalSecrets: boolean;
+  /** An object a facet watches beyond its children, as its cache holds it. */
+  watched(facet: Facet<unknown>, kind: string, namespace: string, name: string): KubernetesObject | undefined;
+  /** The optional APIs served at start-up (whether ExternalSecrets are watched, say). */
+  readonly apis: ServedApis;
   readonly pool: PoolCaches;
 }
 
@@ -99,11 +94,11 @@ function onEvery<T extends KubernetesObject>(cache: { on: Informer<T>['on'] }, d
 export class OperatorWatches implements WatchedCaches {
   readonly tenants: TenantCache;
   readonly classes: Informer<TenantClass>;
-  readonly externalSecrets: boolean;
+  readonly apis: ServedApis;
   readonly pool: PoolCaches;
   private readonly children = new Map<string, Informer<KubernetesObject>>();
-  /** Source namespace → its Secrets (every one: a class may name any). */
-  private readonly sources = new Map<string, Informer<V1Secret>>();
+  /** "facet/kind/namespace" ('' cluster-wide) → the cache of what a facet watches beyond its children. */
+  private readonly facetWatches = new Map<string, Informer<KubernetesObject>>();
   private readonly watches: Watch[] = [];
 
   /** Where events go; set before start (routeTo), since the router reads these caches. */
@@ -116,10 +111,10 @@ export class OperatorWatches implements WatchedCaches {
     /** One entry per watched namespace; [undefined] when children are watched cluster-wide. */
     scopes: readonly (string | undefined)[],
     private readonly logger: Logger,
-    features: WatchedFeatures = NO_FEATURES,
+    features: WatchedFeatures,
   ) {
-    const { gatewayApi, secrets } = features;
-    this.externalSecrets = secrets.externalSecrets;
+    const { apis, policy } = features;
+    this.apis = apis;
     // The operator's copy of each Tenant is lightened (no managedFields), and an update that changed
     // only the status is marked: the operator's own status write, sync's Synced, the purger's.
     const onRecovered = (): void => this.handlers?.recovered();
@@ -132,14 +127,11 @@ export class OperatorWatches implements WatchedCaches {
     );
     // Each facet's kinds where the cluster serves them: the workload in each watched namespace (a
     // Shared class puts it there), the rest cluster-wide, as a PerTenant namespace comes with its Tenant.
-    for (const { kind, scope } of servedKinds({ gatewayApi, externalSecrets: secrets.externalSecrets })) {
+    for (const { kind, scope } of servedKinds(apis)) {
       if (scope === 'tenantNamespaces') scopes.forEach((namespace) => this.watchChild(kind, namespace));
       else this.watchChild(kind, undefined);
     }
-    // Every route, for the hosts the ones landlord did not make hold: metadata and hosts only.
-    this.watchRoutes('Ingress');
-    if (gatewayApi) this.watchRoutes('HTTPRoute');
-    for (const namespace of secrets.sourceNamespaces) this.watchSources(namespace);
+    this.watchFacets(policy);
     // Members' Deployments live in namespaces made on the fly: watched only where the operator may
     // read Deployments cluster-wide. Confined to listed namespaces, it keeps no pool (docs/warm-pool.md).
     // Only a member's own Deployment is kept whole: one labelled with a pool elsewhere (by a tenant
@@ -156,24 +148,28 @@ export class OperatorWatches implements WatchedCaches {
     };
   }
 
-  /** Every route, landlord's too (its children's caches hold those whole), as its stub and hosts. */
-  private watchRoutes(kind: RouteKind): void {
-    const hosts = keepHostsOf(kind);
-    const informer = this.informer<KubernetesObject>(
-      { apiVersion: CHILD_API_VERSION[kind], kind },
-      { stubOf: (object) => ({ ...stubOf(object), spec: hosts((object as { spec?: unknown }).spec) }) },
-    );
-    onEvery(informer, (object, _change, deleted) => this.handlers?.route(kind, object, deleted));
+  /** What each facet watches beyond its children, where its scope says, cached as it declares. */
+  private watchFacets(policy: PolicyConfig): void {
+    for (const { facet, watch } of servedWatches(this.apis)) {
+      const { apiVersion, kind } = watch;
+      for (const namespace of watchNamespaces(watch, policy)) {
+        const shape = { ...watch.unread, ...(watch.stubOf === undefined ? {} : { stubOf: watch.stubOf }) };
+        const informer = this.informer<KubernetesObject>({ apiVersion, kind, namespace }, shape);
+        onEvery(informer, (object, _change, deleted) => this.handlers?.watched(facet, kind, object, deleted));
+        this.facetWatches.set(`${facet.name}/${kind}/${namespace ?? ''}`, informer);
+      }
+    }
   }
 
-  sourceSecret(namespace: string, name: string): V1Secret | undefined {
-    return this.sources.get(namespace)?.get(name, namespace);
-  }
-
-  private watchSources(namespace: string): void {
-    const informer = this.informer<V1Secret>({ apiVersion: 'v1', kind: 'Secret', namespace });
-    onEvery(informer, (secret) => this.handlers?.secretSource(secret));
-    this.sources.set(namespace, informer);
+  watched(
+    facet: Facet<unknown>,
+    kind: string,
+    namespace: string,
+    name: string,
+  ): KubernetesObject | undefined {
+    const inNamespace = this.facetWatches.get(`${facet.name}/${kind}/${namespace}`);
+    const cache = inNamespace ?? this.facetWatches.get(`${facet.name}/${kind}/`);
+    return cache?.get(name, namespace);
   }
 
   /** Pool members and their Deployments, cluster-wide: a member's name is random, made by the operator. */
@@ -237,7 +233,14 @@ export class OperatorWatches implements WatchedCaches {
     target: { apiVersion: string; kind: string; namespace?: string },
     options: Pick<
       InformerOptions,
-      'labelSelector' | 'dropStatus' | 'dropValues' | 'keepUpdaters' | 'metadataOnly' | 'known' | 'stubOf'
+      | 'labelSelector'
+      | 'dropStatus'
+      | 'keepOfSpec'
+      | 'dropValues'
+      | 'keepUpdaters'
+      | 'metadataOnly'
+      | 'known'
+      | 'stubOf'
     > = {},
   ): Informer<T> {
     const { apiVersion, kind, namespace } = target;

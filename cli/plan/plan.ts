@@ -6,7 +6,7 @@
 import { findCondition } from '../../api/conditions.js';
 import { CONDITION, type Tenant } from '../../api/tenant.js';
 import { describeRef } from '../../operator/child-ref.js';
-import { indexesOf, type ClusterListing } from '../../operator/cluster-indexes.js';
+import { indexesOf, type WatchedObject } from '../../operator/cluster-indexes.js';
 import type { PolicyConfig } from '../../operator/policy/index.js';
 import {
   previewChildren,
@@ -14,7 +14,6 @@ import {
   type ChildrenPreview,
   type HostsPreview,
 } from '../../operator/preview.js';
-import type { SecretSources } from '../../operator/secrets/sources.js';
 import { fallbackClass } from '../../operator/tenancy/resolve-class.js';
 import { SYNC_MESSAGE, SYNC_REASON } from '../../sync/reasons.js';
 import type { Conflict } from '../../sync/decide.js';
@@ -23,6 +22,7 @@ import type { SyncPlan, SyncStep } from '../../sync/dry-run.js';
 import type { RowProblem } from '../../sync/row/index.js';
 import { describeChange, diffJson } from '../../util/json-diff.js';
 import { appliedTenant } from '../applied-tenant.js';
+import { planApis } from './read.js';
 
 const PLAN_KINDS = ['create', 'update', 'delete', 'heldBack', 'notOwned', 'refused', 'unchanged'] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
@@ -65,10 +65,10 @@ export interface Plan {
 
 const CHILD_ACTION = { created: 'create', updated: 'update', pruned: 'delete' } as const;
 
-/** What plan read of the cluster: every Tenant, and the children with the classes, routes and sources. */
+/** What plan read of the cluster: every Tenant, and the children with the classes and what facets watch. */
 export interface ClusterRead {
   tenants: readonly Tenant[];
-  children: ChildReader & { routes: ClusterListing['routes']; secretSources: SecretSources };
+  children: ChildReader & { watched: readonly WatchedObject[] };
 }
 
 export async function makePlan(
@@ -97,13 +97,14 @@ function readerAfterSync(sync: SyncPlan, policy: PolicyConfig, read: ClusterRead
     tenants: tenantsAfter(sync, read.tenants),
     classes,
     builtInClass: fallbackClass(policy),
-    routes: children.routes,
+    apis: planApis(policy.gatewayApi ?? false),
+    watched: children.watched,
   });
   return {
     get: (ref) => children.get(ref),
     labelledFor: (tenant) => children.labelledFor(tenant),
     classes,
-    cluster: indexes.view(children.secretSources),
+    cluster: indexes.view(),
   };
 }
 

@@ -1,9 +1,10 @@
 // What `landlord plan` reads: every row of the table (one strongly consistent scan, as sync's
 // resync does), every Tenant (as sync's cache holds them: this table's and others', so a row naming
-// another's shows as a conflict), the children labelled for a tenant, and every Ingress and
-// HTTPRoute (as the operator watches them: a route landlord did not make holds its hosts).
+// another's shows as a conflict), the children labelled for a tenant, and what each facet watches
+// beyond its children, where and as the operator's watches cache it (every Ingress and HTTPRoute:
+// a route landlord did not make holds its hosts; the source Secrets classes copy from).
 // Reads only: the API client it is given refuses any other method before it reaches the network.
-import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { stampProof } from '../../api/table-identity.js';
 import { API_VERSION, KIND, LABEL, type Tenant } from '../../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../../api/tenantclass.js';
@@ -14,11 +15,13 @@ import {
   type ChildKind,
   type ChildRef,
 } from '../../operator/child-ref.js';
-import type { RouteKind } from '../../operator/exposure/foreign-routes.js';
-import { servedKinds } from '../../operator/facets/kinds.js';
+import type { WatchedObject } from '../../operator/cluster-indexes.js';
+import type { ServedApis } from '../../operator/facets/contract.js';
+import { servedKinds, servedWatches, watchNamespaces, type WatchOf } from '../../operator/facets/kinds.js';
+import type { PolicyConfig } from '../../operator/policy/index.js';
 import type { ChildReader } from '../../operator/preview.js';
-import { sourceSecretOf, type SecretSources } from '../../operator/secrets/sources.js';
 import { ApiError, isNotFound, KubeApi, type ApiRequest } from '../../runtime/kube/api.js';
+import { lighten } from '../../runtime/kube/informer.js';
 import { listAll } from '../../runtime/kube/list.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import type { TableSource } from '../../sync/index.js';
@@ -72,53 +75,51 @@ export function readTenants(api: KubeApi): Promise<Tenant[]> {
 /**
  * The children as the operator's caches see them (every Deployment and ConfigMap labelled for a
  * tenant, and the TenantClasses), and a GET for any other one a plan asks about, as the operator's
- * converger does; with the routes and secret sources the operator's cluster view is made from.
+ * converger does; with what the facets watch beyond their children, which the operator's cluster
+ * view is made from.
  */
 const PLANNED_KINDS = servedKinds({ gatewayApi: true, externalSecrets: false });
+
+/** The APIs a plan reads as served: no ExternalSecret (their entries read as ExternalSecretsNotInstalled). */
+export const planApis = (gatewayApi: boolean): ServedApis => ({ gatewayApi, externalSecrets: false });
 
 export class ListedChildren implements ChildReader {
   private readonly byKey = new Map<string, KubernetesObject | undefined>();
   private readonly byTenant = new Map<string, ChildRef[]>();
   classes: readonly TenantClass[] = [];
-  /** Every Ingress and HTTPRoute, labelled or not. */
-  readonly routes: { kind: RouteKind; object: KubernetesObject }[] = [];
-  /** The Secrets of the source namespaces, by "namespace/name": held in memory, never printed. */
-  private readonly sources = new Map<string, V1Secret>();
-  readonly secretSources: SecretSources = {
-    secret: (namespace, name) => {
-      const secret = this.sources.get(`${namespace}/${name}`);
-      return secret === undefined ? undefined : sourceSecretOf(secret);
-    },
-    // A plan shows no ExternalSecret: their entries read as ExternalSecretsNotInstalled.
-    externalSecrets: false,
-  };
+  /** What the facets watch beyond their children (source Secrets: held in memory, never printed). */
+  readonly watched: WatchedObject[] = [];
 
   private constructor(private readonly api: KubeApi) {}
 
   /**
-   * `scopes`: the namespaces the operator watches (undefined: the whole cluster); `sourceNamespaces`:
-   * where classes copy secrets from (LANDLORD_SECRET_SOURCE_NAMESPACES); `gatewayApi`: whether the
-   * cluster serves HTTPRoutes.
+   * `scopes`: the namespaces the operator watches (undefined: the whole cluster); `policy`: the
+   * operator's, whose settings place what facets watch (the secret source namespaces) and whose
+   * `gatewayApi` says whether the cluster serves HTTPRoutes.
    */
   static async read(
     api: KubeApi,
     scopes: readonly (string | undefined)[],
-    options: { sourceNamespaces?: readonly string[]; gatewayApi: boolean },
+    policy: PolicyConfig,
   ): Promise<ListedChildren> {
     const children = new ListedChildren(api);
-    for (const namespace of options.sourceNamespaces ?? []) {
-      const path = apiPath({ apiVersion: 'v1', kind: 'Secret', namespace });
-      const list = await listAll<V1Secret>(api, { path, apiVersion: 'v1', kind: 'Secret' });
-      for (const secret of list.items) children.sources.set(`${namespace}/${secret.metadata?.name}`, secret);
-    }
     await children.readChildren(scopes);
-    const routeKinds: RouteKind[] = options.gatewayApi ? ['Ingress', 'HTTPRoute'] : ['Ingress'];
-    for (const kind of routeKinds) {
-      for (const object of await routes(api, kind)) children.routes.push({ kind, object });
+    for (const watchOf of servedWatches(planApis(policy.gatewayApi ?? false))) {
+      await children.readWatched(watchOf, policy);
     }
     const classes = { apiVersion: CLASS_API_VERSION, kind: CLASS_KIND };
     children.classes = (await listAll<TenantClass>(api, { ...classes, path: apiPath(classes) })).items;
     return children;
+  }
+
+  /** One kind a facet watches, where its watch looks, shaped as its cache keeps it. */
+  private async readWatched({ facet, watch }: WatchOf, policy: PolicyConfig): Promise<void> {
+    const { apiVersion, kind } = watch;
+    for (const namespace of watchNamespaces(watch, policy)) {
+      const path = apiPath({ apiVersion, kind, namespace });
+      for (const object of (await listAll(this.api, { path, apiVersion, kind })).items)
+        this.watched.push({ facet, kind, object: lighten(object, watch.unread) });
+    }
   }
 
   private async readChildren(scopes: readonly (string | undefined)[]): Promise<void> {
@@ -171,13 +172,6 @@ export class ListedChildren implements ChildReader {
       throw err;
     }
   }
-}
-
-/** Every route of the kind, cluster-wide, as the operator watches them for the hosts they serve. */
-async function routes(api: KubeApi, kind: RouteKind): Promise<KubernetesObject[]> {
-  const apiVersion = CHILD_API_VERSION[kind];
-  const path = apiPath({ apiVersion, kind });
-  return (await listAll(api, { path, apiVersion, kind })).items;
 }
 
 /** The objects of one kind labelled for a Tenant; none of a kind the cluster does not serve (HTTPRoute). */

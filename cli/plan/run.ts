@@ -2,12 +2,7 @@
 // Apart from plan-command.ts so that only `landlord plan` loads these readers.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { servesHttpRoutes } from '../../operator/exposure/gateway-api.js';
-import {
-  policyConfig,
-  secretSourceNamespaces,
-  watchScopes,
-  type PolicySettings,
-} from '../../operator/settings.js';
+import { policyConfig, watchScopes, type PolicySettings } from '../../operator/settings.js';
 import { createLogger } from '../../runtime/logger.js';
 import { apiServerStartupError } from '../../runtime/startup-error.js';
 import { DynamoTableSource } from '../../sync/dynamo/dynamo-source.js';
@@ -49,12 +44,11 @@ export async function readPlan(settings: PlanSettings): Promise<{ server: string
     });
     // As the operator asks at start-up: a class's HTTPRoute is refused where none is served.
     const gatewayApi = await servesHttpRoutes(api);
-    const sourceNamespaces = secretSourceNamespaces(settings);
-    const children = await ListedChildren.read(api, watchScopes(settings), { sourceNamespaces, gatewayApi });
+    const policy = { ...policyConfig(settings), gatewayApi };
+    const children = await ListedChildren.read(api, watchScopes(settings), policy);
     const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });
-    const policy = { ...policyConfig(settings), gatewayApi };
     const plan = await makePlan(sync, unnamed, policy, { children, tenants });
     return { server: api.server, plan };
   } finally {

@@ -6,6 +6,7 @@ import { API_VERSION, KIND, type Tenant, type TenantState } from '../../api/tena
 import { resolvedClass, type TenantClassSpec } from '../../api/tenantclass.js';
 import { testConfig } from '../../testing/policy.js';
 import type { Effects, FacetInput } from '../facets/contract.js';
+import { NO_CLUSTER } from '../facets/view.js';
 import type { DatabasesDecision } from './decision.js';
 import { databasesFacet } from './facet.js';
 
@@ -24,7 +25,7 @@ function input(
     policy: testConfig({ tenantClass }),
     state,
     namespace: shared ? undefined : 'acme',
-    cluster: {},
+    cluster: NO_CLUSTER,
   };
 }
 

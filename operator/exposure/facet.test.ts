@@ -6,12 +6,19 @@ import type { ClassExpose } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validTenant } from '../../testing/policy.js';
 import type { FacetInput } from '../facets/contract.js';
 import { exposureFacet } from './facet.js';
+import { NO_CLUSTER } from '../facets/view.js';
 
 const INGRESS: ClassExpose = { port: 8080, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
 
 function input(state: TenantState, namespace: string | undefined = 'acme'): FacetInput {
   const tenantClass = { ...perTenant(), name: 'web', allowedDomains: ['apps.example.com'], expose: INGRESS };
-  return { tenant: validTenant(), policy: testConfig({ tenantClass }), state, namespace, cluster: {} };
+  return {
+    tenant: validTenant(),
+    policy: testConfig({ tenantClass }),
+    state,
+    namespace,
+    cluster: NO_CLUSTER,
+  };
 }
 
 function decision(state: TenantState) {

@@ -5,22 +5,26 @@
 import { CONDITION } from '../../api/tenant.js';
 import type { Facet } from '../facets/contract.js';
 import { keepsChildren } from '../lifecycle.js';
+import type { HostHolders } from './claims.js';
 import { hostsCondition } from './condition.js';
 import { exposureObjects, exposureOf, type Exposed } from './exposure.js';
+import { HostIndex, ROUTE_WATCHES } from './host-index.js';
 
 /** The hosts the tenant holds and where it is reached; undefined: not exposed in its state. */
 export type ExposureDecision = Exposed | undefined;
 
-export const exposureFacet: Facet<ExposureDecision> = {
+export const exposureFacet: Facet<ExposureDecision, HostHolders> = {
   name: 'exposure',
   kinds: [
     { kind: 'Service', wave: 1, scope: 'cluster' },
     { kind: 'Ingress', wave: 1, scope: 'cluster' },
     { kind: 'HTTPRoute', wave: 1, scope: 'cluster', needs: 'gatewayApi' },
   ],
+  // Every route, for the hosts the ones landlord did not make hold, and the Tenants' host claims.
+  watches: { kinds: ROUTE_WATCHES, index: (context) => new HostIndex(context) },
   conditionType: CONDITION.hostsReady,
   decide({ tenant, policy, state, namespace, cluster }) {
-    const context = { gatewayApi: policy.gatewayApi, holders: cluster.holders, namespace };
+    const context = { gatewayApi: policy.gatewayApi, holders: cluster.of(exposureFacet), namespace };
     const exposure = exposureOf(tenant, policy.tenantClass, context);
     if (!exposure.ok) return exposure;
     return { ok: true, decision: keepsChildren(state) ? exposure.exposed : undefined };

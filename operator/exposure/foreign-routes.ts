@@ -4,7 +4,7 @@
 // no other), and once the tenant lets the host go it must not keep the host from every Tenant; the
 // tenant reports it (HostsReady) and landlord never deletes it. Watched cluster-wide, but only their
 // metadata and hosts are cached (keepHostsOf). Pure bookkeeping, fed by the watch, or by
-// `landlord plan`'s listing in the same shape (listedRoute).
+// `landlord plan`'s listing in the same shape (host-index.ts, ROUTE_WATCHES).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LABEL, MANAGED_BY } from '../../api/tenant.js';
 import { isRecord } from '../policy/json.js';
@@ -25,12 +25,6 @@ function specHosts(kind: RouteKind, spec: unknown): string[] {
         ? spec.hostnames
         : [];
   return listed.filter((h): h is string => typeof h === 'string' && h !== '');
-}
-
-/** A route as listed, in the shape its watch caches it (keepHostsOf): for an index filled from a listing. */
-export function listedRoute(kind: RouteKind, object: KubernetesObject): KubernetesObject {
-  const spec: unknown = (object as { spec?: unknown }).spec;
-  return { ...object, spec: keepHostsOf(kind)(spec) } as KubernetesObject;
 }
 
 /** The hosts a cached route serves (kept by keepHostsOf). */

@@ -1,7 +1,8 @@
 // The facet contract as the engine carries it out, with facets made for the test: decisions in the
 // list's order and the first refusal ending the walk, children in the list's order whatever facet
 // they read, retained children and status fields gathered, conditions reported in order; a facet's
-// effects (act) turning a retained child into one to apply.
+// effects (act) turning a retained child into one to apply; what a facet watches beyond its
+// children: its own slice of the cluster view (view.of), and whom an event of it wakes.
 import { describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { CONDITION } from '../../api/tenant.js';
@@ -11,6 +12,9 @@ import { withOwnership } from '../desired.js';
 import { refusal } from '../policy/index.js';
 import type { Facet } from './contract.js';
 import { actAll, desiredState, keptReports, reportsOf } from './engine.js';
+import { NO_CLUSTER, clusterView } from './view.js';
+import { servedWatches, watchNamespaces } from './kinds.js';
+import { indexesOf } from '../cluster-indexes.js';
 
 const tenant = validTenant();
 const configMap = (name: string): KubernetesObject => ({
@@ -66,7 +70,7 @@ const refusingLate: Facet<undefined> = {
 describe('the desired-state engine', () => {
   it('asks every facet to decide in order, then makes each one’s children in the same order', () => {
     asked = [];
-    const wanted = desiredState(tenant, testConfig(), {}, [fences, hosts]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [fences, hosts]);
     expect(asked).toEqual(['fences', 'hosts']);
     if (!wanted.ok) throw new Error(wanted.refusal.message);
     expect(wanted.children.map((c) => c.ref.name)).toEqual(['ns-for-acme.example.com', 'route']);
@@ -76,18 +80,18 @@ describe('the desired-state engine', () => {
 
   it('stops at the first refusal: no later facet decides, no child is made', () => {
     asked = [];
-    const wanted = desiredState(tenant, testConfig(), {}, [fences, refusing, hosts]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [fences, refusing, hosts]);
     expect(asked).toEqual(['fences', 'refusing']);
     expect(wanted).toMatchObject({ ok: false, refusal: { reason: 'SecretsNotAllowed' } });
   });
 
   it('refuses when a facet refuses its children, whatever the others made', () => {
-    const wanted = desiredState(tenant, testConfig(), {}, [fences, refusingLate, hosts]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [fences, refusingLate, hosts]);
     expect(wanted).toMatchObject({ ok: false, refusal: { reason: 'SpecMissing' } });
   });
 
   it('reports each facet’s condition from the children as converging left them', () => {
-    const wanted = desiredState(tenant, testConfig(), {}, [fences, hosts]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [fences, hosts]);
     if (!wanted.ok) throw new Error(wanted.refusal.message);
     const none = reportsOf(wanted, () => undefined, [fences, hosts]);
     expect(none.conditions.map((c) => c.status)).toEqual(['False']);
@@ -152,7 +156,7 @@ describe('actAll', () => {
   const effects = { read: () => undefined, api: undefined as never, namespace: 'landlord-system' };
 
   it("applies what the effects made instead of retaining it, and reports from the effects' decision", async () => {
-    const wanted = desiredState(tenant, testConfig(), {}, [hosts, acting]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [hosts, acting]);
     if (!wanted.ok) throw new Error('refused');
     expect(wanted.retained).toEqual([childRef('Secret', 'acme', 'db-main')]);
     const { wanted: acted, retry } = await actAll(wanted, effects, [hosts, acting]);
@@ -163,8 +167,85 @@ describe('actAll', () => {
   });
 
   it('leaves the wanted state as it is when no facet acts', async () => {
-    const wanted = desiredState(tenant, testConfig(), {}, [hosts]);
+    const wanted = desiredState(tenant, testConfig(), NO_CLUSTER, [hosts]);
     if (!wanted.ok) throw new Error('refused');
     expect((await actAll(wanted, effects, [hosts])).wanted).toBe(wanted);
+  });
+});
+
+describe('what a facet watches beyond its children', () => {
+  /** A facet that counts the objects of one kind it watches, and reads them through its context. */
+  const counting = (name: string): Facet<undefined, { count: number; read: (n: string) => unknown }> => ({
+    name,
+    kinds: [],
+    watches: {
+      kinds: [{ apiVersion: 'v1', kind: 'Secret', scope: (policy) => policy.secretSourceNamespaces ?? [] }],
+      index: (context) => {
+        const view = { count: 0, read: (n: string) => context.read('Secret', 'src', n) };
+        return {
+          view,
+          changed: (_kind, object, deleted) => {
+            view.count += deleted ? -1 : 1;
+            const paced = object.metadata?.name === 'shared';
+            return { tenants: () => context.tenants().map((t) => t.metadata.name ?? ''), paced, pool: true };
+          },
+          tenantChanged: (t) => [`rival-of-${t.metadata.name}`],
+        };
+      },
+    },
+    decide: () => ({ ok: true, decision: undefined }),
+    children: () => ({ ok: true, children: [] }),
+  });
+  const secret = (name: string): KubernetesObject => ({ metadata: { name, namespace: 'src' } });
+  const base = {
+    tenants: [tenant],
+    classes: [],
+    builtInClass: undefined,
+    apis: { gatewayApi: false, externalSecrets: false },
+  };
+
+  it("reaches a facet's own slice through view.of(facet), filled from a listing as from a watch", () => {
+    const one = counting('one');
+    const other = counting('other');
+    const indexes = indexesOf({
+      ...base,
+      watched: [{ facet: one, kind: 'Secret', object: secret('shared') }],
+      facets: [one, other],
+    });
+    const view = indexes.view();
+    expect(view.of(one)?.count).toBe(1);
+    expect(view.of(other)?.count).toBe(0);
+    // Each facet reads only the objects its own watches hold, never another facet's of the same kind.
+    expect(view.of(one)?.read('shared')).toEqual(secret('shared'));
+    expect(view.of(other)?.read('shared')).toBeUndefined();
+    expect(view.of(hosts)).toBeUndefined();
+  });
+
+  it('routes an event through its facet only: whom it wakes, at what pace, and the pools', () => {
+    const one = counting('one');
+    const indexes = indexesOf({ ...base, watched: [], facets: [one] });
+    const wakes = indexes.watchedChanged(one, 'Secret', secret('shared'), false);
+    expect(wakes).toMatchObject({ paced: true, pool: true });
+    expect(wakes.tenants()).toEqual([tenant.metadata.name]);
+    expect(indexes.watchedChanged(hosts, 'Secret', secret('x'), false).tenants()).toEqual([]);
+    expect(indexes.tenantChanged(tenant)).toEqual([`rival-of-${tenant.metadata.name}`]);
+  });
+
+  it('is watched where the cluster serves it, in the namespaces its scope names', () => {
+    const policy = testConfig({ secretSourceNamespaces: ['src', 'more'] });
+    const [watch] = counting('one').watches!.kinds;
+    expect(watchNamespaces(watch!, policy)).toEqual(['src', 'more']);
+    expect(watchNamespaces({ ...watch!, scope: 'cluster' }, policy)).toEqual([undefined]);
+    const served = (gatewayApi: boolean): string[] =>
+      servedWatches({ gatewayApi, externalSecrets: false }).map((w) => `${w.facet.name} ${w.watch.kind}`);
+    expect(served(false)).toEqual(['secrets Secret', 'exposure Ingress']);
+    expect(served(true)).toEqual(['secrets Secret', 'exposure Ingress', 'exposure HTTPRoute']);
+  });
+
+  it('knows nothing offline: no slice in the empty view', () => {
+    expect(NO_CLUSTER.of(counting('one'))).toBeUndefined();
+    const slice = { count: 3, read: () => undefined };
+    const one = counting('one');
+    expect(clusterView(new Map([[one, slice]])).of(one)).toBe(slice);
   });
 });

@@ -8,24 +8,25 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ConditionInput } from '../../api/conditions.js';
 import type { KubeApi } from '../../runtime/kube/api.js';
+import type { Unread } from '../../runtime/kube/informer.js';
 import type { Tenant, TenantState, TenantStatus } from '../../api/tenant.js';
+import type { ClassPolicy, TenantClass } from '../../api/tenantclass.js';
 import type { ChildKind, ChildRef } from '../child-ref.js';
 import type { DesiredChild } from '../desired.js';
-import type { HostHolders } from '../exposure/claims.js';
 import type { Neighbours, PolicyConfig, Refusal } from '../policy/index.js';
-import type { SecretSources } from '../secrets/sources.js';
 import type { TemplateUpgrades } from '../rollout-budget.js';
 
 /** What the operator knows beyond the one Tenant, which `landlord validate` (offline) does not. */
 export interface ClusterView {
   /** The other Tenants' Deployments. */
   neighbours?: Neighbours;
-  /** Who holds each host cluster-wide. */
-  holders?: HostHolders;
-  /** The Secrets classes copy from, as their watch last saw them. */
-  sources?: SecretSources;
   /** The leader's upgrade budget (rollout-budget.ts); absent (plan, validate): the newest revision. */
   templateUpgrades?: TemplateUpgrades;
+  /**
+   * What a facet's own index (Facet.watches) holds of the objects it watches, read by the facet
+   * itself (`cluster.of(secretsFacet)`); undefined where nothing is watched (`landlord validate`).
+   */
+  of<V>(facet: Facet<unknown, V>): V | undefined;
 }
 
 /** What every facet is given: one Tenant under its resolved class, placed, in the state it asks for. */
@@ -125,16 +126,79 @@ export interface FacetKind {
   readsValues?: false;
 }
 
+/**
+ * A kind a facet watches that is none of its children: the sources it copies from, the routes
+ * landlord did not make. The operator watches it for the facet's index, and `landlord plan` lists it
+ * in the same scope and shape, so both build that index alike.
+ */
+export interface FacetWatch {
+  apiVersion: string;
+  kind: string;
+  /** `cluster`: cluster-wide; else the namespaces the operator's policy names (the secret sources). */
+  scope: 'cluster' | ((policy: PolicyConfig) => readonly string[]);
+  /** Watched only where the cluster serves it; absent: always. */
+  needs?: keyof ServedApis;
+  /** What its cache leaves out (a route's status, all of its spec but its hosts); absent: nothing. */
+  unread?: Pick<Unread, 'dropStatus' | 'keepOfSpec'>;
+  /**
+   * What its cache keeps instead, when anyone may make such an object (foreign-objects.ts): a route
+   * a tenant team made is a stub and its hosts, whatever it carries. `landlord plan` reads the
+   * lightened copy (`unread`), which holds the same fields the index reads.
+   */
+  stubOf?: (object: KubernetesObject) => KubernetesObject | undefined;
+}
+
+/** Whom an event of a watched object concerns. */
+export interface Wakes {
+  /** The Tenants to look at again; asked only on the Lease holder (it may walk every Tenant). */
+  tenants(): readonly string[];
+  /** Queued at the class-rollout rate, as a class change is: one change may concern thousands. */
+  paced?: boolean;
+  /** The warm pools look again too: their members hold something made from it. */
+  pool?: boolean;
+}
+
+/** What a facet's index may read: the Tenants, the classes, and the objects its watches cache. */
+export interface IndexContext {
+  tenants(): readonly Tenant[];
+  classes(): readonly TenantClass[];
+  /** The class of a Tenant when no TenantClass is the default; undefined: it waits (NoDefaultClass). */
+  builtInClass: ClassPolicy | undefined;
+  /** One of its watched objects as its cache (or plan's listing) holds it: never a copy. */
+  read(kind: string, namespace: string, name: string): KubernetesObject | undefined;
+  apis: ServedApis;
+}
+
+/**
+ * A facet's slice of the cluster view, kept current one event at a time by the operator's watches
+ * and filled from a listing by `landlord plan`. The Tenant and class hooks return the other Tenants
+ * whose decision the change may move (the rivals over a host).
+ */
+export interface FacetIndex<V> {
+  /** What `cluster.of(facet)` returns. */
+  readonly view: V;
+  /** One of its watched objects appeared, changed or went (as its cache keeps it). */
+  changed(kind: string, object: KubernetesObject, deleted: boolean): Wakes;
+  tenantChanged?(tenant: Tenant): string[];
+  tenantGone?(tenant: string): string[];
+  classesChanged?(tenants: readonly Tenant[]): string[];
+}
+
 /** The optional APIs the operator found served at start-up. */
 export interface ServedApis {
   gatewayApi: boolean;
   externalSecrets: boolean;
 }
 
-export interface Facet<D = unknown> {
+export interface Facet<D = unknown, V = unknown> {
   /** Names it in logs and docs. */
   readonly name: string;
   readonly kinds: readonly FacetKind[];
+  /** The kinds it watches beyond its children, and the index it keeps of them (`cluster.of`). */
+  readonly watches?: {
+    readonly kinds: readonly FacetWatch[];
+    index(context: IndexContext): FacetIndex<V>;
+  };
   /** The condition type `report` fills, kept as it is while a reconcile looks at nothing. */
   readonly conditionType?: string;
   /**

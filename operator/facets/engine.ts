@@ -19,6 +19,7 @@ import type {
   ReadChild,
 } from './contract.js';
 import { FACETS } from './list.js';
+import { NO_CLUSTER } from './view.js';
 
 export type Wanted =
   | {
@@ -50,7 +51,7 @@ export interface FacetReports {
 export function desiredState(
   tenant: Tenant,
   policy: PolicyConfig,
-  cluster: ClusterView = {},
+  cluster: ClusterView = NO_CLUSTER,
   facets: readonly Facet<unknown>[] = FACETS,
 ): Wanted {
   const state = requestedState(tenant);
@@ -80,7 +81,7 @@ export function desiredState(
  */
 export function memberState(
   policy: PolicyConfig,
-  cluster: ClusterView = {},
+  cluster: ClusterView = NO_CLUSTER,
   facets: readonly Facet<unknown>[] = FACETS,
 ): { ok: true; objects: MemberObject[] } | { ok: false; refusal: Refusal } {
   const objects: MemberObject[] = [];

@@ -1,9 +1,11 @@
 // The kinds of child the facets declare, and what follows from each declaration: which kinds are
 // watched where, in which wave they are applied, and what the caches and the applied overlay keep
-// of one (runtime/kube/informer.ts lightens every object by `unreadOf`).
+// of one (runtime/kube/informer.ts lightens every object by `unreadOf`); and the kinds facets watch
+// beyond their children, where, for the operator's watches and `landlord plan`'s listing alike.
 import type { Unread } from '../../runtime/kube/informer.js';
 import type { ChildKind } from '../child-ref.js';
-import type { FacetKind, ServedApis } from './contract.js';
+import type { PolicyConfig } from '../policy/index.js';
+import type { Facet, FacetKind, FacetWatch, ServedApis } from './contract.js';
 import { FACETS } from './list.js';
 
 /** Every kind of child, with its facet's wave and watch scope; each kind is declared once. */
@@ -44,3 +46,23 @@ export function unreadOf(
 /** Whether this kind is watched in each namespace the operator manages, rather than cluster-wide. */
 export const watchedPerNamespace = (kind: string): boolean =>
   declared.get(kind)?.scope === 'tenantNamespaces';
+
+/** A kind a facet watches beyond its children, with the facet whose index it feeds. */
+export interface WatchOf {
+  facet: Facet<unknown>;
+  watch: FacetWatch;
+}
+
+/** The facets' watches beyond their children, where the cluster serves their kinds. */
+export function servedWatches(apis: ServedApis): WatchOf[] {
+  return FACETS.flatMap((facet) =>
+    (facet.watches?.kinds ?? [])
+      .filter((watch) => watch.needs === undefined || apis[watch.needs])
+      .map((watch) => ({ facet, watch })),
+  );
+}
+
+/** Where such a watch looks: each namespace its scope names, or [undefined] for cluster-wide. */
+export function watchNamespaces(watch: FacetWatch, policy: PolicyConfig): readonly (string | undefined)[] {
+  return watch.scope === 'cluster' ? [undefined] : watch.scope(policy);
+}

@@ -23,8 +23,8 @@ import type { Metrics } from '../../runtime/metrics.js';
 import { errorText } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
+import type { ClusterView } from '../facets/contract.js';
 import type { PolicyConfig } from '../policy/index.js';
-import type { SecretSources } from '../secrets/sources.js';
 import type { PoolCaches } from '../watches.js';
 import { poolBlueprint, type PoolBlueprint } from './member-objects.js';
 import { MemberWrites, type Filled, type MemberSpec } from './member-writes.js';
@@ -39,8 +39,8 @@ export interface PoolControllerDeps {
   classes: () => readonly TenantClass[];
   /** The operator's policy; each class's replaces its tenantClass. */
   policy: PolicyConfig;
-  /** The source Secrets as last seen: members hold copies of the shared ones. */
-  sources: SecretSources;
+  /** The cluster as the caches hold it: members hold copies of the shared source Secrets. */
+  cluster: ClusterView;
   logger: Logger;
   metrics: Metrics;
   refillPerSecond: number;
@@ -212,7 +212,7 @@ export class PoolController {
       this.refuse(tenantClass.name, `the namespace ${problem}`);
       return none;
     }
-    const blueprint = poolBlueprint({ ...this.deps.policy, tenantClass }, this.deps.sources);
+    const blueprint = poolBlueprint({ ...this.deps.policy, tenantClass }, this.deps.cluster);
     if (!blueprint.ok) {
       this.refuse(tenantClass.name, `${blueprint.refusal.reason}: ${blueprint.refusal.message}`);
       return none;

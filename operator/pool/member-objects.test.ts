@@ -11,6 +11,8 @@ import { ANNOTATION, LABEL, MANAGED_BY } from '../../api/tenant.js';
 import { policyOf, type ClassSecret, type TenantClass } from '../../api/tenantclass.js';
 import { perTenant, testConfig, validDeployment } from '../../testing/policy.js';
 import { SPEC_HASH_ANNOTATION } from '../desired.js';
+import { clusterView } from '../facets/view.js';
+import { secretsFacet } from '../secrets/facet.js';
 import type { SecretSources, SourceSecret } from '../secrets/sources.js';
 import {
   memberChildren,
@@ -58,7 +60,7 @@ function blueprint(sendgrid = 'a2V5') {
       },
     },
   });
-  const made = poolBlueprint(policy, sources(sendgrid));
+  const made = poolBlueprint(policy, clusterView(new Map([[secretsFacet, sources(sendgrid)]])));
   if (!made.ok) throw new Error(`refused: ${made.refusal.message}`);
   return made;
 }

@@ -17,9 +17,10 @@ import { childRef } from '../child-ref.js';
 import { hashedChild, type DesiredChild } from '../desired.js';
 import { namespaceLabels } from '../namespaces/rules.js';
 import type { MemberObject } from '../facets/contract.js';
+import type { ClusterView } from '../facets/contract.js';
 import { memberState } from '../facets/engine.js';
+import { NO_CLUSTER } from '../facets/view.js';
 import { refusal, type PolicyConfig, type Refusal } from '../policy/index.js';
-import { NO_SOURCES, type SecretSources } from '../secrets/sources.js';
 
 export type { MemberObject };
 
@@ -35,8 +36,8 @@ export type PoolBlueprint =
  * covers all of it (the shared copies' values too), so any change to what a member holds marks the
  * existing ones stale, and they are replaced `maxUnavailable` at a time.
  */
-export function poolBlueprint(policy: PolicyConfig, sources: SecretSources = NO_SOURCES): PoolBlueprint {
-  const made = memberState(policy, { sources });
+export function poolBlueprint(policy: PolicyConfig, cluster: ClusterView = NO_CLUSTER): PoolBlueprint {
+  const made = memberState(policy, cluster);
   if (!made.ok) return made;
   const isDeployment = (o: MemberObject): boolean => o.ref.kind === 'Deployment';
   const deployments = made.objects.filter(isDeployment).map((o) => o.manifest as V1Deployment);

@@ -4,7 +4,7 @@
 // sync's Synced, the purger's) changes nothing a reconcile decides from, and queues nothing: that
 // was two of the seven reconciles of a new tenant. The exception is a Tenant with no spec yet, whose
 // Ready names sync's refusal of its row.
-import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { KIND, type Tenant } from '../../api/tenant.js';
 import type { TenantClass } from '../../api/tenantclass.js';
 import type { Change } from '../../runtime/kube/informer.js';
@@ -12,11 +12,10 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
 import type { WorkQueue } from '../../runtime/work-queue.js';
 import type { ChildKind } from '../child-ref.js';
-import type { RouteKind } from '../exposure/foreign-routes.js';
+import type { Facet } from '../facets/contract.js';
 import type { ObservedState } from '../observed.js';
 import { REFUSAL_REASON } from '../policy/index.js';
 import type { WatchHandlers } from '../watches.js';
-import { tenantsOfSource } from '../secrets/source-routing.js';
 import { ClassRollout } from './class-rollout.js';
 import { Generations } from './generations.js';
 import { RefusedTenants } from './refused-tenants.js';
@@ -33,7 +32,7 @@ export interface EventRouterDeps {
 interface Moved {
   from?: string;
   to?: string;
-  /** Other Tenants that claim a host whose claims this event changed (exposure/claims.ts). */
+  /** Other Tenants whose decision this event may move, as the facets' indexes name them (a host's rivals). */
   rivals: string[];
 }
 
@@ -93,20 +92,22 @@ export class EventRouter implements WatchHandlers {
   }
 
   /**
-   * A source Secret changed: the Tenants whose class copies it look again, at the class-rollout
-   * rate. Those whose copy already holds it write nothing (its hash annotation says so). The warm
-   * pools look again too: members hold copies of the shared sources.
+   * An object a facet watches beyond its children changed (a source Secret, a route landlord did
+   * not make): its facet's index says whom it concerns, and whether at the class-rollout rate (a
+   * shared source may concern thousands; those whose copy already holds it write nothing).
    */
-  secretSource(secret: V1Secret): void {
-    this.wakePool?.();
+  watched(facet: Facet<unknown>, kind: string, object: KubernetesObject, deleted: boolean): void {
+    const wakes = this.deps.observed.watchedChanged(facet, kind, object, deleted);
+    if (wakes.pool === true) this.wakePool?.();
     const queue = this.queue;
     if (queue === undefined) return;
-    const { observed } = this.deps;
-    const source = { namespace: secret.metadata?.namespace ?? '', name: secret.metadata?.name ?? '' };
-    const names = tenantsOfSource(observed.tenants(), observed.tenantClasses(), source);
+    const names = wakes.tenants();
     if (names.length === 0) return;
-    this.deps.logger.info('source Secret changed; reconciling the tenants that copy it', {
-      source: `${source.namespace}/${source.name}`,
+    if (wakes.paced !== true) return this.wakeAll(names);
+    const { namespace = '', name = '' } = object.metadata ?? {};
+    this.deps.logger.info('a watched object changed; reconciling the tenants it concerns', {
+      facet: facet.name,
+      object: `${kind} ${namespace}/${name}`,
       tenants: names.length,
     });
     this.classRollout.spread(names, queue);
@@ -116,14 +117,6 @@ export class EventRouter implements WatchHandlers {
     const tenants = this.deps.observed.childChanged(kind, object, deleted);
     this.deps.metrics.watchEventsTotal.inc({ kind, outcome: tenants.length > 0 ? 'queued' : 'skipped' });
     for (const tenant of tenants) this.queue?.add(tenant);
-  }
-
-  /**
-   * A route landlord did not make started or stopped serving a host: the Tenants that claim one of
-   * its hosts look again, and so does the Tenant whose namespace it is in (it reports a stray route).
-   */
-  route(kind: RouteKind, object: KubernetesObject, deleted: boolean): void {
-    this.wakeAll(this.deps.observed.foreignRouteChanged(kind, object, deleted));
   }
 
   /**

@@ -6,6 +6,7 @@ import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import { resolvedClass, type ClassSecret } from '../../api/tenantclass.js';
 import { testConfig } from '../../testing/policy.js';
 import type { FacetInput } from '../facets/contract.js';
+import { clusterView } from '../facets/view.js';
 import { secretsFacet, type SecretsDecision } from './facet.js';
 import type { SecretSources } from './sources.js';
 
@@ -40,7 +41,7 @@ function input(secrets: ClassSecret[], shared = false, known = sources): FacetIn
     policy,
     state: 'active',
     namespace: shared ? undefined : 'acme',
-    cluster: { sources: known },
+    cluster: clusterView(new Map([[secretsFacet, known]])),
   };
 }
 
@@ -115,7 +116,10 @@ describe('the secrets facet', () => {
   it('gives a warm pool member the shared copies only, never a per-tenant one, bound or not', () => {
     const tenantClass = resolvedClass('standard', 1, { secrets: [SHARED, MISSING] });
     const policy = testConfig({ tenantClass, secretSourceNamespaces: ['platform-secrets'] });
-    const member = secretsFacet.member!({ policy, cluster: { sources: withDb('u-1') } });
+    const member = secretsFacet.member!({
+      policy,
+      cluster: clusterView(new Map([[secretsFacet, withDb('u-1')]])),
+    });
     if (!member.ok) throw new Error('refused');
     expect(member.objects.map((o) => o.ref.name)).toEqual(['sendgrid']);
   });

@@ -10,13 +10,14 @@ import { refusal } from '../policy/index.js';
 import { secretsCondition } from './condition.js';
 import { externalProblem } from './external.js';
 import { secretCopy } from './copy.js';
+import { sourceIndex, SOURCE_WATCHES } from './source-index.js';
 import { isPerTenantSource, NO_SOURCES, type SecretSources } from './sources.js';
 import { wantedSecrets, type SecretsWanted } from './wanted.js';
 
 /** What the class's secrets came to in the tenant's namespace; undefined: the class has none. */
 export type SecretsDecision = { wanted: SecretsWanted; namespace: string } | undefined;
 
-export const secretsFacet: Facet<SecretsDecision> = {
+export const secretsFacet: Facet<SecretsDecision, SecretSources> = {
   name: 'secrets',
   kinds: [
     // Thousands of copies, one per tenant and entry: no value of one stays in the operator's heap.
@@ -24,6 +25,8 @@ export const secretsFacet: Facet<SecretsDecision> = {
     // Its Ready is reported in SecretsReady.
     { kind: 'ExternalSecret', wave: 1, scope: 'cluster', needs: 'externalSecrets', readsStatus: 'whole' },
   ],
+  // The Secrets classes copy from, read through their cache.
+  watches: { kinds: SOURCE_WATCHES, index: sourceIndex },
   conditionType: CONDITION.secretsReady,
   decide({ tenant, policy, namespace, cluster }) {
     const { tenantClass } = policy;
@@ -31,7 +34,7 @@ export const secretsFacet: Facet<SecretsDecision> = {
     if (namespace === undefined) return { ok: false, refusal: refusal.secretsNotAllowed(tenantClass.name) };
     const scope = {
       sourceNamespaces: policy.secretSourceNamespaces ?? [],
-      sources: cluster.sources ?? NO_SOURCES,
+      sources: cluster.of(secretsFacet) ?? NO_SOURCES,
     };
     return {
       ok: true,
@@ -44,7 +47,7 @@ export const secretsFacet: Facet<SecretsDecision> = {
     objects: sharedCopies(
       policy.tenantClass,
       policy.secretSourceNamespaces ?? [],
-      cluster.sources ?? NO_SOURCES,
+      cluster.of(secretsFacet) ?? NO_SOURCES,
     ),
   }),
   children(_input, decision) {

@@ -1,3 +1,4 @@
+import type { V1Secret } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, KIND, type Tenant } from '../../api/tenant.js';
 import {
@@ -7,6 +8,7 @@ import {
   DEFAULT_CLASS_ANNOTATION,
   type TenantClass,
 } from '../../api/tenantclass.js';
+import { sourceIndex, SOURCE_WATCHES } from './source-index.js';
 import { tenantsOfSource } from './source-routing.js';
 
 const tenant = (name: string, className: string, how: 'spec' | 'status' = 'status'): Tenant => ({
@@ -88,5 +90,40 @@ describe('tenantsOfSource and the default class', () => {
       'dropped',
       'named',
     ]);
+  });
+});
+
+describe("the secrets facet's watch of its sources (source-index.ts)", () => {
+  const secret = (name: string, data: Record<string, string> = {}): V1Secret => ({
+    metadata: { name, namespace: 'src' },
+    type: 'Opaque',
+    data,
+  });
+  const cached = new Map([['sendgrid', secret('sendgrid', { key: 'dmFsdWU=' })]]);
+  const index = sourceIndex({
+    tenants: () => TENANTS,
+    classes: () => CLASSES,
+    builtInClass: undefined,
+    apis: { gatewayApi: false, externalSecrets: true },
+    read: (_kind, namespace, name) => (namespace === 'src' ? cached.get(name) : undefined),
+  });
+
+  it('reads each source through its cache, as a copy takes it', () => {
+    expect(index.view.secret('src', 'sendgrid')).toEqual({ type: 'Opaque', data: { key: 'dmFsdWU=' } });
+    expect(index.view.secret('src', 'missing')).toBeUndefined();
+    expect(index.view.externalSecrets).toBe(true);
+  });
+
+  it('wakes the Tenants that copy a changed source, at the class-rollout rate, and the warm pools', () => {
+    const wakes = index.changed('Secret', secret('sendgrid'), false);
+    expect(wakes).toMatchObject({ paced: true, pool: true });
+    expect(wakes.tenants()).toEqual(['a', 'a-db', 'b']);
+    expect(index.changed('Secret', secret('a-db'), true).tenants()).toEqual(['a']);
+  });
+
+  it('watches the source namespaces the policy names, whole', () => {
+    const [watch] = SOURCE_WATCHES;
+    expect(watch).toMatchObject({ apiVersion: 'v1', kind: 'Secret' });
+    expect(watch!.unread).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 // What a reconcile reads of the Secrets a class copies: the sources in the namespaces the operator is
-// installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES). Those few are cached whole (watches.ts);
+// installed to read (LANDLORD_SECRET_SOURCE_NAMESPACES). Those few are cached whole (source-index.ts);
 // the copies in tenant namespaces are cached by metadata alone (child-ref.ts, valuesAreRead).
 import type { V1Secret } from '@kubernetes/client-node';
 import { ANNOTATION } from '../../api/tenant.js';

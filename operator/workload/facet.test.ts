@@ -7,11 +7,12 @@ import type { Decisions, FacetInput } from '../facets/contract.js';
 import { exposureFacet } from '../exposure/facet.js';
 import { LABEL, type TenantState } from '../../api/tenant.js';
 import { workloadFacet } from './facet.js';
+import { NO_CLUSTER } from '../facets/view.js';
 
 function input(state: TenantState, privileged = false): FacetInput {
   const tenant = validTenant();
   if (privileged) containerContextOf(containerOf(tenant)).privileged = true;
-  return { tenant, policy: testConfig(), state, namespace: undefined, cluster: {} };
+  return { tenant, policy: testConfig(), state, namespace: undefined, cluster: NO_CLUSTER };
 }
 
 const notExposed: Decisions = { of: () => undefined };

@@ -14,6 +14,7 @@ import type { PolicyConfig } from '../policy/index.js';
 import { workloadFacet } from './facet.js';
 import { availableOfAll, degradedOfAll, rolloutGapOfAll, workloadsStatus, type Workload } from './summary.js';
 import { WORKLOAD_MESSAGE } from './reasons.js';
+import { NO_CLUSTER } from '../facets/view.js';
 
 const service = (name: string, labels: Record<string, string> = { app: name }): V1Deployment =>
   asService(validDeployment(), name, labels);
@@ -34,7 +35,7 @@ const perTenantConfig = (limits: Partial<PolicyConfig['tenantClass']['limits']> 
 };
 
 function input(tenant: Tenant, policy = perTenantConfig()): FacetInput {
-  return { tenant, policy, state: 'active', namespace: 'acme', cluster: {} };
+  return { tenant, policy, state: 'active', namespace: 'acme', cluster: NO_CLUSTER };
 }
 
 const notExposed: Decisions = { of: () => undefined };
