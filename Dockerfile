@@ -26,6 +26,7 @@ COPY harness harness
 COPY sandbox sandbox
 COPY e2e e2e
 COPY bench bench
+COPY testing testing
 COPY types types
 RUN npm run build
 

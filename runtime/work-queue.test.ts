@@ -47,6 +47,8 @@ function controlled() {
   return { handler, calls, release, stats: () => ({ maxRunning, overlap }) };
 }
 
+type Controlled = ReturnType<typeof controlled>;
+
 /** A handler that answers each key from a script and records when (fake time) each run started. */
 function scripted(answer: (key: string, run: number) => Outcome) {
   const runs = new Map<string, number[]>();
@@ -73,6 +75,20 @@ describe('WorkQueue', () => {
     vi.useRealTimers();
   });
 
+  /** A queue already running `key`, its handler held until released: what is added next waits. */
+  async function running(
+    key: string,
+    options: Partial<WorkQueueOptions> = {},
+  ): Promise<{ h: Controlled; q: WorkQueue }> {
+    const h = controlled();
+    const q = new WorkQueue(h.handler, { ...OPTIONS, ...options });
+    queue = q;
+    q.start();
+    q.add(key);
+    await settle();
+    return { h, q };
+  }
+
   describe('de-duplication', () => {
     it('keeps one entry for a key added many times while it waits', async () => {
       const h = scripted(() => ({ kind: 'done' }));
@@ -85,14 +101,10 @@ describe('WorkQueue', () => {
     });
 
     it('runs a key once more when it was added while running, never twice at once', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, OPTIONS);
-      queue.start();
-      queue.add('a');
-      await settle();
-      queue.add('a');
-      queue.add('a');
-      expect([queue.inFlight, queue.length]).toEqual([1, 0]);
+      const { h, q } = await running('a');
+      q.add('a');
+      q.add('a');
+      expect([q.inFlight, q.length]).toEqual([1, 0]);
       await h.release('a');
       expect(h.calls).toEqual(['a', 'a']);
       await h.release('a');
@@ -101,16 +113,12 @@ describe('WorkQueue', () => {
     });
 
     it('lets a newer event win over a requested requeue', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, OPTIONS);
-      queue.start();
-      queue.add('a');
-      await settle();
-      queue.add('a');
+      const { h, q } = await running('a');
+      q.add('a');
       await h.release('a', { kind: 'requeueAfter', delayMs: 5000 });
       expect(h.calls).toEqual(['a', 'a']);
       await h.release('a');
-      expect(queue.delayed).toBe(0);
+      expect(q.delayed).toBe(0);
     });
   });
 
@@ -230,14 +238,10 @@ describe('WorkQueue', () => {
     });
 
     it('retries after backoff even when events arrived during the failing run', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, OPTIONS);
-      queue.start();
-      queue.add('a');
-      await settle();
-      queue.add('a');
+      const { h, q } = await running('a');
+      q.add('a');
       await h.release('a', { kind: 'retry' });
-      expect([h.calls.length, queue.delayed]).toEqual([1, 1]);
+      expect([h.calls.length, q.delayed]).toEqual([1, 1]);
       await vi.advanceTimersByTimeAsync(100);
       expect(h.calls.length).toBe(2);
       await h.release('a');
@@ -334,6 +338,12 @@ describe('WorkQueue', () => {
   });
 
   describe('lanes', () => {
+    /** Releases each key as it runs and expects them to have run in exactly that order. */
+    async function runsInOrder(h: Controlled, keys: string[]): Promise<void> {
+      for (const key of keys) await h.release(key);
+      expect(h.calls).toEqual(keys);
+    }
+
     it('runs every event key before any background key (fewer than the fairness bound), each lane in arrival order', async () => {
       const h = controlled();
       queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
@@ -342,35 +352,25 @@ describe('WorkQueue', () => {
       await settle();
       queue.add('e1');
       queue.add('e2');
-      for (const key of ['r1', 'e1', 'e2', 'r2', 'r3']) await h.release(key);
-      expect(h.calls).toEqual(['r1', 'e1', 'e2', 'r2', 'r3']);
+      await runsInOrder(h, ['r1', 'e1', 'e2', 'r2', 'r3']);
     });
 
     it('moves a waiting background key up when an event asks for it, never down, and runs it once', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
-      queue.start();
-      queue.add('busy');
-      await settle();
-      queue.add('r1', 'background');
-      queue.add('moved', 'background');
-      queue.add('moved');
-      queue.add('e1');
-      queue.add('e1', 'background');
-      expect(queue.length).toBe(3);
-      for (const key of ['busy', 'moved', 'e1', 'r1']) await h.release(key);
-      expect(h.calls).toEqual(['busy', 'moved', 'e1', 'r1']);
+      const { h, q } = await running('busy', { concurrency: 1 });
+      q.add('r1', 'background');
+      q.add('moved', 'background');
+      q.add('moved');
+      q.add('e1');
+      q.add('e1', 'background');
+      expect(q.length).toBe(3);
+      await runsInOrder(h, ['busy', 'moved', 'e1', 'r1']);
     });
 
     it('reruns a key asked for while running in the more urgent of the lanes it was asked in', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
-      queue.start();
-      queue.add('a');
-      await settle();
-      queue.add('a');
-      queue.add('a', 'background');
-      queue.add('r1', 'background');
+      const { h, q } = await running('a', { concurrency: 1 });
+      q.add('a');
+      q.add('a', 'background');
+      q.add('r1', 'background');
       await h.release('a');
       expect(h.calls).toEqual(['a', 'a']);
       await h.release('a');
@@ -399,46 +399,31 @@ describe('WorkQueue', () => {
     });
 
     it('puts a key the urgent test names ahead of every other, whatever lane it was asked in', async () => {
-      const h = controlled();
       const waitedOn = new Set(['signup']);
-      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1, urgent: (key) => waitedOn.has(key) });
-      queue.start();
-      queue.add('busy');
-      await settle();
-      for (const key of ['r1', 'r2']) queue.add(key, 'background');
-      queue.add('e1');
-      queue.add('signup', 'background');
-      for (const key of ['busy', 'signup', 'e1', 'r1', 'r2']) await h.release(key);
-      expect(h.calls).toEqual(['busy', 'signup', 'e1', 'r1', 'r2']);
+      const { h, q } = await running('busy', { concurrency: 1, urgent: (key) => waitedOn.has(key) });
+      for (const key of ['r1', 'r2']) q.add(key, 'background');
+      q.add('e1');
+      q.add('signup', 'background');
+      await runsInOrder(h, ['busy', 'signup', 'e1', 'r1', 'r2']);
     });
 
     it('keeps a delayed key in the lane it was asked in: a rollout step stays behind later events', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
-      queue.start();
-      queue.add('busy');
-      await settle();
-      queue.addAfter('rollout1', 10, 'background');
-      queue.addAfter('rollout2', 10, 'background');
+      const { h, q } = await running('busy', { concurrency: 1 });
+      q.addAfter('rollout1', 10, 'background');
+      q.addAfter('rollout2', 10, 'background');
       await vi.advanceTimersByTimeAsync(20);
-      queue.add('e1');
-      for (const key of ['busy', 'e1', 'rollout1', 'rollout2']) await h.release(key);
-      expect(h.calls).toEqual(['busy', 'e1', 'rollout1', 'rollout2']);
+      q.add('e1');
+      await runsInOrder(h, ['busy', 'e1', 'rollout1', 'rollout2']);
     });
 
     it('fires a pending delay in the more urgent of the lanes it was asked in', async () => {
-      const h = controlled();
-      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 1 });
-      queue.start();
-      queue.add('busy');
-      await settle();
-      queue.addAfter('b1', 5, 'background');
-      queue.addAfter('k', 10, 'background');
-      queue.addAfter('k', 50, 'event');
+      const { h, q } = await running('busy', { concurrency: 1 });
+      q.addAfter('b1', 5, 'background');
+      q.addAfter('k', 10, 'background');
+      q.addAfter('k', 50, 'event');
       await vi.advanceTimersByTimeAsync(100);
-      for (const key of ['busy', 'k', 'b1']) await h.release(key);
-      expect(h.calls).toEqual(['busy', 'k', 'b1']);
-      expect(queue.delayed).toBe(0);
+      await runsInOrder(h, ['busy', 'k', 'b1']);
+      expect(q.delayed).toBe(0);
     });
 
     it('asks the urgent test again when a backoff ends', async () => {
