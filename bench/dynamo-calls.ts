@@ -2,14 +2,8 @@
 // loopback proxy between sync and moto: moto reports no consumed capacity and sync sends no
 // ReturnConsumedCapacity, so what row status costs the table is read from the calls and the rows'
 // sizes (DynamoDB's pricing: a strongly consistent read is one unit per 4 KB, a write one per 1 KB).
-import {
-  Agent,
-  createServer,
-  request,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { LoopbackProxy } from '../harness/loopback-proxy.js';
 
 /** Operation → calls. */
 export type DynamoCalls = Record<string, number>;
@@ -33,24 +27,23 @@ export function callsDelta(before: DynamoCalls, after: DynamoCalls): DynamoCalls
 }
 
 export class DynamoCallCounter {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly server: Server;
-  private readonly calls: DynamoCalls = {};
-
-  private constructor(private readonly target: URL) {
-    this.server = createServer((req, res) => this.forward(req, res));
-  }
+  private constructor(
+    private readonly proxy: LoopbackProxy,
+    private readonly calls: DynamoCalls,
+  ) {}
 
   /** Starts the counter on a free loopback port in front of `target` (moto's http:// URL). */
   static async start(target: string): Promise<DynamoCallCounter> {
-    const counter = new DynamoCallCounter(new URL(target));
-    await new Promise<void>((resolve) => counter.server.listen(0, '127.0.0.1', resolve));
-    return counter;
+    const calls: DynamoCalls = {};
+    const count = (req: IncomingMessage): void => {
+      const operation = operationOf(req.headers['x-amz-target']);
+      calls[operation] = (calls[operation] ?? 0) + 1;
+    };
+    return new DynamoCallCounter(await LoopbackProxy.start(target, { onRequest: count }), calls);
   }
 
   get url(): string {
-    const address = this.server.address();
-    return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+    return this.proxy.url;
   }
 
   /** The calls so far, by operation (a copy). */
@@ -59,27 +52,6 @@ export class DynamoCallCounter {
   }
 
   close(): Promise<void> {
-    this.agent.destroy();
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private forward(req: IncomingMessage, res: ServerResponse): void {
-    const operation = operationOf(req.headers['x-amz-target']);
-    this.calls[operation] = (this.calls[operation] ?? 0) + 1;
-    const upstream = request({
-      agent: this.agent,
-      host: this.target.hostname,
-      port: this.target.port,
-      method: req.method,
-      path: req.url,
-      headers: { ...req.headers, host: this.target.host },
-    });
-    upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    return this.proxy.close();
   }
 }

@@ -12,7 +12,7 @@ import {
   type DataTableShape,
   type PartitionLoad,
 } from '../../harness/data-table.js';
-import { LatencyProxy } from '../../harness/latency-proxy.js';
+import { LoopbackProxy } from '../../harness/loopback-proxy.js';
 import { startMotoServer } from '../../harness/moto-server.js';
 import { createPurgeClient } from '../../purger/data/client.js';
 import { DEFAULT_WORKERS, purgePartition } from '../../purger/data/partition-purge.js';
@@ -114,7 +114,7 @@ async function measureNetwork(
   endpoint: string,
   latencyMs: number,
 ): Promise<PurgeNetworkResult> {
-  const proxy = latencyMs > 0 ? await LatencyProxy.start(endpoint, latencyMs) : undefined;
+  const proxy = latencyMs > 0 ? await LoopbackProxy.start(endpoint, { delayMs: latencyMs }) : undefined;
   const network = latencyMs > 0 ? `loopback + ${latencyMs} ms` : 'loopback';
   const client = createPurgeClient({
     endpoint: proxy?.url ?? endpoint,

@@ -1,6 +1,8 @@
-// A loopback proxy that holds every request for a fixed time before forwarding it: the round trip
-// to a DynamoDB region that moto on loopback does not have, so that a measurement of concurrent
-// requests against sequential ones sees the latency that concurrency hides.
+// A loopback HTTP proxy in front of one server, for what a benchmark must see between a component
+// and moto: a fixed hold before each request is forwarded (the round trip to a DynamoDB region that
+// moto on loopback does not have, so that concurrent requests against sequential ones see the
+// latency concurrency hides), and a look at each request as it passes (bench/dynamo-calls.ts counts
+// sync's calls by operation).
 import {
   Agent,
   createServer,
@@ -10,23 +12,34 @@ import {
   type ServerResponse,
 } from 'node:http';
 
-export class LatencyProxy {
+export interface ProxyOptions {
+  /** How long each request is held before it is forwarded; 0 (the default) forwards at once. */
+  delayMs?: number;
+  /** Called with each request before it is forwarded. */
+  onRequest?: (req: IncomingMessage) => void;
+}
+
+export class LoopbackProxy {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
   private readonly server: Server;
 
   private constructor(
     private readonly target: URL,
-    readonly delayMs: number,
+    private readonly options: ProxyOptions,
   ) {
     this.server = createServer((req, res) => this.handle(req, res));
   }
 
   /** Starts the proxy on a free loopback port in front of `target` (an http:// URL). */
-  static async start(target: string, delayMs: number): Promise<LatencyProxy> {
-    const proxy = new LatencyProxy(new URL(target), delayMs);
+  static async start(target: string, options: ProxyOptions = {}): Promise<LoopbackProxy> {
+    const proxy = new LoopbackProxy(new URL(target), options);
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
+  }
+
+  get delayMs(): number {
+    return this.options.delayMs ?? 0;
   }
 
   get url(): string {
@@ -41,6 +54,7 @@ export class LatencyProxy {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.options.onRequest?.(req);
     const upstream = request({
       agent: this.agent,
       host: this.target.hostname,
@@ -55,6 +69,7 @@ export class LatencyProxy {
     });
     upstream.on('error', () => res.destroy());
     // Half the round trip on the way there is as good as all of it: the request waits, then goes.
-    setTimeout(() => req.pipe(upstream), this.delayMs);
+    if (this.delayMs > 0) setTimeout(() => req.pipe(upstream), this.delayMs);
+    else req.pipe(upstream);
   }
 }
