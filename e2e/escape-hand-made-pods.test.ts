@@ -148,8 +148,15 @@ describe('the honest path', () => {
     await core.deleteNamespacedPod({ name: pod!.metadata!.name!, namespace, gracePeriodSeconds: 0 });
     const [again] = await running(namespace, `app=${tenant}-app`);
     expect(again!.metadata?.name).not.toBe(pod!.metadata?.name);
-    const deployment = await apps.readNamespacedDeployment({ name: `${tenant}-app`, namespace });
-    expect(deployment.status?.availableReplicas).toBe(1);
+    // The Deployment controller counts the new pod after the kubelet reports it, so wait for it.
+    await waitUntil(
+      'the Deployment to count its new pod available',
+      async () => {
+        const deployment = await apps.readNamespacedDeployment({ name: `${tenant}-app`, namespace });
+        return deployment.status?.availableReplicas === 1 || undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
   });
 
   it("admits a pod the team makes within the class's rules, and it runs", async () => {
