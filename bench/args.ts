@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { repoRoot } from '../harness/paths.js';
+import { DATABASE_ENGINES, type DatabaseEngine } from '../api/tenantclass.js';
 import { imageNodeFlags } from './deployed.js';
 import { SECRET_SOURCE_NAMESPACE } from './secrets.js';
 
@@ -47,10 +48,15 @@ export interface BenchOptions {
   /** Deployments per row (services of one tenant); the fullfeature scenario's full side sets it. */
   services: number;
   /**
-   * PerTenant runs: the class gives every tenant a PostgreSQL database of its own, on a server the
+   * PerTenant runs: the class gives every tenant a database of its own, on a server the
    * run starts (bench/databases.ts). Set by the fullfeature scenario for its full side.
    */
   databases: boolean;
+  /**
+   * The engine of those databases: postgres (the default) or mysql, served by MariaDB, whose CREATE
+   * DATABASE makes a directory where PostgreSQL 15 copies a ~7 MB template: 5,000 tenants fit a disk.
+   */
+  databaseEngine: DatabaseEngine;
   /**
    * sync's DynamoDB calls counted by operation through a loopback proxy (bench/dynamo-calls.ts):
    * what row status costs the table. Set by the fullfeature scenario for both its sides.
@@ -131,6 +137,13 @@ interface Flags {
   signupRate: number;
   signupSeconds: number;
   signupEditRate: number;
+  databaseEngine: DatabaseEngine;
+}
+
+function databaseEngine(text: string): DatabaseEngine {
+  const engine = DATABASE_ENGINES.find((e) => e === text);
+  if (engine === undefined) throw new InvalidArgumentError(`expected one of ${DATABASE_ENGINES.join(', ')}`);
+  return engine;
 }
 
 function positiveNumber(text: string): number {
@@ -157,7 +170,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status, two Deployments per row with a Service each, a PostgreSQL database per tenant on a server the run starts; full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status, two Deployments per row with a Service each, a database per tenant on a server the run starts (--database-engine); full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(
@@ -183,6 +196,12 @@ export function benchCommand(): Command {
     .option(
       '--secrets',
       `PerTenant runs: the class copies two Secrets into every tenant namespace (a shared one and the tenant's own <tenant>-db, sources in ${SECRET_SOURCE_NAMESPACE} made before the run), in landlord and the baseline alike`,
+    )
+    .option(
+      '--database-engine <engine>',
+      "fullfeature: the engine of each tenant's database, postgres or mysql (served by MariaDB, whose databases are directories where PostgreSQL 15 copies ~7 MB each: 5,000 of those need ~37 GB a side)",
+      databaseEngine,
+      'postgres',
     )
     .option(
       '--no-pods',
@@ -223,6 +242,7 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     rowStatus: false,
     services: 1,
     databases: false,
+    databaseEngine: flags.databaseEngine,
     dynamoCalls: false,
     signups: { rate: flags.signupRate, seconds: flags.signupSeconds, editRate: flags.signupEditRate },
   };

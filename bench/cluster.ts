@@ -9,6 +9,7 @@ import { installTenantCrd } from '../harness/tenant-crd.js';
 import { KubeApi } from '../runtime/kube/api.js';
 import type { ApiServerAccess } from '../harness/apiserver-requests.js';
 import { BENCH_NAMESPACE } from './rows.js';
+import type { DatabaseEngine } from '../api/tenantclass.js';
 import { startDatabases, type BenchDatabases } from './databases.js';
 
 export interface BenchCluster {
@@ -17,7 +18,7 @@ export interface BenchCluster {
   kubeConfig: KubeConfig;
   access: ApiServerAccess;
   startSeconds: number;
-  /** PostgreSQL for the class's databases, when the run has them. */
+  /** The server of the class's databases, when the run has them. */
   databases?: BenchDatabases;
 }
 
@@ -26,9 +27,17 @@ const running = new Set<Cluster>();
 /** The database server of each cluster that has one, stopped with it. */
 const databaseServers = new Map<Cluster, BenchDatabases>();
 
+/** The cluster a run of `tenancy` needs: a database server only for PerTenant runs with databases. */
+export function clusterOptions(
+  options: { databases: boolean; databaseEngine: DatabaseEngine },
+  tenancy: 'shared' | 'pertenant',
+): { databases?: DatabaseEngine } {
+  return tenancy === 'pertenant' && options.databases ? { databases: options.databaseEngine } : {};
+}
+
 export async function freshCluster(
   log: (line: string) => void,
-  options: { databases: boolean } = { databases: false },
+  options: { databases?: DatabaseEngine } = {},
 ): Promise<BenchCluster> {
   const started = performance.now();
   const cluster = await Cluster.start({ dynamodb: 'moto', log });
@@ -43,8 +52,11 @@ export async function freshCluster(
       path: '/api/v1/namespaces',
       body: { metadata: { name: BENCH_NAMESPACE } },
     });
-    if (options.databases)
-      databaseServers.set(cluster, await startDatabases(join(cluster.runDir, 'logs'), log));
+    if (options.databases !== undefined)
+      databaseServers.set(
+        cluster,
+        await startDatabases(join(cluster.runDir, 'logs'), log, options.databases),
+      );
   } catch (err) {
     await stopCluster(cluster);
     throw err;

@@ -17,7 +17,7 @@ import { row, services, SERVICE_PORT } from './rows.js';
 import { callsDelta, operationOf } from './dynamo-calls.js';
 import { itemBytes } from './dynamo.js';
 import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
-import { BENCH_DATABASES, adminSecret, benchTenantDatabases } from './databases.js';
+import { adminSecret, benchDatabases, benchTenantDatabases } from './databases.js';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 
 function sized(n: number, apiServerCpu: number, operatorPeakMiB: number): SizeResult {
@@ -58,6 +58,12 @@ describe('fullfeature', () => {
     expect(FULL_FEATURE_SERVICES).toBe(2);
     expect(plainOptions(fullOptions(parseArgs([])))).toMatchObject({ databases: false, dynamoCalls: true });
     expect(parseArgs([])).toMatchObject({ databases: false, dynamoCalls: false, services: 1 });
+  });
+
+  it('puts the databases on PostgreSQL unless --database-engine names mysql, and refuses other engines', () => {
+    expect(parseArgs([]).databaseEngine).toBe('postgres');
+    expect(fullOptions(parseArgs(['--database-engine', 'mysql'])).databaseEngine).toBe('mysql');
+    expect(() => parseArgs(['--database-engine', 'oracle'])).toThrow(/postgres, mysql/);
   });
 
   it('reads API server CPU per tenant in milliseconds, and the ratios full over plain', () => {
@@ -141,6 +147,7 @@ describe('row status cost', () => {
 
   it("sums the database server's CPU, its backends' included", () => {
     expect(databaseCpuSeconds({ 'kube-apiserver': 30, postgres: 4.5 })).toBe(4.5);
+    expect(databaseCpuSeconds({ 'kube-apiserver': 30, mariadbd: 2.5 })).toBe(2.5);
     expect(databaseCpuSeconds({ 'kube-apiserver': 30 })).toBeUndefined();
     expect(databaseCpuSeconds(undefined)).toBeUndefined();
   });
@@ -152,7 +159,7 @@ describe('the full side in the baseline', () => {
   it('gives the class a PostgreSQL database per tenant only when asked', () => {
     expect(benchClass({ expose: true, secrets: true }).spec?.databases).toBeUndefined();
     expect(benchClass({ expose: true, secrets: false, databases: true }).spec?.databases).toEqual(
-      BENCH_DATABASES,
+      benchDatabases('postgres'),
     );
     expect(benchTenantDatabases('t-00003')).toEqual([
       expect.objectContaining({
@@ -161,6 +168,15 @@ describe('the full side in the baseline', () => {
         role: 't_t-00003',
         secretName: 'db-main',
       }),
+    ]);
+  });
+
+  it('gives the class a MariaDB database per tenant under --database-engine mysql', () => {
+    const databases = benchClass({ expose: false, secrets: false, databases: true, databaseEngine: 'mysql' })
+      .spec?.databases;
+    expect(databases).toEqual([expect.objectContaining({ engine: 'mysql', nameTemplate: 't_{name}' })]);
+    expect(benchTenantDatabases('t-00003', 'mysql')).toEqual([
+      expect.objectContaining({ engine: 'mysql', database: 't_t-00003', secretName: 'db-main' }),
     ]);
   });
 
@@ -192,7 +208,7 @@ describe('the full side in the baseline', () => {
       'landlord-system',
     );
     expect(secret.metadata).toEqual({
-      name: BENCH_DATABASES[0]!.server.secretRef.name,
+      name: benchDatabases('postgres')[0]!.server.secretRef.name,
       namespace: 'landlord-system',
     });
     expect(Buffer.from(secret.data!.port!, 'base64').toString()).toBe('5432');

@@ -233,7 +233,8 @@ async function runFullFeature(
     // Each tenant's several Deployments and its database: the waits scale with what is made.
     const timeoutMs = (size: number): number => ctx.timeoutMs(size * FULL_FEATURE_SERVICES);
     const full = await runSize(n, { ...ctx, options: fullOptions(ctx.options), timeoutMs }, 'pertenant');
-    into.push({ n, plain, full, fullOverPlain: fullOverPlain(plain, full) });
+    const databaseEngine = ctx.options.databaseEngine;
+    into.push({ n, databaseEngine, plain, full, fullOverPlain: fullOverPlain(plain, full) });
     await saved();
   }
 }

@@ -1,5 +1,6 @@
 // The results: the JSON written to bench/results, the table printed at the end, and the list of
 // metrics every size must carry (the quick e2e test checks the JSON against it).
+import type { DatabaseEngine } from '../api/tenantclass.js';
 import type { MachineInfo } from './machine.js';
 import { fixed, renderTable, type Column } from './measure/table.js';
 import type { BaselineResult } from './scenarios/baseline.js';
@@ -23,6 +24,8 @@ export interface SizeResult {
 /** The fullfeature scenario at one size: plain PerTenant and full-feature, each against its baseline. */
 export interface FullFeatureResult {
   n: number;
+  /** The full side's database engine (absent in reports from before --database-engine: postgres). */
+  databaseEngine?: DatabaseEngine;
   plain: SizeResult;
   full: SizeResult;
   /** Full over plain: the API server's CPU per tenant (cold) and the operator's peak RSS (goal ≤ 1.5 each). */

@@ -14,6 +14,7 @@ import {
   CLASS_PLURAL,
   policyOf,
   type ClassPolicy,
+  type DatabaseEngine,
   type TenantClass,
 } from '../api/tenantclass.js';
 import { repoRoot } from '../harness/paths.js';
@@ -29,7 +30,7 @@ import { wantedSecrets, type SecretScope } from '../operator/secrets/wanted.js';
 import { workloadServices } from '../operator/workload/services.js';
 import { configMap, services, type RowShape } from './rows.js';
 import { BENCH_SECRETS } from './secrets.js';
-import { BENCH_DATABASES } from './databases.js';
+import { benchDatabases } from './databases.js';
 
 export type Tenancy = 'shared' | 'pertenant';
 
@@ -46,8 +47,9 @@ function standardClass(): TenantClass {
 interface ClassOptions {
   expose: boolean;
   secrets: boolean;
-  /** A PostgreSQL database per tenant (the fullfeature scenario's full side). */
+  /** A database per tenant (the fullfeature scenario's full side), on databaseEngine's server. */
   databases?: boolean;
+  databaseEngine?: DatabaseEngine;
 }
 
 /**
@@ -60,7 +62,8 @@ export function benchClass(options: ClassOptions): TenantClass {
   const expose = { port: 80, host: '{name}.apps.example.com', ingressClassName: 'nginx' };
   const exposed = options.expose ? { expose, allowedDomains: ['apps.example.com'] } : {};
   const secrets = options.secrets ? { secrets: [...BENCH_SECRETS] } : {};
-  const databases = options.databases === true ? { databases: [...BENCH_DATABASES] } : {};
+  const engine = options.databaseEngine ?? 'postgres';
+  const databases = options.databases === true ? { databases: benchDatabases(engine) } : {};
   return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets, ...databases } };
 }
 

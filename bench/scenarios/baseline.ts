@@ -29,7 +29,7 @@ import {
   type Tenant,
 } from '../../api/tenant.js';
 import { apiPath } from '../../runtime/kube/paths.js';
-import { freshCluster, stopCluster } from '../cluster.js';
+import { clusterOptions, freshCluster, stopCluster } from '../cluster.js';
 import {
   deploymentAvailable,
   waitForCount,
@@ -203,9 +203,9 @@ function databaseMaker(
   create: (object: KubernetesObject) => Promise<unknown>,
 ): ((tenant: Tenant, namespace: string) => Promise<void>) & { serverMs: () => number } {
   let serverMs = 0;
-  const admin = bench.databases?.admin;
+  const server = bench.databases;
   const make = async (tenant: Tenant, namespace: string): Promise<void> => {
-    if (admin !== undefined) serverMs += await makeTenantDatabases(admin, tenant, namespace, create);
+    if (server !== undefined) serverMs += await makeTenantDatabases(server, tenant, namespace, create);
   };
   return Object.assign(make, { serverMs: () => serverMs });
 }
@@ -227,8 +227,7 @@ export async function runBaseline(
   ctx: RunContext,
   tenancy: Tenancy = 'shared',
 ): Promise<BaselineResult> {
-  const withDatabases = tenancy === 'pertenant' && ctx.options.databases;
-  const bench = await freshCluster(ctx.log, { databases: withDatabases });
+  const bench = await freshCluster(ctx.log, clusterOptions(ctx.options, tenancy));
   const custom = bench.kubeConfig.makeApiClient(CustomObjectsApi);
   const replicas = benchReplicas(ctx.options);
   const shape = { replicas, services: tenancy === 'pertenant' ? ctx.options.services : 1 };
@@ -310,7 +309,7 @@ async function databasesMade(
   const tenants = Array.from({ length: n }, (_, i) => tenantName(i));
   return {
     serverSeconds: round((children.databaseMs?.() ?? 0) / 1000),
-    made: await countDatabases(bench.databases!.admin, tenants),
+    made: await countDatabases(bench.databases!, tenants),
   };
 }
 

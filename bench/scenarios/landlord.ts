@@ -3,7 +3,7 @@
 // with the short resync of the steady-state window); the steady state; edits through the stream
 // (sync back on its default resync) and by polling. Peak memory is read from each process before
 // it stops.
-import { freshCluster, stopCluster } from '../cluster.js';
+import { clusterOptions, freshCluster, stopCluster } from '../cluster.js';
 import type { HeapReport } from '../component.js';
 import type { MemoryReport } from '../measure/rss.js';
 import type { RunContext } from '../run-context.js';
@@ -53,8 +53,7 @@ export async function runLandlord(
   out: Partial<LandlordResult>,
   run: LandlordRun = SHARED,
 ): Promise<void> {
-  const databases = run.tenancy === 'pertenant' && ctx.options.databases;
-  const bench = await freshCluster(ctx.log, { databases });
+  const bench = await freshCluster(ctx.log, clusterOptions(ctx.options, run.tenancy));
   out.clusterStartSeconds = Math.round(bench.startSeconds * 10) / 10;
   const session = new Session(bench, n, ctx, run.tenancy);
   try {
@@ -67,7 +66,7 @@ export async function runLandlord(
       ctx.print(`[N=${n}] landlord: ${copies} Secrets, both copies in every tenant namespace, SecretsReady`);
     }
     if (bench.databases !== undefined) {
-      out.databases = { made: await countDatabases(bench.databases.admin, session.names) };
+      out.databases = { made: await countDatabases(bench.databases, session.names) };
       ctx.print(`[N=${n}] landlord: ${out.databases.made} tenant databases on the server`);
     }
     ctx.print(`[N=${n}] landlord: restarting the operator, then sync`);
