@@ -8,6 +8,9 @@ import { DATABASE_ENGINES, type DatabaseEngine } from '../api/tenantclass.js';
 import { imageNodeFlags } from './deployed.js';
 import { SECRET_SOURCE_NAMESPACE } from './secrets.js';
 
+/** The pooled class's warm members in the warmpool and signups scenarios, unless --signup-pool says. */
+export const POOL = 20;
+
 export interface BenchOptions {
   quick: boolean;
   /** Tenant counts, one fresh cluster (per scenario) each. */
@@ -70,6 +73,8 @@ export interface SignupOptions {
   rate: number;
   seconds: number;
   editRate: number;
+  /** Warm members the pooled class keeps: sized to the pooled signups arriving while one starts. */
+  pool: number;
 }
 
 export const SCENARIOS = [
@@ -137,6 +142,7 @@ interface Flags {
   signupRate: number;
   signupSeconds: number;
   signupEditRate: number;
+  signupPool: number;
   databaseEngine: DatabaseEngine;
 }
 
@@ -188,6 +194,12 @@ export function benchCommand(): Command {
       "signups: edits per second of running tenants' rows meanwhile (default 2; 0: none)",
       nonNegativeNumber,
       2,
+    )
+    .option(
+      '--signup-pool <members>',
+      "signups: the pooled class's warm members (default 20; a pool answers every signup only when it holds the pooled signups arriving while a member starts: rate / 2 × app start)",
+      positiveInt,
+      POOL,
     )
     .option(
       '--expose',
@@ -244,6 +256,11 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     databases: false,
     databaseEngine: flags.databaseEngine,
     dynamoCalls: false,
-    signups: { rate: flags.signupRate, seconds: flags.signupSeconds, editRate: flags.signupEditRate },
+    signups: {
+      rate: flags.signupRate,
+      seconds: flags.signupSeconds,
+      editRate: flags.signupEditRate,
+      pool: flags.signupPool,
+    },
   };
 }

@@ -33,20 +33,22 @@ describe('--signups', () => {
   it('runs the signups scenario alone, at 10 rows/s for 60 s with 2 edits/s unless told', () => {
     const options = parseArgs(['--signups', '--sizes=1000']);
     expect(options.scenarios).toEqual(['signups']);
-    expect(options.signups).toEqual({ rate: 10, seconds: 60, editRate: 2 });
+    expect(options.signups).toEqual({ rate: 10, seconds: 60, editRate: 2, pool: 20 });
   });
 
-  it('takes a rate, a duration and an edit rate, and refuses what is not one', () => {
+  it('takes a rate, a duration, an edit rate and a pool size, and refuses what is not one', () => {
     const options = parseArgs([
       '--signups',
       '--signup-rate=2.5',
       '--signup-seconds=30',
       '--signup-edit-rate=0',
+      '--signup-pool=120',
     ]);
-    expect(options.signups).toEqual({ rate: 2.5, seconds: 30, editRate: 0 });
+    expect(options.signups).toEqual({ rate: 2.5, seconds: 30, editRate: 0, pool: 120 });
     expect(() => parseArgs(['--signups', '--signup-rate=0'])).toThrow();
     expect(() => parseArgs(['--signups', '--signup-seconds=1.5'])).toThrow();
     expect(() => parseArgs(['--signups', '--signup-edit-rate=-1'])).toThrow();
+    expect(() => parseArgs(['--signups', '--signup-pool=0'])).toThrow();
   });
 
   it('schedules rows evenly and alternates the pooled class and the cold one', () => {

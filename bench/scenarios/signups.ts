@@ -30,7 +30,6 @@ import { benchPolicy, installClass, namespaceOf } from '../tenancy.js';
 import { Session, TABLE } from './session.js';
 import {
   COLD_CLASS,
-  POOL,
   POOLED_CLASS,
   START_SECONDS,
   background,
@@ -88,8 +87,8 @@ export async function runSignups(n: number, ctx: RunContext): Promise<SignupResu
     await session.seed();
     const backgroundSeconds = await background(session, 'signups');
     await installClass(bench.api, signupClass(COLD_CLASS, false));
-    await installClass(bench.api, signupClass(POOLED_CLASS, true));
-    await untilWarm(session);
+    await installClass(bench.api, signupClass(POOLED_CLASS, true, ctx.options.signups.pool));
+    await untilWarm(session, ctx.options.signups.pool);
     await Promise.all([quotas.start(), namespaces.start()]);
     return await measure(session, { quotas, namespaces }, backgroundSeconds);
   } finally {
@@ -130,7 +129,7 @@ async function measure(
     seconds,
     editRate,
     appStartSeconds: START_SECONDS,
-    poolSize: POOL,
+    poolSize: ctx.options.signups.pool,
     classes: {
       [POOLED_CLASS]: summarizeSignups(byClass(POOLED_CLASS)),
       [COLD_CLASS]: summarizeSignups(byClass(COLD_CLASS)),

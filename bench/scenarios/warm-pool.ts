@@ -17,8 +17,7 @@ import { sleep } from '../pool.js';
 import type { RunContext } from '../run-context.js';
 import { installClass } from '../tenancy.js';
 import { Session, TABLE } from './session.js';
-
-export const POOL = 20;
+import { POOL } from '../args.js';
 const SIGNUPS = 20;
 const COLD = 10;
 export const START_SECONDS = 20;
@@ -61,9 +60,9 @@ function slowApp(): Record<string, unknown> {
   };
 }
 
-export function signupClass(name: string, pooled: boolean): TenantClass {
+export function signupClass(name: string, pooled: boolean, poolSize = POOL): TenantClass {
   const namespace = { mode: 'PerTenant' as const, nameTemplate: pooled ? 'wp-{id}' : 'slow-{name}' };
-  const warmPool = { size: POOL, deployment: slowApp(), maxUnavailable: 2 };
+  const warmPool = { size: poolSize, deployment: slowApp(), maxUnavailable: 2 };
   return {
     apiVersion: CLASS_API_VERSION,
     kind: CLASS_KIND,
@@ -124,15 +123,15 @@ export async function background(session: Session, label = 'warm pool'): Promise
   return Math.round((ready - started) / 100) / 10;
 }
 
-/** Until the pooled class reports POOL warm members (its status.warm). */
-export async function untilWarm(session: Session): Promise<void> {
+/** Until the pooled class reports `size` warm members (its status.warm). */
+export async function untilWarm(session: Session, size = POOL): Promise<void> {
   const path = `/apis/${GROUP}/${VERSION}/${CLASS_PLURAL}/${POOLED_CLASS}`;
-  const deadline = performance.now() + session.ctx.timeoutMs(POOL) + START_SECONDS * 1000;
+  const deadline = performance.now() + session.ctx.timeoutMs(size) + START_SECONDS * 1000;
   for (;;) {
     session.assertRunning();
     const tc = await session.bench.api.request<{ status?: { warm?: number } }>({ method: 'GET', path });
-    if ((tc.status?.warm ?? 0) >= POOL) return;
-    if (performance.now() > deadline) throw new Error(`the pool of ${POOLED_CLASS} did not fill to ${POOL}`);
+    if ((tc.status?.warm ?? 0) >= size) return;
+    if (performance.now() > deadline) throw new Error(`the pool of ${POOLED_CLASS} did not fill to ${size}`);
     await sleep(250);
   }
 }
