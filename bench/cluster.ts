@@ -2,8 +2,8 @@
 // that no run inherits another's objects, caches, databases or compacted history. The CRDs are
 // installed before kube-controller-manager starts, as in the e2e setup and as on a real cluster:
 // the garbage collector learns of a new resource only at its next discovery pass (30 s), and until
-// then each Tenant is a "virtual" owner it re-reads with a GET for every child (17 a tenant with
-// every feature on: 87,000 GETs in a 5,000 run, on both sides alike, before this was so).
+// then each Tenant is a "virtual" owner it re-reads with a GET for every child. Under load it still
+// lags enough to do so for most children (docs/performance.md, "Every feature on").
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Cluster } from '../harness/cluster.js';
