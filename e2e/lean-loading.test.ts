@@ -14,13 +14,15 @@ import { REDIRECTS } from '../runtime/lean/hooks.js';
 
 const run = promisify(execFile);
 
-/** What must not load at rest: the generated client, its models, the library's HTTP client (and Node's bundled undici, below). */
+/** What must not load at rest: the generated client, its models, the library's HTTP client, undici's index (and Node's bundled undici, below). */
 const HEAVY = [
   /@kubernetes\/client-node\/dist\/index\.js$/,
   /@kubernetes\/client-node\/dist\/gen\/index\.js$/,
   /@kubernetes\/client-node\/dist\/gen\/types\//,
   /@kubernetes\/client-node\/dist\/gen\/models\/ObjectSerializer\.js$/,
   /\/node_modules\/gaxios\//,
+  /\/node_modules\/undici\/index\.js$/,
+  /\/node_modules\/(openid-client|oauth4webapi|jose|jsonpath-plus|socks-proxy-agent|socks|hpagent)\//,
 ];
 
 // Runs in a child process from dist/: the hooks as cli/main.ts installs them, a recorder after
@@ -37,6 +39,13 @@ for (const entry of ['runtime/component.js', 'operator/index.js', 'sync/index.js
   await import(dist + '/' + entry);
 }
 const atRest = [...loaded];
+// runtime/kube calls dispatcher.request, which undici's index puts on every dispatcher.
+const { Agent } = await import(dist + '/runtime/lean/undici.js');
+const dispatcherApi = typeof new Agent().request === 'function';
+// The face serves client-node's imports of undici too: they must resolve to the same copy.
+const { createRequire } = await import('node:module');
+const undiciOf = (from) => createRequire(from).resolve('undici');
+const oneUndici = undiciOf(import.meta.resolve('@kubernetes/client-node/dist/config.js')) === undiciOf(dist + '/runtime/lean/undici.js');
 // Node's own bundled undici, which the ESM face of node:http would load (see runtime/lean/node-http.ts).
 const bundledUndici = process.moduleLoadList.some((name) => name.includes('deps/undici'));
 const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
@@ -50,13 +59,15 @@ kc.loadFromOptions({
 });
 const api = kc.makeApiClient(facade.CoreV1Api);
 const lazyApi = typeof api.listNamespace === 'function';
-process.stdout.write(JSON.stringify({ applied: [...applied].map((r) => r.to), atRest, bundledUndici, lazyApi, later: loaded }));
+process.stdout.write(JSON.stringify({ applied: [...applied].map((r) => r.to), atRest, bundledUndici, dispatcherApi, oneUndici, lazyApi, later: loaded }));
 `;
 
 interface Probe {
   applied: string[];
   atRest: string[];
   bundledUndici: boolean;
+  dispatcherApi: boolean;
+  oneUndici: boolean;
   lazyApi: boolean;
   later: string[];
 }
@@ -78,6 +89,8 @@ describe('lean loading', () => {
     expect(new Set(result.applied)).toEqual(new Set(REDIRECTS.map((r) => r.to)));
     expect(result.atRest.filter((url) => HEAVY.some((re) => re.test(url)))).toEqual([]);
     expect(result.bundledUndici).toBe(false);
+    expect(result.dispatcherApi).toBe(true);
+    expect(result.oneUndici).toBe(true);
     // Each redirect's stand-in really loaded in their place.
     for (const { to } of REDIRECTS)
       expect(result.atRest.some((url) => url.endsWith(`/runtime/lean/${to}`))).toBe(true);

@@ -32,6 +32,24 @@ describe('redirectFor', () => {
     expect(target('node:https', OURS)).toBeUndefined();
   });
 
+  it("gives ES modules undici's three classes and lazy fetch and leaves require() alone", () => {
+    expect(target('undici', OURS)).toBe('undici.js');
+    expect(target('undici', `${CLIENT_NODE}/config.js`)).toBe('undici.js');
+    expect(target('undici', OURS, REQUIRE)).toBeUndefined();
+    expect(target('undici/lib/global.js', OURS)).toBeUndefined();
+  });
+
+  it("sends config.js's auth providers and proxy clients to their stand-ins, and no one else's", () => {
+    for (const file of ['./oidc_auth.js', './azure_auth.js', './gcp_auth.js']) {
+      expect(target(file, `${CLIENT_NODE}/config.js`)).toBe('client-node-auth.js');
+      expect(target(file, `${CLIENT_NODE}/index.js`)).toBeUndefined();
+    }
+    for (const name of ['socks-proxy-agent', 'socks', 'hpagent']) {
+      expect(target(name, `${CLIENT_NODE}/config.js`)).toBe('client-node-proxies.js');
+      expect(target(name, OURS)).toBeUndefined();
+    }
+  });
+
   it('leaves the entry point (no parent) alone', () => {
     expect(target('./gen/index.js', undefined)).toBeUndefined();
   });

@@ -9,7 +9,12 @@
 //   Watch and a CoreV1Api that no path landlord takes ever calls;
 // - any ES module importing node:http (client-node, agent-base, our HTTP server) makes Node build
 //   that module's ESM face, which reads every export, and three of them are getters that load
-//   Node's own bundled undici (~13 MiB): a second HTTP client beside the npm undici in use.
+//   Node's own bundled undici (~13 MiB): a second HTTP client beside the npm undici in use;
+// - undici's index loads all of undici (fetch, WebSocket, the cache and mock layers: ~2.4 MiB of
+//   heap) where the components, KubeConfig and client-node's HTTP layer import three classes and
+//   a fetch that no path landlord takes calls;
+// - client-node's config.js imports three auth providers (OIDC, Azure, GCP) and three proxy
+//   clients (~1.4 MiB of heap together) that only kubeconfigs naming them use.
 // A synchronous resolve hook (module.registerHooks, Node.js 22.15+) sends exactly those imports
 // to the small modules beside this one. The parts still load, in full, on first use.
 // e2e/lean-loading.test.ts fails when a redirect no longer applies (a new release moved a file)
@@ -34,6 +39,17 @@ export const REDIRECTS: readonly Redirect[] = [
   { parent: OPERATOR_LIBRARY, specifiers: ['@kubernetes/client-node'], to: 'operator-library-client.js' },
   { parent: OPERATOR_LIBRARY, specifiers: ['gaxios'], to: 'operator-library-gaxios.js' },
   { specifiers: ['node:http', 'http'], to: 'node-http.js' },
+  { specifiers: ['undici'], to: 'undici.js' },
+  {
+    parent: `${CLIENT_NODE}config.js`,
+    specifiers: ['./oidc_auth.js', './azure_auth.js', './gcp_auth.js'],
+    to: 'client-node-auth.js',
+  },
+  {
+    parent: `${CLIENT_NODE}config.js`,
+    specifiers: ['socks-proxy-agent', 'socks', 'hpagent'],
+    to: 'client-node-proxies.js',
+  },
 ];
 
 /** The redirects that matched an import so far, for the test that keeps them honest. */
