@@ -9,6 +9,8 @@ import { DynamoTableSource } from '../../sync/dynamo/dynamo-source.js';
 import { tableIdentity } from '../../sync/identity.js';
 import { planSync } from '../../sync/dry-run.js';
 import { placementOf } from '../../sync/settings.js';
+import type { Tenant } from '../../api/tenant.js';
+import type { PolicyConfig } from '../../operator/policy/index.js';
 import { makePlan, type Plan } from './plan.js';
 import { ListedChildren, readRows, readTenants, ReadOnlyKubeApi } from './read.js';
 
@@ -39,13 +41,9 @@ export async function readPlan(settings: PlanSettings): Promise<{ server: string
   const identity = tableIdentity(settings.table, placementOf(settings));
   try {
     await source.check();
-    const tenants = await readTenants(api).catch((err: unknown) => {
+    const { policy, children, tenants } = await readCluster(api, settings).catch((err: unknown) => {
       throw apiServerStartupError(err, api.server);
     });
-    // As the operator asks at start-up: a class's HTTPRoute is refused where none is served.
-    const gatewayApi = await servesHttpRoutes(api);
-    const policy = { ...policyConfig(settings), gatewayApi };
-    const children = await ListedChildren.read(api, watchScopes(settings), policy);
     const { rows, unnamed } = await readRows(source, identity, AbortSignal.timeout(10 * 60_000));
     const limits = { fraction: settings.maxDeleteFraction, minimum: settings.maxDeleteMinimum };
     const sync = planSync({ rows, tenants, identity, limits });
@@ -54,4 +52,23 @@ export async function readPlan(settings: PlanSettings): Promise<{ server: string
   } finally {
     source.close();
   }
+}
+
+/**
+ * The cluster's side of a plan. The children are read before the Tenants: the operator makes a
+ * child only for a Tenant that exists, so each child read has its Tenant in the later list (or
+ * its Tenant was deleted meanwhile, and the child is an earlier Tenant's). Read the other way
+ * round, a Tenant that sync and the operator made between the two lists would leave its new
+ * namespace looking like an earlier Tenant's.
+ */
+async function readCluster(
+  api: ReadOnlyKubeApi,
+  settings: PlanSettings,
+): Promise<{ policy: PolicyConfig; children: ListedChildren; tenants: Tenant[] }> {
+  // As the operator asks at start-up: a class's HTTPRoute is refused where none is served.
+  const gatewayApi = await servesHttpRoutes(api);
+  const policy = { ...policyConfig(settings), gatewayApi };
+  const children = await ListedChildren.read(api, watchScopes(settings), policy);
+  const tenants = await readTenants(api);
+  return { policy, children, tenants };
 }
