@@ -32,7 +32,7 @@ describe('redirectFor', () => {
     expect(target('node:https', OURS)).toBeUndefined();
   });
 
-  it("gives ES modules undici's three classes and lazy fetch and leaves require() alone", () => {
+  it("gives ES modules undici's face (its agents, global dispatcher and a lazy fetch) and leaves require() alone", () => {
     expect(target('undici', OURS)).toBe('undici.js');
     expect(target('undici', `${CLIENT_NODE}/config.js`)).toBe('undici.js');
     expect(target('undici', OURS, REQUIRE)).toBeUndefined();

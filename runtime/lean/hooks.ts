@@ -11,8 +11,8 @@
 //   that module's ESM face, which reads every export, and three of them are getters that load
 //   Node's own bundled undici (~13 MiB): a second HTTP client beside the npm undici in use;
 // - undici's index loads all of undici (fetch, WebSocket, the cache and mock layers: ~2.4 MiB of
-//   heap) where the components, KubeConfig and client-node's HTTP layer import three classes and
-//   a fetch that no path landlord takes calls;
+//   heap) where the components, KubeConfig and client-node's HTTP layer import Agent, ProxyAgent,
+//   the global dispatcher and a fetch that no path landlord takes calls;
 // - client-node's config.js imports three auth providers (OIDC, Azure, GCP) and three proxy
 //   clients (~1.4 MiB of heap together) that only kubeconfigs naming them use.
 // A synchronous resolve hook (module.registerHooks, Node.js 22.15+) sends exactly those imports

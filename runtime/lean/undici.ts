@@ -18,9 +18,9 @@ Object.assign(
 
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 export const ProxyAgent = load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent;
-export const { getGlobalDispatcher, setGlobalDispatcher } = load('undici/lib/global.js') as Pick<
+export const { getGlobalDispatcher } = load('undici/lib/global.js') as Pick<
   typeof Undici,
-  'getGlobalDispatcher' | 'setGlobalDispatcher'
+  'getGlobalDispatcher'
 >;
 
 /** undici's fetch, its index loaded on the first call. */
