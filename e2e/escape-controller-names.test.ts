@@ -9,8 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL, type Tenant } from '../api/tenant.js';
-import { requestCounts, settledRequestCounts } from '../harness/apiserver-requests.js';
+import { requestCounts } from '../harness/apiserver-requests.js';
 import { waitUntil } from '../harness/wait.js';
+import { quietCounts } from './support/cluster-settle.js';
 import { gone } from './support/deploy.js';
 import { clients, uniqueName } from './support/env.js';
 import {
@@ -121,7 +122,7 @@ describe('names a controller writes in every namespace', () => {
 
   it('leaves the neighbour alone, and the API server counts no write for 60 s after the attacks', async () => {
     const neighbourBefore = await readTenant(custom, neighbour);
-    const { counts: before } = await settledRequestCounts(apiServerAccess(), { timeoutMs: 60_000 });
+    const { counts: before } = await quietCounts(apiServerAccess(), { timeoutMs: 120_000 });
     await sleep(60_000);
     const after = await requestCounts(apiServerAccess());
     const resources = ['tenants', 'tenants/status', 'deployments', 'configmaps', 'events'];

@@ -6,9 +6,10 @@
 // spec, and the neighbour is untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tenant } from '../api/tenant.js';
-import { requestCounts, settledRequestCounts, type RequestCounts } from '../harness/apiserver-requests.js';
+import { requestCounts, type RequestCounts } from '../harness/apiserver-requests.js';
 import { waitUntil } from '../harness/wait.js';
 import { SYNC_EVENT, SYNC_REASON } from '../sync/reasons.js';
+import { quietCounts } from './support/cluster-settle.js';
 import { apiServerAccess, writesTo } from './support/escape.js';
 import { uniqueName } from './support/env.js';
 import { metricValue, type LandlordProcess } from './support/landlord.js';
@@ -54,7 +55,7 @@ beforeAll(async () => {
     const { name = '', generation, resourceVersion } = tenant.metadata;
     specs.set(name, { generation, resourceVersion });
   }
-  ({ counts: before } = await settledRequestCounts(apiServerAccess(), { timeoutMs: 60_000 }));
+  ({ counts: before } = await quietCounts(apiServerAccess(), { timeoutMs: 120_000 }));
 });
 
 afterAll(async () => {

@@ -13,6 +13,7 @@ import type { Plan, TenantPlan } from '../cli/plan/plan.js';
 import { requestCounts, type ApiServerAccess, type RequestCounts } from '../harness/apiserver-requests.js';
 import { repoRoot } from '../harness/paths.js';
 import { waitUntil } from '../harness/wait.js';
+import { quietCounts } from './support/cluster-settle.js';
 import { dynamoClient } from './support/dynamo.js';
 import { clients, envValue, kubeConfig, uniqueName } from './support/env.js';
 import { kubectl } from './support/kubectl.js';
@@ -123,20 +124,6 @@ function objectWrites(before: RequestCounts, after: RequestCounts): Record<strin
     if (count > 0 && WRITES.has(verb) && LANDLORD_OBJECTS.has(resource)) moved[key] = count;
   }
   return moved;
-}
-
-/** Waits until nothing writes those objects for two seconds: the cluster settled after the components stopped. */
-async function quiet(): Promise<RequestCounts> {
-  return waitUntil(
-    'no writes to Tenants, Deployments or ConfigMaps for 2 s',
-    async () => {
-      const before = await requestCounts(access());
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const after = await requestCounts(access());
-      return Object.keys(objectWrites(before, after)).length === 0 ? after : undefined;
-    },
-    { timeoutMs: 60_000 },
-  );
 }
 
 async function scanTable(): Promise<unknown[]> {
@@ -260,7 +247,7 @@ describe('landlord plan', () => {
       await createTenant(clients().custom, tenantManifest(BY_HAND, 'default', 0));
       await putRow(table, row(BY_HAND, 'nginx:9.9'));
       tableBefore = await scanTable();
-      const countsBefore = await quiet();
+      const { counts: countsBefore } = await quietCounts(access(), { timeoutMs: 120_000 });
       ({ run, plan: result } = await planJson());
       writes = objectWrites(countsBefore, await requestCounts(access()));
     });
