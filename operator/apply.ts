@@ -45,6 +45,8 @@ interface Outcome {
   /** Undefined for a child not applied yet (its wave waits for the quota) that does not exist. */
   object: KubernetesObject | undefined;
   change?: ChildChange;
+  /** The object an update was written over, as the operator saw it then. */
+  before?: KubernetesObject;
 }
 
 /** A quota the workload waits for: the quota controller has not enforced these resources yet. */
@@ -61,6 +63,8 @@ export interface Applied {
   objects: (KubernetesObject | undefined)[];
   /** In the spec's order, not the order the applies finished, so Events and logs read the same every time. */
   changes: ChildChange[];
+  /** Each child an update was written over, as the operator saw it then; in the spec's order. */
+  before: (KubernetesObject | undefined)[];
   /** Set when the workload was not applied: the tenant's quota is not enforced yet. */
   quotaWait?: QuotaWait;
 }
@@ -155,6 +159,7 @@ export class Applier {
     return {
       objects: outcomes.map((o) => o.object),
       changes: outcomes.flatMap((o) => (o.change === undefined ? [] : [o.change])),
+      before: outcomes.map((o) => o.before),
       ...(quotaWait === undefined ? {} : { quotaWait }),
     };
   }
@@ -207,7 +212,7 @@ export class Applier {
     if (!drifted(child, current, known.get(childKey(child.ref))?.manifest)) return { object: current };
     await this.foldCreateOwnership(child.ref, current);
     const object = await this.write(child, known, { uid: current.metadata?.uid ?? '' });
-    return { object, change: { action: 'updated', ref: child.ref } };
+    return { object, change: { action: 'updated', ref: child.ref }, before: current };
   }
 
   /**

@@ -92,10 +92,11 @@ export class Converger {
     const deployments = new Map<string, V1Deployment>();
     kept.forEach((d, i) => {
       const object = done.objects[i];
-      if (d.ref.kind === 'Deployment' && object !== undefined) deployments.set(childKey(d.ref), object);
+      if (d.ref.kind === 'Deployment' && object !== undefined)
+        deployments.set(childKey(d.ref), this.observed.throughBump(d.ref, object));
     });
-    const at = kept.findIndex((d) => d.ref.kind === 'Deployment');
-    const deployment = at === -1 ? undefined : done.objects[at];
+    const first = kept.find((d) => d.ref.kind === 'Deployment');
+    const deployment = first === undefined ? undefined : deployments.get(childKey(first.ref));
     const held = pruned.held === undefined ? {} : { pruneHeld: pruned.held };
     const waiting = done.quotaWait === undefined ? {} : { quotaWait: done.quotaWait };
     return { changes, deployment, deployments, changedMeanwhile: done.changedMeanwhile, ...held, ...waiting };
@@ -143,7 +144,8 @@ export class Converger {
         throw err;
       });
     applied.objects.forEach((object, i) => {
-      if (object !== undefined && object !== cached[i]) this.observed.childApplied(refs[i]!, object);
+      if (object !== undefined && object !== cached[i])
+        this.observed.childApplied(refs[i]!, object, applied.before[i]);
     });
     const missed = refs.map((ref, i) => this.observed.convergeEnded(ref, applied.objects[i]));
     return { ...applied, changedMeanwhile: missed.includes(true) };

@@ -118,3 +118,37 @@ describe('ObservedState while a reconcile converges a child', () => {
     expect(observed.childChanged('Deployment', deployment('8'), false)).toEqual(['acme']);
   });
 });
+
+describe('ObservedState and a generation raised without a spec change', () => {
+  const ref = childRef('Deployment', 'acme', 'web');
+  const at = (resourceVersion: string, generation: number, observedGeneration: number): V1Deployment => ({
+    ...deployment(resourceVersion),
+    metadata: { ...deployment(resourceVersion).metadata, uid: 'u-1', generation },
+    status: { observedGeneration, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+  });
+
+  it("reads the operator's own metadata-only write as seen, until the controller's status comes", () => {
+    let cachedCopy: V1Deployment | undefined;
+    const caches = { child: () => ({ get: () => cachedCopy }), apis } as unknown as WatchedCaches;
+    const observed = new ObservedState(caches, ['acme'], builtInClass());
+    observed.childApplied(ref, at('8', 2, 1), at('7', 1, 1));
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(2);
+    // The echo of the write, from the watch: still the controller's old word, still read as seen.
+    cachedCopy = at('8', 2, 1);
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(2);
+    // The controller's own status: the bump is spent, and a later copy is read as it is.
+    cachedCopy = at('9', 2, 2);
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(2);
+    cachedCopy = at('10', 2, 1);
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(1);
+  });
+
+  it('lifts nothing for a write that changed the spec, or one made with no copy before it', () => {
+    const observed = new ObservedState(noCaches, ['acme'], builtInClass());
+    const changed = { ...at('8', 2, 1), spec: { ...at('8', 2, 1).spec!, replicas: 3 } };
+    observed.childApplied(ref, changed, at('7', 1, 1));
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(1);
+    observed.childApplied(ref, at('9', 3, 1));
+    expect(observed.child<V1Deployment>(ref)?.status?.observedGeneration).toBe(1);
+  });
+});

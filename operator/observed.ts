@@ -19,6 +19,7 @@ import { ClusterIndexes } from './cluster-indexes.js';
 import type { ClusterView, Facet, Wakes } from './facets/contract.js';
 import { unreadOf, watchedPerNamespace } from './facets/kinds.js';
 import type { NeighbourIndex } from './neighbour-index.js';
+import { readThroughBump, sameSpecBump, type SameSpecBump } from './same-spec-generation.js';
 import type { HeldChildren, WatchedCaches } from './watches.js';
 
 /**
@@ -26,6 +27,13 @@ import type { HeldChildren, WatchedCaches } from './watches.js';
  * moments, but one created and deleted while the watch was re-listing never comes at all.
  */
 const APPLIED_TTL_MS = 60_000;
+
+/**
+ * Same-spec bumps remembered at most (same-spec-generation.ts): each is spent at the first read after
+ * the Deployment controller catches up, so only those of Deployments never read again stay, oldest
+ * dropped first. A dropped one costs its tenant the wait it saved, nothing else.
+ */
+const MAX_BUMPS = 4_096;
 
 const versioned = (resourceVersion: string): KubernetesObject => ({ metadata: { resourceVersion } });
 
@@ -44,6 +52,8 @@ export class ObservedState implements HeldChildren {
    * which were not.
    */
   private readonly converging = new Map<string, { tenant: string; seen: string }>();
+  /** Deployments whose generation the operator's own write raised without changing their spec. */
+  private readonly bumps = new Map<string, SameSpecBump>();
 
   constructor(
     private readonly caches: WatchedCaches,
@@ -87,12 +97,31 @@ export class ObservedState implements HeldChildren {
    * cluster-wide, since a PerTenant namespace is made when its Tenant comes.
    */
   child<T extends KubernetesObject = V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
-    const cached = this.cachedChild(ref) as T | undefined;
+    const latest = this.latestChild(ref, childKey(ref));
+    return latest === undefined ? undefined : (this.throughBump(ref, latest) as T);
+  }
+
+  /**
+   * A copy of the child as a rollout is judged: a Deployment whose generation the operator's own
+   * write raised without changing its spec reads as seen once the generation before it was
+   * (same-spec-generation.ts); any other copy as it is.
+   */
+  throughBump<T extends KubernetesObject>(ref: ChildRef, copy: T): T {
     const key = childKey(ref);
+    const bump = this.bumps.get(key);
+    if (bump === undefined) return copy;
+    const reading = readThroughBump(copy, bump);
+    if (reading.kind === 'spent') this.bumps.delete(key);
+    return reading.kind === 'lifted' ? (reading.deployment as T) : copy;
+  }
+
+  /** The child as the cache or the operator's last apply has it, whichever is newer. */
+  private latestChild(ref: ChildRef, key: string): KubernetesObject | undefined {
+    const cached = this.cachedChild(ref);
     const applied = this.applied.get(key);
     if (applied === undefined) return cached;
     const fresh = Date.now() - applied.at < APPLIED_TTL_MS;
-    if (fresh && (cached === undefined || isNewer(applied.object, cached))) return applied.object as T;
+    if (fresh && (cached === undefined || isNewer(applied.object, cached))) return applied.object;
     this.applied.delete(key);
     return cached;
   }
@@ -105,8 +134,9 @@ export class ObservedState implements HeldChildren {
   }
 
   /** A child as an apply returned it (or found it): fresher than the cache until the watch catches up. */
-  childApplied(ref: ChildRef, object: KubernetesObject): void {
+  childApplied(ref: ChildRef, object: KubernetesObject, before?: KubernetesObject): void {
     const key = childKey(ref);
+    if (ref.kind === 'Deployment') this.noteBump(key, sameSpecBump(before, object));
     // Its echo usually comes first: the cache already holds this version, lightened.
     if (sameVersion(this.cachedChild(ref) ?? {}, object)) {
       this.applied.delete(key);
@@ -120,6 +150,14 @@ export class ObservedState implements HeldChildren {
     this.applied.delete(key);
     this.applied.set(key, { object: lean, at: now });
     this.dropExpired(now);
+  }
+
+  /** A write that changed the spec (or made the Deployment) supersedes an earlier same-spec bump. */
+  private noteBump(key: string, bump: SameSpecBump | undefined): void {
+    this.bumps.delete(key);
+    if (bump === undefined) return;
+    this.bumps.set(key, bump);
+    if (this.bumps.size > MAX_BUMPS) this.bumps.delete(this.bumps.keys().next().value!);
   }
 
   /** The copy of this child its apply returned, when the watch brings that very version (its echo). */
