@@ -106,6 +106,10 @@ async function podUids(namespace: string): Promise<string[]> {
   return pods.map((p) => p.metadata!.uid!).sort();
 }
 
+async function appSpec(namespace: string): Promise<unknown> {
+  return (await apps.readNamespacedDeployment({ name: 'app', namespace })).spec;
+}
+
 /** The member is the Tenant's now: its label and owner, and the pool's Deployment taken over in place. */
 async function expectHeldBy(tenant: Tenant, namespace: string): Promise<void> {
   const name = tenant.metadata.name!;
@@ -203,6 +207,7 @@ describe('a warm pool of 3', () => {
     const before = new Map(
       await Promise.all(claimedFrom.map(async (ns) => [ns, await podUids(ns)] as const)),
     );
+    const specs = new Map(await Promise.all(claimedFrom.map(async (ns) => [ns, await appSpec(ns)] as const)));
     const name = `${id}-first`;
     const started = Date.now();
     const made = await createTenant(custom, tenantOf(name, pool3));
@@ -213,6 +218,9 @@ describe('a warm pool of 3', () => {
     expect(claimedFrom).toContain(namespace);
     expect(await podUids(namespace)).toEqual(before.get(namespace));
     await expectHeldBy(tenant, namespace);
+    // The claim rewrote the Deployment's owner, labels and hash, not its spec: the generation it
+    // raised is read as seen (operator/same-spec-generation.ts), and Ready waits for no controller.
+    expect(await appSpec(namespace)).toEqual(specs.get(namespace));
     // Reachable: its Service selects exactly the pods the member ran, its Ingress names its host.
     const service = await core.readNamespacedService({ name: 'landlord-app', namespace });
     const selector = Object.entries(service.spec!.selector!)
