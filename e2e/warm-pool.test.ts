@@ -106,6 +106,10 @@ async function podUids(namespace: string): Promise<string[]> {
   return pods.map((p) => p.metadata!.uid!).sort();
 }
 
+async function appGeneration(namespace: string): Promise<number> {
+  return (await apps.readNamespacedDeployment({ name: 'app', namespace })).metadata?.generation ?? 0;
+}
+
 async function appSpec(namespace: string): Promise<unknown> {
   return (await apps.readNamespacedDeployment({ name: 'app', namespace })).spec;
 }
@@ -208,6 +212,9 @@ describe('a warm pool of 3', () => {
       await Promise.all(claimedFrom.map(async (ns) => [ns, await podUids(ns)] as const)),
     );
     const specs = new Map(await Promise.all(claimedFrom.map(async (ns) => [ns, await appSpec(ns)] as const)));
+    const generations = new Map(
+      await Promise.all(claimedFrom.map(async (ns) => [ns, await appGeneration(ns)] as const)),
+    );
     const name = `${id}-first`;
     const started = Date.now();
     const made = await createTenant(custom, tenantOf(name, pool3));
@@ -218,9 +225,11 @@ describe('a warm pool of 3', () => {
     expect(claimedFrom).toContain(namespace);
     expect(await podUids(namespace)).toEqual(before.get(namespace));
     await expectHeldBy(tenant, namespace);
-    // The claim rewrote the Deployment's owner, labels and hash, not its spec: the generation it
-    // raised is read as seen (operator/same-spec-generation.ts), and Ready waits for no controller.
+    // The claim rewrote the Deployment's owner, labels and hash, not its spec, and the hash
+    // annotation raised its generation: what the operator reads as seen at once (ADR 0014). Should
+    // either stop holding, that reading no longer applies.
     expect(await appSpec(namespace)).toEqual(specs.get(namespace));
+    expect(await appGeneration(namespace)).toBe(generations.get(namespace)! + 1);
     // Reachable: its Service selects exactly the pods the member ran, its Ingress names its host.
     const service = await core.readNamespacedService({ name: 'landlord-app', namespace });
     const selector = Object.entries(service.spec!.selector!)

@@ -6,6 +6,7 @@
 // with its pods running all along. When the operator's own write raised the generation and left the
 // spec as it was, the controller's status for the generation before describes the new one as well.
 // Pure; ObservedState (observed.ts) keeps the bumps it is told of and reads Deployments through them.
+// ADR 0014 says what this leans on.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import { canonicalJson } from '../util/canonical-json.js';
 
