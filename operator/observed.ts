@@ -97,8 +97,9 @@ export class ObservedState implements HeldChildren {
    * cluster-wide, since a PerTenant namespace is made when its Tenant comes.
    */
   child<T extends KubernetesObject = V1Deployment | V1ConfigMap>(ref: ChildRef): T | undefined {
-    const latest = this.latestChild(ref, childKey(ref));
-    return latest === undefined ? undefined : (this.throughBump(ref, latest) as T);
+    const key = childKey(ref);
+    const latest = this.latestChild(ref, key);
+    return latest === undefined ? undefined : (this.readThroughBump(key, latest) as T);
   }
 
   /**
@@ -107,7 +108,10 @@ export class ObservedState implements HeldChildren {
    * (same-spec-generation.ts); any other copy as it is.
    */
   throughBump<T extends KubernetesObject>(ref: ChildRef, copy: T): T {
-    const key = childKey(ref);
+    return this.readThroughBump(childKey(ref), copy);
+  }
+
+  private readThroughBump<T extends KubernetesObject>(key: string, copy: T): T {
     const bump = this.bumps.get(key);
     if (bump === undefined) return copy;
     const reading = readThroughBump(copy, bump);

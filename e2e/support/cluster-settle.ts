@@ -5,19 +5,19 @@
 // minute, with gaps of more than the few quiet seconds a window waits for. Seen in
 // e2e/plan.test.ts: 3 ConfigMap DELETEs and POSTs and 4 Deployment DELETEs in a plan that wrote
 // nothing. So such a window starts only once nothing is being deleted.
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   settledRequestCounts,
   type ApiServerAccess,
   type SettledCounts,
 } from '../../harness/apiserver-requests.js';
 import { GROUP, PLURAL, VERSION } from '../../api/tenant.js';
+import { waitUntil } from '../../harness/wait.js';
 import { clients } from './env.js';
 
 const POLL_MS = 500;
 const TENANTS = { group: GROUP, version: VERSION, plural: PLURAL };
 
-export interface Unsettled {
+interface Unsettled {
   namespaces: string[];
   tenants: string[];
 }
@@ -44,22 +44,20 @@ async function unsettled(): Promise<Unsettled> {
 }
 
 /** Waits until no namespace and no Tenant is being deleted; fails naming them after `timeoutMs`. */
-export async function deletionsOver(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = await unsettled();
-    if (left.namespaces.length === 0 && left.tenants.length === 0) {
-      const waited = timeoutMs - (deadline - Date.now());
-      if (waited > 1_000) console.log(`e2e: waited ${(waited / 1000).toFixed(1)} s for deletions to end`);
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `still being deleted after ${timeoutMs} ms, so no write count is sound: ${JSON.stringify(left)}`,
-      );
-    }
-    await sleep(POLL_MS);
-  }
+async function deletionsOver(timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  await waitUntil(
+    'no namespace or Tenant being deleted, so that a write count is sound',
+    async () => {
+      const left = await unsettled();
+      if (left.namespaces.length > 0 || left.tenants.length > 0)
+        throw new Error(`still being deleted: ${JSON.stringify(left)}`);
+      return true;
+    },
+    { timeoutMs, intervalMs: POLL_MS },
+  );
+  const waited = Date.now() - started;
+  if (waited > 1_000) console.log(`e2e: waited ${(waited / 1000).toFixed(1)} s for deletions to end`);
 }
 
 /**
