@@ -496,6 +496,17 @@ const specSchema: Schema = {
       items: { type: 'string', minLength: 1, maxLength: 1024 },
     },
     expose: exposeSchema,
+    services: {
+      type: 'object',
+      description: "The Services the operator makes for each tenant: the exposed one and each Deployment's.",
+      properties: {
+        headless: {
+          type: 'boolean',
+          description:
+            "Make them headless (clusterIP: None): no address from the cluster's Service range, and no wait on its one-at-a-time allocator; routes reach the pods through EndpointSlices, clients in the cluster reach them by name on the container's port. Changing it replaces every tenant's Services. Default: false.",
+        },
+      },
+    },
     allowedDomains: {
       type: 'array',
       description:

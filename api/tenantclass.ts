@@ -228,10 +228,24 @@ export interface ClassPolicy {
   allowedTables?: readonly string[];
   /** PerTenant: the Service and route each tenant gets; undefined: none. */
   expose?: ClassExpose;
+  /** How the Services landlord makes for a tenant are addressed (the exposed one, each workload's). */
+  services: ClassServices;
   /** The DNS domains a tenant's hosts may be in (the templated host included); none by default. */
   allowedDomains: readonly string[];
   /** PerTenant: ready, unclaimed namespaces a new tenant of the class claims (docs/warm-pool.md). */
   warmPool?: WarmPool;
+}
+
+/**
+ * The Services landlord makes for a tenant. `headless`: each is made with `clusterIP: None`, so it
+ * takes no address from the cluster's Service range: the cluster allocates ClusterIPs one at a time
+ * (docs/performance-notes/service-creates.md) from a range of ~65,000 on a /16, which tens of
+ * thousands of tenants with several Services each would exhaust. A route's controller reaches the
+ * pods through the Service's EndpointSlices either way; a client in the cluster resolves the
+ * Service's name to its ready pods' addresses and connects to the container's own port.
+ */
+export interface ClassServices {
+  headless: boolean;
 }
 
 /**
@@ -269,6 +283,7 @@ export interface TenantClassSpec {
   limits?: Partial<ClassLimits>;
   allowedTables?: string[];
   expose?: ClassExpose;
+  services?: Partial<ClassServices>;
   allowedDomains?: string[];
   warmPool?: Partial<WarmPool>;
 }
@@ -301,6 +316,7 @@ const DEFAULTS = {
   namespace: { mode: 'PerTenant', nameTemplate: '{name}', labels: {}, annotations: {} } as ClassNamespace,
   nodePool: { nodeSelector: {}, tolerations: [] } as NodePool,
   serviceAccount: { automountToken: false },
+  services: { headless: false } as ClassServices,
   limits: {
     maxReplicas: 50,
     maxConfigMaps: 50,
@@ -345,6 +361,7 @@ export function resolvedClass(name: string, generation: number, spec: TenantClas
     resourceQuota: s.resourceQuota ?? {},
     limitRange: s.limitRange ?? {},
     ...networkOf(s),
+    services: { ...DEFAULTS.services, ...s.services },
     nodePool: { ...DEFAULTS.nodePool, ...s.nodePool },
     serviceAccount: { ...DEFAULTS.serviceAccount, ...s.serviceAccount },
     rbac: s.rbac ?? [],

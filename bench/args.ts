@@ -41,6 +41,11 @@ export interface BenchOptions {
    * of the tenant's own, from sources made before the run (issue 39).
    */
   secrets: boolean;
+  /**
+   * PerTenant runs: the class's Services are headless (services.headless), in landlord and the
+   * baseline alike: none waits on the cluster's one-at-a-time ClusterIP allocator.
+   */
+  headlessServices: boolean;
   /** Whether Deployments run a pod (false with --no-pods: replicas 0, in the rows and the baseline alike). */
   pods: boolean;
   /**
@@ -138,6 +143,7 @@ interface Flags {
   pods: boolean;
   expose?: true;
   secrets?: true;
+  headlessServices?: true;
   signups?: true;
   signupRate: number;
   signupSeconds: number;
@@ -210,6 +216,10 @@ export function benchCommand(): Command {
       `PerTenant runs: the class copies two Secrets into every tenant namespace (a shared one and the tenant's own <tenant>-db, sources in ${SECRET_SOURCE_NAMESPACE} made before the run), in landlord and the baseline alike`,
     )
     .option(
+      '--headless-services',
+      "PerTenant runs: the class's Services are headless (services.headless: no ClusterIP, so none waits on the cluster's one-at-a-time allocator), in landlord and the baseline alike",
+    )
+    .option(
       '--database-engine <engine>',
       "fullfeature: the engine of each tenant's database, postgres or mysql (served by MariaDB, whose databases are directories where PostgreSQL 15 copies ~7 MB each: 5,000 of those need ~37 GB a side)",
       databaseEngine,
@@ -251,6 +261,7 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     pods: flags.pods,
     expose: flags.expose === true,
     secrets: flags.secrets === true,
+    headlessServices: flags.headlessServices === true,
     rowStatus: false,
     services: 1,
     databases: false,

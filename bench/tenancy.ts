@@ -47,6 +47,8 @@ function standardClass(): TenantClass {
 interface ClassOptions {
   expose: boolean;
   secrets: boolean;
+  /** The class's Services headless (services.headless). */
+  headlessServices?: boolean;
   /** A database per tenant (the fullfeature scenario's full side), on databaseEngine's server. */
   databases?: boolean;
   databaseEngine?: DatabaseEngine;
@@ -55,7 +57,8 @@ interface ClassOptions {
 /**
  * The class a PerTenant run installs: `standard`; with --expose the same class exposing every
  * tenant (a Service and an Ingress for {name}.apps.example.com), as issue 40's measurement asks;
- * with --secrets copying a shared Secret and one of the tenant's own into each namespace (issue 39).
+ * with --secrets copying a shared Secret and one of the tenant's own into each namespace (issue 39);
+ * with --headless-services its Services headless.
  */
 export function benchClass(options: ClassOptions): TenantClass {
   const tc = standardClass();
@@ -64,7 +67,8 @@ export function benchClass(options: ClassOptions): TenantClass {
   const secrets = options.secrets ? { secrets: [...BENCH_SECRETS] } : {};
   const engine = options.databaseEngine ?? 'postgres';
   const databases = options.databases === true ? { databases: benchDatabases(engine) } : {};
-  return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets, ...databases } };
+  const headless = options.headlessServices === true ? { services: { headless: true } } : {};
+  return { ...tc, spec: { ...tc.spec, ...exposed, ...secrets, ...databases, ...headless } };
 }
 
 /**
@@ -110,13 +114,14 @@ export function perTenantWaves(
   const exposed = exposedOf(tenant, policy, namespace);
   const [ns, ...fences] = tenancyObjects(tenant, policy, namespace, exposed?.hosts ?? []);
   const secrets = secretCopies(tenant, policy, namespace, sources);
-  const routes = exposed === undefined ? [] : exposureObjects(tenant, exposed, namespace);
+  const routes =
+    exposed === undefined ? [] : exposureObjects(tenant, exposed, { namespace, services: policy.services });
   const apps = services(name, shape).map((d, i) => {
     const placed = withClassFields(inNamespace(d, namespace), policy);
     return exposed === undefined || i > 0 ? placed : withExposedPods(placed);
   });
   // Services are of the wave the exposure facet declares for the kind: with the fences.
-  const perService = shape.services > 1 ? workloadServices(apps, namespace) : [];
+  const perService = shape.services > 1 ? workloadServices(apps, namespace, policy.services) : [];
   const owned = perService.map((service) => withOwnership(service, tenant, 'Service'));
   const children = [
     ...apps.map((app) => withOwnership(app, tenant, 'Deployment')),

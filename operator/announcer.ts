@@ -59,7 +59,7 @@ export class ChangeAnnouncer {
         generation,
       });
     }
-    for (const action of ['created', 'updated', 'pruned'] as const) {
+    for (const action of ['created', 'updated', 'replaced', 'pruned'] as const) {
       const children = converged.changes.filter((c) => c.action === action).map((c) => describeRef(c.ref));
       if (children.length === 0) continue;
       log.info(`${action} ${children.join(', ')}`, { generation });

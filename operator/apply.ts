@@ -21,6 +21,7 @@ import { ownersAsLive, SPEC_HASH_ANNOTATION, type DesiredChild } from './desired
 import { isSubset, project } from './drift.js';
 import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
+import { needsReplacement } from './replacement.js';
 import { OPERATOR_REASON } from './reasons.js';
 import { unenforcedResources } from './tenancy/quota-status.js';
 
@@ -210,9 +211,39 @@ export class Applier {
       };
     }
     if (!drifted(child, current, known.get(childKey(child.ref))?.manifest)) return { object: current };
+    if (needsReplacement(child, current)) return this.replace(child, current, known);
     await this.foldCreateOwnership(child.ref, current);
     const object = await this.write(child, known, { uid: current.metadata?.uid ?? '' });
     return { object, change: { action: 'updated', ref: child.ref }, before: current };
+  }
+
+  /**
+   * Deletes the child the cache holds (by its uid: never a replacement made meanwhile), then creates
+   * the desired one. Between the two the child is absent: for a Service, a route has no backend
+   * for the moment a create takes, which is why only a change the server refuses in place does it.
+   */
+  private async replace(
+    child: DesiredChild,
+    current: KubernetesObject,
+    known: Map<string, Normalized>,
+  ): Promise<Outcome> {
+    const path = apiPath(child.ref);
+    const preconditions = { uid: current.metadata?.uid };
+    try {
+      await this.api.request({
+        method: 'DELETE',
+        path,
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions, propagationPolicy: 'Background' },
+      });
+    } catch (err) {
+      if (!isNotFound(err))
+        throw retryable(
+          OPERATOR_REASON.applyFailed,
+          `replacing ${describeRef(child.ref)}: ${errorText(err)}`,
+        );
+    }
+    const object = await this.write(child, known, 'create');
+    return { object, change: { action: 'replaced', ref: child.ref }, before: current };
   }
 
   /**

@@ -70,7 +70,8 @@ export const describeRef = (ref: ChildRef): string =>
 
 /** What converging did to one child, for the log lines and Events that announce it. */
 export interface ChildChange {
-  action: 'created' | 'updated' | 'pruned';
+  /** replaced: deleted and made anew, for a change the API server refuses in place (replacement.ts). */
+  action: 'created' | 'updated' | 'replaced' | 'pruned';
   ref: ChildRef;
 }
 

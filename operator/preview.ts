@@ -22,6 +22,7 @@ import { classTemplates } from './namespaces/rules.js';
 import { controlledBy, namespaceClaim, ownership } from './ownership.js';
 import type { PolicyConfig } from './policy/index.js';
 import { staleChildren } from './prune.js';
+import { needsReplacement } from './replacement.js';
 import { LIFECYCLE_MESSAGE, OPERATOR_REASON } from './reasons.js';
 import { fallbackClass, resolveClass } from './tenancy/resolve-class.js';
 
@@ -120,7 +121,8 @@ export async function previewChildren(
   for (const child of desired) {
     const current = seen.get(childKey(child.ref));
     if (current === undefined) changes.push({ action: 'created', ref: child.ref });
-    else if (drifted(child, current)) changes.push({ action: 'updated', ref: child.ref });
+    else if (drifted(child, current))
+      changes.push({ action: needsReplacement(child, current) ? 'replaced' : 'updated', ref: child.ref });
   }
   const labelled = children.labelledFor(tenant.metadata.name ?? '');
   const wanted = { desired, retained: asked.retained };

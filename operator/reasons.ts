@@ -63,6 +63,8 @@ export type AppliedFailureReason =
 export const OPERATOR_EVENT = {
   created: 'Created',
   updated: 'Updated',
+  /** Deleted and made anew: a change the API server refuses in place (a Service turning headless). */
+  replaced: 'Replaced',
   pruned: 'Pruned',
   /** A state reached, once per transition: the children now match it. */
   suspended: 'Suspended',

@@ -28,7 +28,8 @@ const PLAN_KINDS = ['create', 'update', 'delete', 'heldBack', 'notOwned', 'refus
 export type PlanKind = (typeof PLAN_KINDS)[number];
 
 interface ChildPlan {
-  action: 'create' | 'update' | 'delete';
+  /** replace: deleted and made anew, a change the API server refuses in place (a Service turning headless). */
+  action: 'create' | 'update' | 'replace' | 'delete';
   /** "Deployment team-a/web" */
   child: string;
 }
@@ -63,7 +64,7 @@ export interface Plan {
   changes: boolean;
 }
 
-const CHILD_ACTION = { created: 'create', updated: 'update', pruned: 'delete' } as const;
+const CHILD_ACTION = { created: 'create', updated: 'update', replaced: 'replace', pruned: 'delete' } as const;
 
 /** What plan read of the cluster: every Tenant, and the children with the classes and what facets watch. */
 export interface ClusterRead {

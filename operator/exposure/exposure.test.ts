@@ -111,6 +111,18 @@ describe('desiredState with expose', () => {
     expect(find(list, 'Namespace')?.metadata?.annotations?.[HOSTS_ANNOTATION]).toBe('acme.apps.example.com');
   });
 
+  it('makes the Service headless when the class says so, leaving the route as it is', () => {
+    const plain = manifests(wanted(exposing(INGRESS)));
+    const list = manifests(wanted(exposing(INGRESS, { services: { headless: true } })));
+    expect((find(list, 'Service') as { spec: Record<string, unknown> }).spec).toEqual({
+      type: 'ClusterIP',
+      clusterIP: 'None',
+      selector: { [LABEL.exposed]: 'app' },
+      ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }],
+    });
+    expect(find(list, 'Ingress')).toEqual(find(plain, 'Ingress'));
+  });
+
   it('adds an HTTPRoute attached to the gateway instead, with hostnames and the Service as backend', () => {
     const list = manifests(wanted(exposing(GATEWAY)));
     expect(find(list, 'Ingress')).toBeUndefined();

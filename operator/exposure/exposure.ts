@@ -4,7 +4,7 @@
 // and the objects that follow. One answer that the reconcile, `landlord plan` and `landlord validate`
 // all take (lifecycle.ts). Pure.
 import type { Tenant } from '../../api/tenant.js';
-import { fillName, type ClassExpose, type ClassPolicy } from '../../api/tenantclass.js';
+import { fillName, type ClassExpose, type ClassPolicy, type ClassServices } from '../../api/tenantclass.js';
 import type { ChildKind } from '../child-ref.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
 import { refusal, type Refusal } from '../policy/refusals.js';
@@ -199,10 +199,14 @@ export function claimedHosts(
 }
 
 /** The Service and the route, owned by the Tenant like the namespace's other objects. */
-export function exposureObjects(tenant: Tenant, exposed: Exposed, namespace: string): DesiredChild[] {
+export function exposureObjects(
+  tenant: Tenant,
+  exposed: Exposed,
+  { namespace, services }: { namespace: string; services: ClassServices },
+): DesiredChild[] {
   const routeKind: ChildKind = exposed.expose.gateway === undefined ? 'Ingress' : 'HTTPRoute';
   return [
-    withOwnership(service(exposed.expose, namespace), tenant, 'Service'),
+    withOwnership(service(exposed.expose, namespace, services), tenant, 'Service'),
     withOwnership(route(exposed.expose, namespace, exposed.hosts), tenant, routeKind),
   ];
 }

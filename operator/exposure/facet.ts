@@ -29,9 +29,12 @@ export const exposureFacet: Facet<ExposureDecision, HostHolders> = {
     if (!exposure.ok) return exposure;
     return { ok: true, decision: keepsChildren(state) ? exposure.exposed : undefined };
   },
-  children({ tenant, namespace }, exposed) {
+  children({ tenant, policy, namespace }, exposed) {
     if (exposed === undefined || namespace === undefined) return { ok: true, children: [] };
-    return { ok: true, children: exposureObjects(tenant, exposed, namespace) };
+    return {
+      ok: true,
+      children: exposureObjects(tenant, exposed, { namespace, services: policy.tenantClass.services }),
+    };
   },
   status: (exposed) => (exposed === undefined ? {} : { url: exposed.url }),
   condition: (exposed) => (exposed === undefined ? undefined : hostsCondition(exposed)),

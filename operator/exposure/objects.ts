@@ -1,11 +1,11 @@
-// The objects that make a tenant reachable, in its own namespace: a ClusterIP Service that sends
-// port 80 to the class's expose.port on the tenant's pods, and one route to it for each host the
-// tenant holds: an Ingress of the class's IngressClass, or a Gateway API HTTPRoute attached to the
-// class's Gateway. Fixed names and content that depends only on the class, the tenant's name and its
-// hosts, so a reconcile with nothing new writes nothing. Pure.
+// The objects that make a tenant reachable, in its own namespace: a Service (headless if the class
+// says so) that sends port 80 to the class's expose.port on the tenant's pods, and one route to it
+// for each host the tenant holds: an Ingress of the class's IngressClass, or a Gateway API
+// HTTPRoute attached to the class's Gateway. Fixed names and content that depends only on the
+// class, the tenant's name and its hosts, so a reconcile with nothing new writes nothing. Pure.
 import type { KubernetesObject, V1Deployment, V1Ingress, V1Service } from '@kubernetes/client-node';
 import { LABEL } from '../../api/tenant.js';
-import type { ClassExpose, ExposeGateway } from '../../api/tenantclass.js';
+import type { ClassExpose, ClassServices, ExposeGateway } from '../../api/tenantclass.js';
 
 export const EXPOSE_NAMES = {
   service: 'landlord-app',
@@ -31,13 +31,23 @@ export function withExposedPods(deployment: V1Deployment): V1Deployment {
   return { ...deployment, spec: { ...deployment.spec!, template: { ...template, metadata } } };
 }
 
-export function service(expose: ClassExpose, namespace: string): V1Service {
+/**
+ * A Service's address as the class wants it: none (`clusterIP: None`) when headless; otherwise the
+ * field is left out and the cluster allocates one, as it always did, so a class that does not set
+ * `services` keeps every Service's manifest, and its hash, as before.
+ */
+export function addressOf(services: ClassServices): { clusterIP?: 'None' } {
+  return services.headless ? { clusterIP: 'None' } : {};
+}
+
+export function service(expose: ClassExpose, namespace: string, services: ClassServices): V1Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: EXPOSE_NAMES.service, namespace },
     spec: {
       type: 'ClusterIP',
+      ...addressOf(services),
       selector: { ...POD_SELECTOR },
       ports: [{ name: 'http', protocol: 'TCP', port: SERVICE_PORT, targetPort: expose.port }],
     },

@@ -10,7 +10,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { ConditionInput } from '../../api/conditions.js';
 import { CONDITION, type Tenant } from '../../api/tenant.js';
-import type { ClassExpose } from '../../api/tenantclass.js';
+import type { ClassExpose, ClassServices } from '../../api/tenantclass.js';
 import { describeRef } from '../child-ref.js';
 import { readOfDeploymentStatus } from '../deployment-status.js';
 import { withOwnership, type DesiredChild } from '../desired.js';
@@ -65,7 +65,11 @@ export const workloadFacet: Facet<WorkloadDecision> = {
       child.ref.kind === 'Deployment'
         ? revisedDeployment(child, { tenant, policy, cluster }, decision)
         : child;
-    return { ok: true, children: ownedChildren(tenant, exposed.workloads, namespace).map(revise) };
+    const children = ownedChildren(tenant, exposed.workloads, {
+      namespace,
+      services: policy.tenantClass.services,
+    });
+    return { ok: true, children: children.map(revise) };
   },
   condition(decision): ConditionInput | undefined {
     if (decision.waiting === undefined) return undefined;
@@ -98,10 +102,15 @@ function revisedDeployment(
  * Each Deployment, then each ConfigMap, with the Tenant as their controller; for a tenant of
  * several in its own namespace, then each Deployment's Service (services.ts).
  */
-function ownedChildren(tenant: Tenant, workloads: Workloads, namespace: string | undefined): DesiredChild[] {
+function ownedChildren(
+  tenant: Tenant,
+  workloads: Workloads,
+  place: { namespace: string | undefined; services: ClassServices },
+): DesiredChild[] {
   const { deployments, configMaps } = workloads;
+  const { namespace } = place;
   const several = tenant.spec?.deployments !== undefined && namespace !== undefined;
-  const services = several ? workloadServices(deployments, namespace) : [];
+  const services = several ? workloadServices(deployments, namespace, place.services) : [];
   return [
     ...deployments.map((d) => withOwnership(d, tenant, 'Deployment')),
     ...configMaps.map((cm) => withOwnership(cm, tenant, 'ConfigMap')),

@@ -4,17 +4,23 @@
 // Deployment's own matchLabels (no sibling selects another's pods: workloads.ts refuses that) and
 // carries every container port. None for a Deployment whose selector a Service cannot spell
 // (matchExpressions), which declares no port, or whose name is not a Service name (a DNS-1035
-// label) or is the exposed Service's; none for a tenant of one, which has never had them. Pure.
+// label) or is the exposed Service's; none for a tenant of one, which has never had them. Headless
+// when the class says so (ClassServices). Pure.
 import type { V1Deployment, V1Service, V1ServicePort } from '@kubernetes/client-node';
-import { EXPOSE_NAMES } from '../exposure/objects.js';
+import type { ClassServices } from '../../api/tenantclass.js';
+import { addressOf, EXPOSE_NAMES } from '../exposure/objects.js';
 
 /** A Service's name: a DNS-1035 label. */
 const SERVICE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** Each Deployment's Service in `namespace`, in the Deployments' order; see above for which get none. */
-export function workloadServices(deployments: readonly V1Deployment[], namespace: string): V1Service[] {
+export function workloadServices(
+  deployments: readonly V1Deployment[],
+  namespace: string,
+  services: ClassServices,
+): V1Service[] {
   return deployments.flatMap((deployment) => {
-    const service = serviceOf(deployment, namespace);
+    const service = serviceOf(deployment, namespace, services);
     return service === undefined ? [] : [service];
   });
 }
@@ -28,7 +34,11 @@ function selectorOf(deployment: V1Deployment): Record<string, string> | undefine
   return { ...matchLabels };
 }
 
-function serviceOf(deployment: V1Deployment, namespace: string): V1Service | undefined {
+function serviceOf(
+  deployment: V1Deployment,
+  namespace: string,
+  services: ClassServices,
+): V1Service | undefined {
   const name = deployment.metadata?.name ?? '';
   if (!SERVICE_NAME.test(name) || name === EXPOSE_NAMES.service) return undefined;
   const selector = selectorOf(deployment);
@@ -38,7 +48,7 @@ function serviceOf(deployment: V1Deployment, namespace: string): V1Service | und
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name, namespace },
-    spec: { type: 'ClusterIP', selector, ports },
+    spec: { type: 'ClusterIP', ...addressOf(services), selector, ports },
   };
 }
 

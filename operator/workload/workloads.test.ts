@@ -207,6 +207,20 @@ describe('the workload facet: several Deployments', () => {
     ]);
   });
 
+  it('makes each Service headless under a class that says so, and changes nothing else', () => {
+    const tenant = tenantOf([service('web'), service('worker')]);
+    const config = perTenantConfig();
+    const headless = { ...config, tenantClass: { ...config.tenantClass, services: { headless: true } } };
+    const specs = (policy: PolicyConfig) =>
+      made(input(tenant, policy))
+        .filter((c) => c.ref.kind === 'Service')
+        .map((c) => (c.manifest as V1Service).spec);
+    expect(specs(headless)).toEqual(specs(config).map((spec) => ({ ...spec, clusterIP: 'None' })));
+    const others = (policy: PolicyConfig) =>
+      made(input(tenant, policy)).filter((c) => c.ref.kind !== 'Service');
+    expect(others(headless)).toEqual(others(config));
+  });
+
   it.each<[string, (d: V1Deployment) => void]>([
     ['declares no port', (d) => delete d.spec!.template.spec!.containers[0]!.ports],
     [
