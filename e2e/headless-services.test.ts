@@ -16,7 +16,7 @@ import { clients, uniqueName } from './support/env.js';
 import { createClass, deleteClass, patchClass, ready } from './support/escape.js';
 import { componentEnv, startLandlord, type LandlordProcess } from './support/landlord.js';
 import { eventsWritten } from './support/sync.js';
-import { createTenant, deleteTenant, tenantManifest } from './support/tenants.js';
+import { createTenant, deleteTenant, deploymentManifest, tenantManifest } from './support/tenants.js';
 
 const { apps, core, custom, kc } = clients();
 const networking = kc.makeApiClient(NetworkingV1Api);
@@ -30,20 +30,11 @@ const SERVICES = [EXPOSE_NAMES.service, 'web', 'worker'];
 const RESYNC_SECONDS = 10;
 let operator: LandlordProcess;
 
+/** A service of the tenant: pods app=<name> listening on `port`, written for "default". */
 function deployment(name: string, port: number): V1Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.27', ports: [{ containerPort: port }] }] },
-      },
-    },
-  };
+  const d = deploymentManifest(name, 'default');
+  d.spec!.template.spec!.containers[0]!.ports = [{ containerPort: port }];
+  return d;
 }
 
 function tenant(): Tenant {

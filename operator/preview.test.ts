@@ -1,14 +1,15 @@
 // previewChildren asks the reconcile's own questions (policy, ownership, drift, prune) of children
 // given as data; the e2e plan test checks the same against the real API server.
-import type { KubernetesObject, V1Ingress } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Ingress, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION, HOSTS_ANNOTATION, type Tenant } from '../api/tenant.js';
 import { CLASS_API_VERSION, CLASS_KIND, type TenantClass } from '../api/tenantclass.js';
 import { testConfig, validTenant } from '../testing/policy.js';
 import { syncEntry } from '../testing/stamp.js';
-import { childKey, childRef, describeRef, type ChildRef } from './child-ref.js';
+import { childKey, childRef, describeRef, type ChildKind, type ChildRef } from './child-ref.js';
 import { indexesOf } from './cluster-indexes.js';
-import { desiredChildren } from './desired.js';
+import { desiredChildren, withOwnership } from './desired.js';
+import { service } from './exposure/objects.js';
 import { exposureFacet } from './exposure/facet.js';
 import { ROUTE_WATCHES } from './exposure/host-index.js';
 import { clusterView } from './facets/view.js';
@@ -45,7 +46,7 @@ function appliedChildren(t: Tenant): KubernetesObject[] {
 
 function reader(objects: KubernetesObject[], labelled: ChildRef[] = []): ChildReader {
   const refOf = (o: KubernetesObject): ChildRef =>
-    childRef(o.kind === 'Deployment' ? 'Deployment' : 'ConfigMap', o.metadata!.namespace!, o.metadata!.name!);
+    childRef(o.kind as ChildKind, o.metadata!.namespace!, o.metadata!.name!);
   const byKey = new Map(objects.map((o) => [childKey(refOf(o)), o]));
   return {
     get: (ref) => Promise.resolve(byKey.get(childKey(ref))),
@@ -102,6 +103,23 @@ describe('previewChildren', () => {
     const changes = plan.kind === 'converge' ? plan.changes.map((c) => describeRef(c.ref)) : [];
     expect(changes).toContain('Service acme/landlord-app');
     expect(changes).toContain('Ingress acme/landlord-app');
+  });
+
+  it('replaces a Service whose class turns headless (its clusterIP cannot change in place), and leaves one that stays', async () => {
+    const t = tenant();
+    t.spec!.class = 'web';
+    // The Service as a reconcile under `web` made it, with the address the cluster gave it.
+    const made = withOwnership(service(web.spec!.expose!, 'acme', { headless: false }), t, 'Service');
+    const live = structuredClone(made.manifest) as V1Service;
+    live.spec!.clusterIP = '10.96.0.9';
+    const headless: TenantClass = { ...web, spec: { ...web.spec, services: { headless: true } } };
+    const change = async (tc: TenantClass) => {
+      const plan = await previewChildren(t, testConfig(), { ...reader([live]), classes: [tc] });
+      if (plan.kind !== 'converge') throw new Error(`not planned: ${JSON.stringify(plan)}`);
+      return plan.changes.find((c) => c.ref.kind === 'Service')?.action;
+    };
+    expect(await change(headless)).toBe('replaced');
+    expect(await change(web)).toBeUndefined();
   });
 
   it('creates every child of a new Tenant', async () => {
