@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
 import { sumOf } from '../harness/prom-text.js';
-import { deployedMemoryRequestBytes, imageEnv, nodeOptionsFor } from './deployed.js';
+import { deployedMemoryRequestBytes, imageEnv, nodeOptionsFor, type Sizing } from './deployed.js';
 import { sleep } from './pool.js';
-import type { Tenancy } from './tenancy.js';
 import { RssSampler, type MemoryReport } from './measure/rss.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; at: number };
@@ -36,8 +35,8 @@ export interface SpawnOptions {
   profileDir?: string;
   /** Tenants in the run: beyond 5,000 the heap cap is raised as the manifests advise. */
   tenants?: number;
-  /** Their tenancy: the operator's cap is raised sooner for PerTenant ones (deployed.ts). */
-  tenancy?: Tenancy;
+  /** How they are sized: the operator's cap is raised sooner for PerTenant ones, more with features (deployed.ts). */
+  sizing?: Sizing;
   /** Node.js flags before the script (the image's ENTRYPOINT flags). */
   nodeFlags?: readonly string[];
 }
@@ -82,7 +81,7 @@ export class ComponentProcess {
         // others (--node-options), and the memory request the downward API passes in a pod.
         env: {
           ...imageEnv(),
-          NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.tenancy),
+          NODE_OPTIONS: nodeOptionsFor(options.name, options.tenants, options.sizing),
           LANDLORD_MEMORY_REQUEST: String(deployedMemoryRequestBytes(options.name)),
           ...options.env,
         },

@@ -78,24 +78,35 @@ const MIB_PER_1000 = 10;
  */
 const PER_TENANT_SIZED_FOR = 2000;
 const PER_TENANT_MIB_PER_1000 = 8;
+/**
+ * A PerTenant tenant whose class turns features on (secrets, exposure, databases, several
+ * Deployments) holds about twice as much: its Services, route and Secret copies, and a Tenant of
+ * two Deployments (17 KB of live heap each at 5,000, against 9 KB plain; docs/deploying.md).
+ */
+const FEATURED_MIB_PER_1000 = 16;
 
-/** MiB to add to a component's deployed old-space cap for n tenants of that tenancy, as the manifests advise. */
-function extraMiB(component: ComponentName, n: number, tenancy: Tenancy): number {
+/**
+ * How the manifests size the operator for a run's tenants: Shared, PerTenant, or PerTenant with the
+ * class's features on ('featured').
+ */
+export type Sizing = Tenancy | 'featured';
+
+/** MiB to add to a component's deployed old-space cap for n tenants of that sizing, as the manifests advise. */
+function extraMiB(component: ComponentName, n: number, sizing: Sizing): number {
   if (component !== 'operator') return 0;
-  if (tenancy === 'pertenant') {
-    return Math.max(0, Math.ceil((n - PER_TENANT_SIZED_FOR) / 1000)) * PER_TENANT_MIB_PER_1000;
-  }
-  return Math.max(0, Math.ceil((n - SIZED_FOR) / 1000)) * MIB_PER_1000;
+  if (sizing === 'shared') return Math.max(0, Math.ceil((n - SIZED_FOR) / 1000)) * MIB_PER_1000;
+  const perThousand = sizing === 'featured' ? FEATURED_MIB_PER_1000 : PER_TENANT_MIB_PER_1000;
+  return Math.max(0, Math.ceil((n - PER_TENANT_SIZED_FOR) / 1000)) * perThousand;
 }
 
 /** The deployed NODE_OPTIONS with the old-space cap raised as the manifests advise for n tenants. */
 export function nodeOptionsFor(
   component: ComponentName,
   n: number | undefined,
-  tenancy: Tenancy = 'shared',
+  sizing: Sizing = 'shared',
 ): string {
   const deployed = deployedNodeOptions(component);
-  const extra = n === undefined ? 0 : extraMiB(component, n, tenancy);
+  const extra = n === undefined ? 0 : extraMiB(component, n, sizing);
   if (extra === 0) return deployed;
   return deployed.replace(
     /--max-old-space-size=(\d+)/,

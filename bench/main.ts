@@ -125,7 +125,7 @@ async function main(args: readonly string[]): Promise<number> {
       profile: options.profile,
       nodeOptions:
         options.nodeOptions ??
-        `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; operator's old-space cap +10 MiB per 1,000 tenants beyond 5,000 (PerTenant: +8 MiB per 1,000 beyond 2,000), sync's as deployed`,
+        `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; operator's old-space cap +10 MiB per 1,000 tenants beyond 5,000 (PerTenant: +8 MiB per 1,000 beyond 2,000; with the class's features on, +16), sync's as deployed`,
       nodeFlags: options.nodeFlags.join(' '),
       scenarios: options.scenarios.join(','),
       pods: options.pods,

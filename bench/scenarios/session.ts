@@ -17,6 +17,7 @@ import { benchReplicas, tenantName } from '../rows.js';
 import type { RunContext } from '../run-context.js';
 import { bindSourcesOnCreate, createSources, secretsEnv } from '../secrets.js';
 import { benchClass, installClass, OPERATOR_NAMESPACE, tenancyEnv, type Tenancy } from '../tenancy.js';
+import type { Sizing } from '../deployed.js';
 import { createAdminSecret } from '../databases.js';
 import { DynamoCallCounter } from '../dynamo-calls.js';
 import { landlordEnv, rowStatusEnv } from './landlord-env.js';
@@ -43,6 +44,13 @@ export class Session {
   ) {
     this.dynamo = dynamoClient(bench.cluster.env);
     this.names = Array.from({ length: n }, (_, i) => tenantName(i));
+  }
+
+  /** How the manifests size the operator for this run's tenants (bench/deployed.ts). */
+  private get sizing(): Sizing {
+    const { expose, secrets, databases, services } = this.ctx.options;
+    const featured = expose || secrets || databases || services > 1;
+    return this.tenancy === 'pertenant' && featured ? 'featured' : this.tenancy;
   }
 
   /** Whether this run's class copies Secrets: PerTenant with --secrets. */
@@ -95,7 +103,7 @@ export class Session {
       }),
       logDir: this.ctx.runDir,
       tenants: this.n,
-      tenancy: this.tenancy,
+      sizing: this.sizing,
       nodeFlags: this.ctx.options.nodeFlags,
       ...(this.ctx.options.profile ? { profileDir: this.ctx.runDir } : {}),
     });
