@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { V1Secret } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { parseArgs } from './args.js';
+import { nodeOptionsFor, type Sizing } from './deployed.js';
 import { benchReplicas, deployment, row } from './rows.js';
 import { SECRET_SOURCE_NAMESPACE, knownSources, sourceSecrets } from './secrets.js';
 import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
@@ -31,6 +32,28 @@ describe('--expose', () => {
   it('is off by default, and on when asked', () => {
     expect(parseArgs(['--quick']).expose).toBe(false);
     expect(parseArgs(['--quick', '--expose']).expose).toBe(true);
+  });
+});
+
+describe('--headless-services', () => {
+  it("is off by default; on, the class's Services are headless in landlord's class and the baseline's", () => {
+    expect(parseArgs(['--quick']).headlessServices).toBe(false);
+    expect(parseArgs(['--quick', '--headless-services']).headlessServices).toBe(true);
+    expect(benchClass({ expose: true, secrets: false }).spec?.services).toBeUndefined();
+    expect(benchClass({ expose: true, secrets: false, headlessServices: true }).spec?.services).toEqual({
+      headless: true,
+    });
+  });
+});
+
+describe("the operator's old-space cap, as the manifests advise", () => {
+  const cap = (n: number, sizing: Sizing): number =>
+    Number(/--max-old-space-size=(\d+)/.exec(nodeOptionsFor('operator', n, sizing))![1]);
+  it('adds 10 MiB per 1,000 Shared tenants beyond 5,000, 8 PerTenant and 16 with features beyond 2,000', () => {
+    const deployed = cap(1000, 'shared');
+    expect([cap(5000, 'shared'), cap(20000, 'shared')]).toEqual([deployed, deployed + 150]);
+    expect([cap(2000, 'pertenant'), cap(20000, 'pertenant')]).toEqual([deployed, deployed + 144]);
+    expect([cap(2000, 'featured'), cap(20000, 'featured')]).toEqual([deployed, deployed + 288]);
   });
 });
 
