@@ -4,6 +4,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type Tenant } from '../api/tenant.js';
 import { parseArgs } from './args.js';
 import { nodeOptionsFor, type Sizing } from './deployed.js';
+import { limitGoMemory } from './go-memory.js';
 import { benchReplicas, deployment, row } from './rows.js';
 import { SECRET_SOURCE_NAMESPACE, knownSources, sourceSecrets } from './secrets.js';
 import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
@@ -54,6 +55,15 @@ describe("the operator's old-space cap, as the manifests advise", () => {
     expect([cap(5000, 'shared'), cap(20000, 'shared')]).toEqual([deployed, deployed + 150]);
     expect([cap(2000, 'pertenant'), cap(20000, 'pertenant')]).toEqual([deployed, deployed + 144]);
     expect([cap(2000, 'featured'), cap(20000, 'featured')]).toEqual([deployed, deployed + 288]);
+  });
+});
+
+describe("the control plane's soft memory limit", () => {
+  it('is 55 % of the machine unless the environment sets one', () => {
+    const env: NodeJS.ProcessEnv = {};
+    expect(limitGoMemory(env, 24 * 2 ** 30)).toBe('13516MiB');
+    expect(env.GOMEMLIMIT).toBe('13516MiB');
+    expect(limitGoMemory({ GOMEMLIMIT: '8GiB' }, 24 * 2 ** 30)).toBe('8GiB');
   });
 });
 

@@ -9,6 +9,7 @@ import { parseArgs, type BenchOptions } from './args.js';
 import { stopAllClusters } from './cluster.js';
 import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
+import { limitGoMemory } from './go-memory.js';
 import { cpuTable } from './cpu-table.js';
 import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
@@ -108,6 +109,7 @@ async function main(args: readonly string[]): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     throw err;
   }
+  const goMemLimit = limitGoMemory();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const runDir = join(options.outDir, stamp);
   await mkdir(runDir, { recursive: true });
@@ -132,6 +134,7 @@ async function main(args: readonly string[]): Promise<number> {
       expose: options.expose,
       secrets: options.secrets,
       headlessServices: options.headlessServices,
+      goMemLimit,
       signupRate: options.signups.rate,
       signupSeconds: options.signups.seconds,
       signupEditRate: options.signups.editRate,
