@@ -297,6 +297,28 @@ describe('WorkQueue', () => {
     });
   });
 
+  describe('retryFailing', () => {
+    it('runs at once only the keys backing off, from the base delay, and leaves the others alone', async () => {
+      const h = scripted((key, run) => (key === 'failing' && run < 3 ? { kind: 'retry' } : { kind: 'done' }));
+      queue = new WorkQueue(h.handler, { ...OPTIONS, baseDelayMs: 1000, maxDelayMs: 60_000 });
+      queue.start();
+      queue.add('failing');
+      queue.add('fine');
+      await settle();
+      queue.addAfter('later', 5000);
+      expect([h.count('failing'), h.count('fine')]).toEqual([1, 1]);
+      expect(queue.retryFailing()).toEqual(['failing']);
+      await settle();
+      expect([h.count('failing'), h.count('fine'), h.count('later')]).toEqual([2, 1, 0]);
+      // Its backoff started over: the next retry is the base delay away, not twice it.
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(h.count('failing')).toBe(3);
+      expect(queue.retryFailing()).toEqual([]);
+      await vi.advanceTimersByTimeAsync(4000);
+      expect(h.count('later')).toBe(1);
+    });
+  });
+
   describe('delays', () => {
     it('requeues after the requested delay', async () => {
       const h = scripted((_key, run) =>

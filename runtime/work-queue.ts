@@ -149,6 +149,19 @@ export class WorkQueue {
     if (this.pending.get(key)?.backoff === true) this.clearPending(key);
   }
 
+  /**
+   * Every key backing off after failures runs again at once, in `lane`, its backoff started over
+   * (as `forget` then `add`); the keys that were not failing are left as they are. Returns them.
+   */
+  retryFailing(lane: Lane = 'event'): string[] {
+    const failing = [...this.failures.keys()];
+    for (const key of failing) {
+      this.forget(key);
+      this.add(key, lane);
+    }
+    return failing;
+  }
+
   start(): void {
     if (this.started || this.closed) return;
     this.started = true;

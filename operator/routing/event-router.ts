@@ -120,21 +120,18 @@ export class EventRouter implements WatchHandlers {
   }
 
   /**
-   * The API server is back after an outage. Tenants whose writes failed meanwhile sit in growing
-   * backoff (up to the retry maximum) and would ignore the events that now arrive; give every Tenant
-   * a fresh start so the cluster converges as soon as the API answers again.
+   * The Tenant watch is back after failing: an outage, or a relist slower than the request timeout
+   * on a loaded API server. Tenants whose writes failed meanwhile sit in growing backoff (up to the
+   * retry maximum) and would ignore the events that now arrive: those start afresh, so the cluster
+   * converges as soon as the API answers again. The others need nothing: what changed while the
+   * watch was down reaches them as the relist's events. (Re-queueing every Tenant here made a
+   * loaded cold start of 20,000 reconcile ~10,600 of them three times over.)
    */
   recovered(): void {
-    const queue = this.queue;
-    if (queue === undefined) return;
-    const tenants = this.deps.observed.tenants();
-    this.deps.logger.info('watch reconnected after a failure; reconciling every Tenant', {
-      tenants: tenants.length,
+    const retried = this.queue?.retryFailing('event') ?? [];
+    this.deps.logger.info('watch reconnected after a failure; retrying the Tenants that were failing', {
+      tenants: retried.length,
     });
-    for (const tenant of tenants) {
-      queue.forget(tenant.metadata.name!);
-      queue.add(tenant.metadata.name!, 'background');
-    }
   }
 
   /** Keeps the caches' indexes current with a Tenant event. */
