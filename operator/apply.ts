@@ -22,6 +22,7 @@ import { isSubset, project } from './drift.js';
 import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
 import { needsReplacement } from './replacement.js';
+import { deleteChild } from './child-delete.js';
 import { OPERATOR_REASON } from './reasons.js';
 import { unenforcedResources } from './tenancy/quota-status.js';
 
@@ -227,21 +228,7 @@ export class Applier {
     current: KubernetesObject,
     known: Map<string, Normalized>,
   ): Promise<Outcome> {
-    const path = apiPath(child.ref);
-    const preconditions = { uid: current.metadata?.uid };
-    try {
-      await this.api.request({
-        method: 'DELETE',
-        path,
-        body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions, propagationPolicy: 'Background' },
-      });
-    } catch (err) {
-      if (!isNotFound(err))
-        throw retryable(
-          OPERATOR_REASON.applyFailed,
-          `replacing ${describeRef(child.ref)}: ${errorText(err)}`,
-        );
-    }
+    await deleteChild(this.api, child.ref, current.metadata?.uid, 'replacing');
     const object = await this.write(child, known, 'create');
     return { object, change: { action: 'replaced', ref: child.ref }, before: current };
   }

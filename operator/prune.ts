@@ -10,14 +10,12 @@
 // share one quota, and the old one's pods could keep the new one from ever rolling out.
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
 import type { Tenant } from '../api/tenant.js';
-import { isNotFound, type KubeApi } from '../runtime/kube/api.js';
-import { apiPath } from '../runtime/kube/paths.js';
-import { childKey, childRef, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import type { KubeApi } from '../runtime/kube/api.js';
+import { deleteChild } from './child-delete.js';
+import { childKey, childRef, type ChildChange, type ChildRef } from './child-ref.js';
 import type { DesiredChild } from './desired.js';
 import type { ObservedState } from './observed.js';
 import { controlledBy, lostByTenant } from './ownership.js';
-import { retryable } from './reconcile-error.js';
-import { OPERATOR_REASON } from './reasons.js';
 import { rolloutGap } from './rollout.js';
 
 /** What a reconcile pruned, or what it keeps until the Deployment replacing it has rolled out. */
@@ -97,25 +95,7 @@ export class ChildPruner {
 
   private async delete(ref: ChildRef, ownerUid: string): Promise<void> {
     const live = this.observed.child(ref);
-    try {
-      await this.api.request({
-        method: 'DELETE',
-        path: apiPath(ref),
-        // The precondition makes sure a same-named replacement created meanwhile is never deleted.
-        body: {
-          kind: 'DeleteOptions',
-          apiVersion: 'v1',
-          preconditions: { uid: live?.metadata?.uid },
-          propagationPolicy: 'Background',
-        },
-      });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw retryable(
-        OPERATOR_REASON.applyFailed,
-        `pruning ${describeRef(ref)} (owner ${ownerUid}): ${errorText(err)}`,
-      );
-    }
+    await deleteChild(this.api, ref, live?.metadata?.uid, `pruning for Tenant uid ${ownerUid}`);
   }
 }
 
