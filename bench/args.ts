@@ -19,6 +19,11 @@ export interface BenchOptions {
   edits: number;
   /** Run sync and operator under `node --cpu-prof`, profiles in the results directory. */
   profile: boolean;
+  /**
+   * After each landlord run, one more operator's heap snapshot, read as bytes per Tenant by what
+   * holds them (heap-by-kind.ts).
+   */
+  heapByKind: boolean;
   /** Where results/<timestamp>.json and latest.json go. */
   outDir: string;
   /** Skip the baseline (to rerun landlord alone on a disturbed size); the ratio is then absent. */
@@ -134,6 +139,7 @@ interface Flags {
   sizes?: number[];
   edits?: number;
   profile?: true;
+  heapByKind?: true;
   out?: string;
   baseline: boolean;
   nodeOptions?: string;
@@ -178,6 +184,10 @@ export function benchCommand(): Command {
     .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000,10000,20000)', positiveInts)
     .option('--edits <count>', 'edits per mode, stream and poll (default 100; quick: 10)', positiveInt)
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
+    .option(
+      '--heap-by-kind',
+      "after each landlord run, start one more operator, take a V8 heap snapshot after its first resync (next to the results) and print what each cache and index of it retains per Tenant; the run's own figures are untouched (snapshots over 500 MB, beyond ~10,000 tenants, are written but not read)",
+    )
     .option('--out <dir>', 'results directory (default bench/results)')
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
@@ -251,6 +261,7 @@ export function parseArgs(args: readonly string[]): BenchOptions {
     multiclusterSize: flags.multicluster ? (flags.sizes?.[0] ?? MULTICLUSTER_SIZE) : MULTICLUSTER_SIZE,
     edits: flags.edits ?? (quick ? 10 : 100),
     profile: flags.profile === true,
+    heapByKind: flags.heapByKind === true,
     outDir: resolve(flags.out ?? resolve(repoRoot, 'bench', 'results')),
     baseline: flags.baseline,
     // Each component's deployed value unless asked otherwise (--node-options= runs with Node's defaults).

@@ -2,7 +2,7 @@
 // process each, so that their memory, CPU profile and restarts are their own. Log lines go to a
 // file; the few the benchmark waits on are kept in memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../harness/paths.js';
@@ -39,6 +39,8 @@ export interface SpawnOptions {
   sizing?: Sizing;
   /** Node.js flags before the script (the image's ENTRYPOINT flags). */
   nodeFlags?: readonly string[];
+  /** Run in this directory, writing a V8 heap snapshot there on SIGUSR2 (heapSnapshot()). */
+  heapSnapshotDir?: string;
 }
 
 /** Messages worth keeping in memory; warnings and errors are always kept. */
@@ -73,10 +75,19 @@ export class ComponentProcess {
             `--cpu-prof-dir=${options.profileDir}`,
             `--cpu-prof-name=${options.label}.cpuprofile`,
           ];
+    // node writes a snapshot asked for by signal into its working directory, whatever --diagnostic-dir says.
+    const snapshots = options.heapSnapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2'];
     this.child = spawn(
       process.execPath,
-      [...(options.nodeFlags ?? []), ...profile, join(repoRoot, 'dist', 'cli', 'main.js'), options.name],
+      [
+        ...(options.nodeFlags ?? []),
+        ...profile,
+        ...snapshots,
+        join(repoRoot, 'dist', 'cli', 'main.js'),
+        options.name,
+      ],
       {
+        ...(options.heapSnapshotDir === undefined ? {} : { cwd: options.heapSnapshotDir }),
         // As the image runs them (its ENV), with the deployed heap limits unless the run asked for
         // others (--node-options), and the memory request the downward API passes in a pod.
         env: {
@@ -195,6 +206,30 @@ export class ComponentProcess {
   async metrics(): Promise<string> {
     const res = await fetch(`http://127.0.0.1:${await this.httpPort()}/metrics`);
     return res.text();
+  }
+
+  /**
+   * Has the process write a heap snapshot (started with heapSnapshotDir) and resolves to its path
+   * once written: node writes it on the main thread, so the file is whole when the process answers
+   * again.
+   */
+  async heapSnapshot(timeoutMs: number): Promise<string> {
+    const dir = this.options.heapSnapshotDir;
+    if (dir === undefined) throw new Error(`${this.options.label} was not started to write heap snapshots`);
+    const before = new Set(readdirSync(dir));
+    this.child.kill('SIGUSR2');
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const made = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+      if (made !== undefined) {
+        await this.metrics();
+        return join(dir, made);
+      }
+      if (this.failure !== undefined) throw new Error(this.failure);
+      if (performance.now() > deadline)
+        throw new Error(`${this.options.label} wrote no heap snapshot in ${timeoutMs} ms`);
+      await sleep(200);
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
 import { limitGoMemory } from './go-memory.js';
 import { cpuTable } from './cpu-table.js';
+import { heapByKindTable } from './heap-by-kind.js';
 import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
 import {
@@ -125,6 +126,7 @@ async function main(args: readonly string[]): Promise<number> {
       editsPerMode: options.edits,
       leaderElection: false,
       profile: options.profile,
+      heapByKind: options.heapByKind,
       nodeOptions:
         options.nodeOptions ??
         `deployed: sync ${deployedNodeOptions('sync')}; operator ${deployedNodeOptions('operator')}; operator's old-space cap +10 MiB per 1,000 tenants beyond 5,000 (PerTenant: +8 MiB per 1,000 beyond 2,000; with the class's features on, +16), sync's as deployed`,
@@ -294,6 +296,7 @@ function printTables(report: BenchReport): void {
     fullFeatureTable(report.fullfeature ?? []),
     warmPoolTable(report.warmpool ?? []),
     signupTable(report.signups ?? []),
+    heapByKindTable(report),
     ...scenarioTables(report),
   ];
   for (const table of tables) if (table !== '') console.log(`\n${table}\n`);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths.js';
 import { cpuTable } from './cpu-table.js';
+import { heapByKindTable } from './heap-by-kind.js';
 import { heapTable } from './heap-table.js';
 import { resultsTable, type BenchReport } from './report.js';
 import { requestsTable } from './requests-table.js';
@@ -12,7 +13,7 @@ const file = process.argv[2] ?? join(repoRoot, 'bench', 'results', 'latest.json'
 const report = JSON.parse(await readFile(file, 'utf8')) as BenchReport;
 console.log(resultsTable(report.results));
 console.log(`\n${requestsTable(report.results)}`);
-for (const table of [cpuTable(report.results), heapTable(report)])
+for (const table of [cpuTable(report.results), heapTable(report), heapByKindTable(report)])
   if (table !== '') console.log(`\n${table}`);
 const perTenant = perTenantTables(report);
 if (perTenant !== '') console.log(`\n${perTenant}`);

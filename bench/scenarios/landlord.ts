@@ -9,6 +9,7 @@ import type { MemoryReport } from '../measure/rss.js';
 import type { RunContext } from '../run-context.js';
 import { checkCopies } from '../secrets.js';
 import { countDatabases } from '../databases.js';
+import { measureHeapByKind, type HeapByKind } from '../heap-by-kind.js';
 import { measureCold, type ColdResult } from './cold.js';
 import { measureEdits, switchToPolling, type EditResult } from './edits.js';
 import {
@@ -36,6 +37,8 @@ export interface LandlordResult {
   loadAverage: { afterCold: number[]; atEnd: number[] };
   /** With the class's databases: how many the server holds once every tenant is Ready. */
   databases?: { made: number };
+  /** With --heap-by-kind: what one more operator's caches and indexes retain after its first resync. */
+  heapByKind?: HeapByKind | { error: string };
 }
 
 export interface LandlordRun {
@@ -78,6 +81,10 @@ export async function runLandlord(
     else await session.stopSync('sync-resync');
     await session.stopOperator('operator-restarted');
     out.loadAverage = { afterCold, atEnd: ctx.loadAverage() };
+    if (ctx.options.heapByKind) {
+      ctx.print(`[N=${n}] landlord: one more operator, for a heap snapshot after its first resync`);
+      out.heapByKind = await measureHeapByKind(session);
+    }
   } finally {
     await session.close();
     out.memory = memoryOf(session);

@@ -7,7 +7,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { Informer } from '../../runtime/kube/informer.js';
 import type { Tenant } from '../../api/tenant.js';
 import type { BenchCluster } from '../cluster.js';
-import { ComponentProcess, type ComponentName, type HeapReport } from '../component.js';
+import { ComponentProcess, type ComponentName, type HeapReport, type SpawnOptions } from '../component.js';
 import { createTenantTable } from '../../harness/tenant-table.js';
 import { dynamoClient, putRows } from '../dynamo.js';
 import { watchDeployments, watchTenants } from '../kube.js';
@@ -84,13 +84,19 @@ export class Session {
   }
 
   /** Runs that share the results directory name their logs apart: PerTenant, and its full-feature side. */
-  private logPrefix(): string {
+  logPrefix(): string {
     if (this.tenancy !== 'pertenant') return '';
     return this.ctx.options.rowStatus ? 'full-' : 'pertenant-';
   }
 
-  private spawn(name: ComponentName, label: string, extra: Record<string, string>): ComponentProcess {
+  private spawn(
+    name: ComponentName,
+    label: string,
+    extra: Record<string, string>,
+    process: Pick<SpawnOptions, 'heapSnapshotDir'> = {},
+  ): ComponentProcess {
     return new ComponentProcess({
+      ...process,
       name,
       // A PerTenant run shares the results directory with the Shared one: its logs are named apart.
       label: `${this.logPrefix()}${label}-${this.n}`,
@@ -114,8 +120,12 @@ export class Session {
     return this.sync;
   }
 
-  startOperator(label: string, extra: Record<string, string> = {}): ComponentProcess {
-    this.operator = this.spawn('operator', label, extra);
+  startOperator(
+    label: string,
+    extra: Record<string, string> = {},
+    process: Pick<SpawnOptions, 'heapSnapshotDir'> = {},
+  ): ComponentProcess {
+    this.operator = this.spawn('operator', label, extra, process);
     return this.operator;
   }
 
