@@ -35,7 +35,7 @@ function cachedHosts(object: KubernetesObject): string[] {
 }
 
 /** Made by the operator for a Tenant: its own routes are claims (claims.ts), not foreign ones. */
-const isLandlords = (object: KubernetesObject): boolean =>
+export const isLandlords = (object: KubernetesObject): boolean =>
   object.metadata?.labels?.[LABEL.managedBy] === MANAGED_BY.operator &&
   object.metadata.labels[LABEL.tenant] !== undefined;
 
