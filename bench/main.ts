@@ -11,7 +11,7 @@ import { stopAllComponents } from './component.js';
 import { DEFAULT_CONCURRENCY, deployedNodeOptions } from './deployed.js';
 import { limitGoMemory } from './go-memory.js';
 import { cpuTable } from './cpu-table.js';
-import { heapByKindTable } from './heap-by-kind.js';
+import { heapByKindTable } from './heap-by-kind-table.js';
 import { heapTable } from './heap-table.js';
 import { describeMachine, loadAverage } from './machine.js';
 import {

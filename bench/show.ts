@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths.js';
 import { cpuTable } from './cpu-table.js';
-import { heapByKindTable } from './heap-by-kind.js';
+import { heapByKindTable } from './heap-by-kind-table.js';
 import { heapTable } from './heap-table.js';
 import { resultsTable, type BenchReport } from './report.js';
 import { requestsTable } from './requests-table.js';
