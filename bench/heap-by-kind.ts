@@ -9,7 +9,7 @@ import { HeapGraph, type HeapSnapshotFile } from './measure/heap-snapshot.js';
 import type { Session } from './scenarios/session.js';
 
 /** The operator's indexes beside its caches, by class name: none of them holds another. */
-export const INDEXES = [
+const INDEXES = [
   'ChildIndex',
   'HostIndex',
   'NeighbourIndex',
@@ -73,6 +73,8 @@ function cacheName(graph: HeapGraph, listWatch: number): string {
   const segments = (path === undefined ? '' : graph.name(path)).split('/');
   const resource = segments.at(-1) ?? '';
   const namespace = segments.at(-3) === 'namespaces' ? ` in ${segments.at(-2)}` : '';
-  const selected = selector === undefined || graph.type(selector) !== 'string' ? 'all' : graph.name(selector);
+  // A string node may be flat, concatenated or sliced; any other value (undefined) selects all.
+  const selected =
+    selector === undefined || !graph.type(selector).endsWith('string') ? 'all' : graph.name(selector);
   return `cache ${resource}${namespace} [${selected}]`;
 }
