@@ -1,6 +1,6 @@
 // What the exposure facet watches beyond its children, and its slice of the cluster view: every
-// Ingress and HTTPRoute, labelled or not (cached as a stub and its hosts), for the hosts
-// the routes landlord did not make hold; the hosts each Tenant claims under its class; every class's
+// Ingress and HTTPRoute, labelled or not (cached as a stub and its hosts; landlord's own as only
+// what tells them apart), for the hosts the routes landlord did not make hold; the hosts each Tenant claims under its class; every class's
 // templated hosts; the Tenants' namespaces. Fed one object at a time by the operator's watches, and
 // by `landlord plan`'s listing, so a plan decides a host conflict exactly as a reconcile does.
 import type { KubernetesObject } from '@kubernetes/client-node';
