@@ -114,6 +114,16 @@ async function appSpec(namespace: string): Promise<unknown> {
   return (await apps.readNamespacedDeployment({ name: 'app', namespace })).spec;
 }
 
+/** Member objects read (a quota aside) or created over (409): what a claim and a refill need not do. */
+function readsAndRefusals(metrics: string): number {
+  const kinds = ['limitranges', 'networkpolicies', 'serviceaccounts', 'secrets', 'deployments'];
+  const reads = kinds.map((resource) =>
+    metricValue(metrics, 'landlord_api_requests_total', { verb: 'get', resource }),
+  );
+  const refused = metricValue(metrics, 'landlord_api_requests_total', { code: '409' });
+  return reads.reduce((a, b) => a + b, refused);
+}
+
 /** The member is the Tenant's now: its label and owner, and the pool's Deployment taken over in place. */
 async function expectHeldBy(tenant: Tenant, namespace: string): Promise<void> {
   const name = tenant.metadata.name!;
@@ -216,6 +226,7 @@ describe('a warm pool of 3', () => {
       await Promise.all(claimedFrom.map(async (ns) => [ns, await appGeneration(ns)] as const)),
     );
     const name = `${id}-first`;
+    const metricsBefore = await operator.metrics();
     const started = Date.now();
     const made = await createTenant(custom, tenantOf(name, pool3));
     await putSource(`${name}-db`, 'for the first tenant', made.metadata.uid);
@@ -225,6 +236,10 @@ describe('a warm pool of 3', () => {
     expect(claimedFrom).toContain(namespace);
     expect(await podUids(namespace)).toEqual(before.get(namespace));
     await expectHeldBy(tenant, namespace);
+    // The tenant's apply named the member's objects by the uids the pool wrote them with, and the
+    // refill completed its new member from what it wrote: no create was refused (409), and nothing
+    // but the new member's quota (for its status) was read.
+    expect(readsAndRefusals(await operator.metrics()) - readsAndRefusals(metricsBefore)).toBe(0);
     // The claim rewrote the Deployment's owner, labels and hash, not its spec, and the hash
     // annotation raised its generation: what the operator reads as seen at once (ADR 0014). Should
     // either stop holding, that reading no longer applies.

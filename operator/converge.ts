@@ -36,9 +36,14 @@ export class Converger {
   private readonly applier: Applier;
   private readonly pruner: ChildPruner;
 
+  /**
+   * `memberHeld`: a child a warm pool member held when the Tenant claimed it, which the Tenant's
+   * caches do not show until its apply labels it (pool/claim.ts): applied by its uid, not read first.
+   */
   constructor(
     private readonly api: KubeApi,
     private readonly observed: ObservedState,
+    private readonly memberHeld: (ref: ChildRef) => KubernetesObject | undefined = () => undefined,
   ) {
     this.applier = new Applier(api);
     this.pruner = new ChildPruner(api, observed);
@@ -72,7 +77,7 @@ export class Converger {
     retained: readonly ChildRef[],
   ): Promise<Converged> {
     const takedown = requestedState(tenant) !== 'active';
-    const cached = desired.map((child) => this.observed.child(child.ref));
+    const cached = desired.map((child) => this.observed.child(child.ref) ?? this.memberHeld(child.ref));
     const refused = this.refusedChildren(tenant, desired, cached, takedown);
     this.assertNamespacesFree(tenant, desired);
     const kept = desired.filter((_, i) => !refused.has(i));

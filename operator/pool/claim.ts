@@ -6,7 +6,7 @@
 // and the TenantClass owner for the Tenant: the API server's compare-and-swap decides between two
 // claimers (two tenants, or two operator replicas across a leader change), so a member is never
 // claimed twice and never left half-claimed. A 409 means another won: the next member is tried.
-import type { V1Deployment, V1Namespace } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import {
   ANNOTATION,
   FIELD_MANAGER,
@@ -20,7 +20,7 @@ import { CONTENT_TYPE, isConflict, isNotFound, type KubeApi } from '../../runtim
 import { apiPath } from '../../runtime/kube/paths.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
-import { childRef, errorText } from '../child-ref.js';
+import { childKey, childRef, errorText, type ChildRef } from '../child-ref.js';
 import { coldId } from '../namespaces/ids.js';
 import type { ObservedState } from '../observed.js';
 import { controlledBy } from '../ownership.js';
@@ -29,6 +29,9 @@ import { OPERATOR_REASON } from '../reasons.js';
 import type { PoolCaches } from '../watches.js';
 import type { PoolController } from './controller.js';
 import { claimOrder } from './members.js';
+
+/** Members whose contents are kept for their claiming tenant's first apply, at most. */
+const MAX_HANDED = 500;
 
 /** How a new tenant of a pooled class was placed: a claimed member, or a namespace made cold. */
 export type Placement = 'warm' | 'cold';
@@ -50,6 +53,12 @@ export class PoolClaims {
   private readonly claimed = new Map<string, string>();
   /** Tenant name → when it was placed and how: its first Ready is the claim-to-Ready time. */
   private readonly placedAt = new Map<string, { at: number; how: Placement }>();
+  /**
+   * Claimed member → what it held (PoolController.handOver), until the tenant's children are applied
+   * there and its caches show them (settle). Bounded: the oldest goes first, and a tenant whose
+   * record went reads what it finds, as after a restart.
+   */
+  private readonly handed = new Map<string, Map<string, KubernetesObject>>();
 
   constructor(private readonly deps: PoolClaimsDeps) {}
 
@@ -115,6 +124,7 @@ export class PoolClaims {
       });
       this.claimed.set(tenant.metadata.uid ?? '', name);
       this.deps.observed.childApplied(ref, result);
+      this.keepHanded(name, this.deps.controller.handOver(name));
       this.deps.controller.wake();
       return true;
     } catch (err) {
@@ -141,6 +151,19 @@ export class PoolClaims {
     }
   }
 
+  private keepHanded(member: string, held: Map<string, KubernetesObject>): void {
+    this.handed.set(member, held);
+    if (this.handed.size > MAX_HANDED) this.handed.delete(this.handed.keys().next().value!);
+  }
+
+  /**
+   * A child in a member just claimed, as the member held it, while the tenant's caches do not show
+   * it yet: a stub naming its uid, so the tenant's apply changes that object without reading it.
+   */
+  memberHeld(ref: ChildRef): KubernetesObject | undefined {
+    return this.handed.get(ref.namespace)?.get(childKey(ref));
+  }
+
   /** A new tenant was placed: counted, and timed until its first Ready. */
   placed(tenant: string, className: string, how: Placement): void {
     this.deps.metrics.poolClaimsTotal.inc({ class: className, result: how });
@@ -164,6 +187,8 @@ export class PoolClaims {
    * which dropped the pool label). Found in the pool cache, so a converged tenant costs nothing.
    */
   async dropLeftovers(namespace: string, deployments: readonly string[]): Promise<void> {
+    // Applied as the tenant's: its own caches show them from now on.
+    this.handed.delete(namespace);
     const cached = this.deps.caches.deployments?.list(namespace) ?? [];
     const leftovers = cached.filter(
       (d) =>

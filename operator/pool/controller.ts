@@ -20,7 +20,8 @@ import type { KubeApi } from '../../runtime/kube/api.js';
 import { StatusWriter } from '../../runtime/kube/status-writer.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
-import { errorText } from '../child-ref.js';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { childKey, childRef, errorText } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
 import type { ClusterView } from '../facets/contract.js';
@@ -161,6 +162,22 @@ export class PoolController {
         const hash = ns.metadata?.annotations?.[ANNOTATION.poolHash];
         return memberOf(ns, held, hash === current ? expected : 1);
       });
+  }
+
+  /**
+   * What a member a tenant just claimed holds, by child key, for the tenant's first apply to name
+   * without reading (claim.ts): the stubs its fills left (member-writes.ts), and its Deployments
+   * whole from the pool's cache (their spec and status, which a claim's same-spec bump is read from).
+   */
+  handOver(member: string): Map<string, KubernetesObject> {
+    const held = this.writes.handOver(member) ?? new Map<string, KubernetesObject>();
+    for (const deployment of this.deps.caches.deployments?.list(member) ?? []) {
+      const name = deployment.metadata?.name;
+      if (name === undefined || deployment.metadata?.uid === undefined || deployment.spec === undefined)
+        continue;
+      held.set(childKey(childRef('Deployment', member, name)), deployment);
+    }
+    return held;
   }
 
   private async reconcileClass(tc: TenantClass): Promise<void> {

@@ -3,14 +3,20 @@
 // matches costs no write and the Deployment comes last, once the member's quota is enforced; and an
 // unclaimed member's removal, conditioned on the version the pass saw. The Namespace and Deployment
 // of a member are in the pool's caches; its other objects are not, and are read only when an apply
-// finds them there.
+// finds them there. What each fill wrote is remembered, as lean as the caches keep objects (no
+// Secret values), until the member is claimed or gone: the next fill of a half-made member skips
+// what already matches without reading it (only the quota is read, for its status), and the
+// claiming tenant's apply names those objects by uid without reading them first (claim.ts).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ClassPolicy } from '../../api/tenantclass.js';
+import { lighten } from '../../runtime/kube/informer.js';
+import { unreadOf } from '../facets/kinds.js';
 import { ApiError, isConflict, isNotFound, type KubeApi } from '../../runtime/kube/api.js';
 import { apiPath } from '../../runtime/kube/paths.js';
 import { Applier, readChild } from '../apply.js';
-import { childRef, errorText, type ChildRef } from '../child-ref.js';
+import { childKey, childRef, errorText, type ChildRef } from '../child-ref.js';
 import type { PoolCaches } from '../watches.js';
+import type { DesiredChild } from '../desired.js';
 import { memberChildren, type PoolBlueprint } from './member-objects.js';
 import type { Member } from './members.js';
 
@@ -35,6 +41,8 @@ export class MemberWrites {
   private readonly applier: Applier;
   /** member → its class, while its Deployment waits for the member's quota to be enforced. */
   private readonly quotaWaits = new Map<string, string>();
+  /** member → its class and what its fills wrote, by child key, lightened (runtime/kube/informer.ts). */
+  private readonly made = new Map<string, { className: string; objects: Map<string, KubernetesObject> }>();
 
   constructor(
     private readonly api: KubeApi,
@@ -54,6 +62,9 @@ export class MemberWrites {
     for (const [name, owner] of this.quotaWaits) {
       if (owner === className && !names.has(name)) this.forget(name);
     }
+    for (const name of this.made.keys()) {
+      if (!names.has(name) && this.made.get(name)?.className === className) this.made.delete(name);
+    }
   }
 
   /**
@@ -67,9 +78,10 @@ export class MemberWrites {
     existing: boolean,
   ): Promise<Filled> {
     const desired = memberChildren(blueprint, tenantClass, classUid, name);
-    const seen = desired.map((child) => (existing ? this.cachedOf(child.ref) : undefined));
+    const seen = existing ? await this.seenOf(name, desired) : desired.map(() => undefined);
     try {
       const applied = await this.applier.applyDrifted(name, desired, seen, (ref) => this.takeUnseen(ref));
+      this.remember(name, tenantClass.name, desired, applied.objects);
       if (applied.quotaWait === undefined) {
         this.forget(name);
         return 'complete';
@@ -80,6 +92,57 @@ export class MemberWrites {
     }
     this.quotaWaits.set(name, tenantClass.name);
     return 'waiting';
+  }
+
+  /**
+   * What an existing member holds, as far as it is known without reading: its Namespace and
+   * Deployments from the pool's caches, the rest as its fills wrote them; the quota is read, since
+   * whether the workload may follow depends on its status. Unknown (made before a restart): the
+   * apply reads what it finds.
+   */
+  private async seenOf(
+    name: string,
+    desired: readonly DesiredChild[],
+  ): Promise<(KubernetesObject | undefined)[]> {
+    const made = this.made.get(name)?.objects;
+    return Promise.all(
+      desired.map(async ({ ref }) =>
+        ref.kind === 'ResourceQuota' && made?.has(childKey(ref)) === true
+          ? await readChild(this.api, ref)
+          : (this.cachedOf(ref) ?? made?.get(childKey(ref))),
+      ),
+    );
+  }
+
+  /**
+   * The member's objects as its fills wrote them, forgotten here: a tenant claimed the member
+   * (claim.ts). Undefined for one this process did not fill (made before a restart): the claiming
+   * tenant's apply then reads what it finds.
+   */
+  handOver(name: string): Map<string, KubernetesObject> | undefined {
+    const made = this.made.get(name);
+    this.made.delete(name);
+    return made?.objects;
+  }
+
+  /**
+   * A fill's objects (those written, or found already matching), as lean as the caches keep them; not
+   * the Namespace and Deployments, which the pool's caches hold.
+   */
+  private remember(
+    name: string,
+    className: string,
+    desired: readonly DesiredChild[],
+    objects: readonly (KubernetesObject | undefined)[],
+  ): void {
+    const held = this.made.get(name)?.objects ?? new Map<string, KubernetesObject>();
+    desired.forEach(({ ref }, i) => {
+      const object = objects[i];
+      if (object?.metadata?.uid === undefined || ref.kind === 'Namespace' || ref.kind === 'Deployment')
+        return;
+      held.set(childKey(ref), lighten(object, unreadOf(ref.kind)));
+    });
+    this.made.set(name, { className, objects: held });
   }
 
   private cachedOf(ref: ChildRef): KubernetesObject | undefined {
@@ -123,6 +186,7 @@ export class MemberWrites {
         },
       });
       this.forget(member.name);
+      this.made.delete(member.name);
       return true;
     } catch (err) {
       if (isNotFound(err) || isConflict(err)) return false;
