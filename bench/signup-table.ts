@@ -46,6 +46,6 @@ export function signupTable(results: readonly (SignupResult | { error: string })
   const done = results.filter((r): r is SignupResult => !('error' in r));
   if (done.length === 0) return '';
   const title =
-    'Signups (row written → Ready; stages: sync = row → Tenant, operator = → first reconcile, app = → available, status = → Ready):';
+    'Signups (row written → Ready; stages: sync = row → Tenant, operator = → first reconcile, workload = → Deployment written, app = → available, status = → Ready):';
   return [title, renderTable(signupRows(done), COLUMNS), ...done.map(meanwhile)].join('\n');
 }

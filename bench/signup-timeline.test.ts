@@ -7,6 +7,7 @@ import { signupRows, signupTable } from './signup-table.js';
 import {
   observe,
   observeNamespace,
+  observeWorkload,
   stagesOf,
   summarizeSignups,
   type SignupTimeline,
@@ -97,7 +98,14 @@ describe('a signup timeline', () => {
       ]),
       30_000,
     );
-    expect(stagesOf(t)).toEqual({ sync: 100, operator: 200, app: 20_000, status: 50, total: 20_350 });
+    expect(stagesOf(t)).toEqual({
+      sync: 100,
+      operator: 200,
+      workload: 20_000,
+      app: 0,
+      status: 50,
+      total: 20_350,
+    });
   });
 
   it('fills the steps a watch skipped with the moment it saw a later one', () => {
@@ -110,13 +118,14 @@ describe('a signup timeline', () => {
       ]),
       500,
     );
-    expect(stagesOf(t)).toEqual({ sync: 500, operator: 0, app: 0, status: 0, total: 500 });
+    expect(stagesOf(t)).toEqual({ sync: 500, operator: 0, workload: 0, app: 0, status: 0, total: 500 });
   });
 
   it("takes the operator's first reconcile from the tenant's namespace when it comes before a status", () => {
     const t: SignupTimeline = { writtenAt: 0 };
     observe(t, tenant(), 100);
     observeNamespace(t, 400);
+    observeWorkload(t, 900);
     observe(
       t,
       tenant([
@@ -126,7 +135,22 @@ describe('a signup timeline', () => {
       20_400,
     );
     observeNamespace(t, 20_500);
-    expect(stagesOf(t)).toEqual({ sync: 100, operator: 300, app: 20_000, status: 0, total: 20_400 });
+    observeWorkload(t, 20_600);
+    expect(stagesOf(t)).toEqual({
+      sync: 100,
+      operator: 300,
+      workload: 500,
+      app: 19_500,
+      status: 0,
+      total: 20_400,
+    });
+  });
+
+  it("takes the namespace's moment from the tenant's Deployment when its watch saw that first", () => {
+    const t: SignupTimeline = { writtenAt: 0, createdAt: 100 };
+    observeWorkload(t, 350);
+    observeNamespace(t, 380);
+    expect(t).toEqual({ writtenAt: 0, createdAt: 100, reconciledAt: 350, workloadAt: 350 });
   });
 
   it('has no stages until Ready', () => {
@@ -141,6 +165,7 @@ describe('a signup timeline', () => {
         writtenAt: 0,
         createdAt: 100,
         reconciledAt: 200 + i,
+        workloadAt: 300 + i,
         availableAt: 1000 * (i + 1),
         readyAt: 1000 * (i + 1) + 10,
       })),
@@ -156,7 +181,7 @@ describe('a signup timeline', () => {
 
 describe('the signups table', () => {
   const summary = summarizeSignups([
-    { writtenAt: 0, createdAt: 80, reconciledAt: 300, availableAt: 500, readyAt: 520 },
+    { writtenAt: 0, createdAt: 80, reconciledAt: 300, workloadAt: 450, availableAt: 500, readyAt: 520 },
   ]);
   const result: SignupResult = {
     tenants: 1000,
@@ -176,7 +201,7 @@ describe('the signups table', () => {
     expect(signupRows([result]).map((r) => r.className)).toEqual(['bench-pooled', 'bench-slow']);
     const table = signupTable([result, { error: 'boom' }]);
     expect(table).toMatch(
-      /\| +1000 \| bench-pooled \| +1\/1 \| +520\/520\/520 \| +80\/80 \| +220\/220 \| +200\/200 \| +20\/20 \|/,
+      /\| +1000 \| bench-pooled \| +1\/1 \| +520\/520\/520 \| +80\/80 \| +220\/220 \| +150\/150 \| +50\/50 \| +20\/20 \|/,
     );
     expect(table).toContain(
       '120 edits of running rows; class rollout to 1000 tenants started at 20.0 s, done in 31.5 s',

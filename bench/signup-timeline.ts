@@ -1,7 +1,11 @@
 // Where a signup's wait goes, from the moments the bench saw on its watches: the row written, the
 // Tenant created by sync, the operator's first reconcile (the tenant's namespace labelled for it,
 // made cold or claimed from a pool; else its first status, which the operator may hold back until
-// the Deployment is available), the Deployment available (Available=True) and Ready=True. The watch's moments are used rather than
+// the Deployment is available), the tenant's Deployment written by the operator (labelled for it:
+// made, once a cold namespace's quota is enforced, or a claimed member's taken over), the
+// Deployment available (Available=True) and Ready=True. What lies between the Deployment written
+// and available is the cluster's: the Deployment and ReplicaSet controllers, the scheduler, the
+// kubelet (kwok) and the app's own start. The watch's moments are used rather than
 // creationTimestamp and lastTransitionTime, which the API server keeps to the second: a pooled
 // signup takes half of one. Each moment is the first the watch saw, tens of milliseconds after
 // the write it reports.
@@ -13,12 +17,16 @@ export interface SignupTimeline {
   writtenAt: number;
   createdAt?: number;
   reconciledAt?: number;
+  workloadAt?: number;
   availableAt?: number;
   readyAt?: number;
 }
 
-/** The stages of a signup, each from the step before it: row → Tenant → first reconcile → available → Ready. */
-export const STAGES = ['sync', 'operator', 'app', 'status'] as const;
+/**
+ * The stages of a signup, each from the step before it: row → Tenant → first reconcile → Deployment
+ * written → available → Ready.
+ */
+export const STAGES = ['sync', 'operator', 'workload', 'app', 'status'] as const;
 export type Stage = (typeof STAGES)[number];
 
 const OPERATOR_CONDITIONS: readonly string[] = [CONDITION.applied, CONDITION.available, CONDITION.ready];
@@ -39,6 +47,7 @@ export function observe(timeline: SignupTimeline, tenant: Tenant, now: number): 
   const step = stepOf(tenant);
   timeline.createdAt ??= now;
   if (step >= 1) timeline.reconciledAt ??= now;
+  if (step >= 2) timeline.workloadAt ??= now;
   if (step >= 2) timeline.availableAt ??= now;
   if (step >= 3) timeline.readyAt ??= now;
 }
@@ -48,12 +57,19 @@ export function observeNamespace(timeline: SignupTimeline, now: number): void {
   timeline.reconciledAt ??= now;
 }
 
+/** The tenant's Deployment, labelled for it, seen: the operator wrote its workload. */
+export function observeWorkload(timeline: SignupTimeline, now: number): void {
+  timeline.reconciledAt ??= now;
+  timeline.workloadAt ??= now;
+}
+
 /** Milliseconds of each stage and in all, for a signup that became Ready; undefined otherwise. */
 export function stagesOf(t: SignupTimeline): (Record<Stage, number> & { total: number }) | undefined {
-  const { createdAt, reconciledAt, availableAt, readyAt } = t;
+  const { createdAt, reconciledAt, workloadAt, availableAt, readyAt } = t;
   if (
     createdAt === undefined ||
     reconciledAt === undefined ||
+    workloadAt === undefined ||
     availableAt === undefined ||
     readyAt === undefined
   )
@@ -61,7 +77,8 @@ export function stagesOf(t: SignupTimeline): (Record<Stage, number> & { total: n
   return {
     sync: createdAt - t.writtenAt,
     operator: reconciledAt - createdAt,
-    app: availableAt - reconciledAt,
+    workload: workloadAt - reconciledAt,
+    app: availableAt - workloadAt,
     status: readyAt - availableAt,
     total: readyAt - t.writtenAt,
   };

@@ -7,7 +7,7 @@
 // running tenant's ResourceQuota follows. Each signup is timed from its write to Ready, split into
 // stages by what the watch of Tenants saw (signup-timeline.ts); the rollout from the class edit
 // until every running tenant's quota says the new value.
-import type { V1Namespace, V1ResourceQuota } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Deployment, V1Namespace, V1ResourceQuota } from '@kubernetes/client-node';
 import { GROUP, LABEL, VERSION, type Tenant } from '../../api/tenant.js';
 import { CLASS_PLURAL } from '../../api/tenantclass.js';
 import { Informer } from '../../runtime/kube/informer.js';
@@ -22,6 +22,7 @@ import type { RunContext } from '../run-context.js';
 import {
   observe,
   observeNamespace,
+  observeWorkload,
   summarizeSignups,
   type SignupSummary,
   type SignupTimeline,
@@ -82,35 +83,32 @@ export async function runSignups(n: number, ctx: RunContext): Promise<SignupResu
     kind: 'ResourceQuota',
     logger: createLogger('bench', 'warn'),
   });
-  const namespaces = watchTenantNamespaces(bench.api);
+  const namespaces = watchLabelled<V1Namespace>(bench.api, 'Namespace', '/api/v1/namespaces');
+  const deployments = watchLabelled<V1Deployment>(bench.api, 'Deployment', '/apis/apps/v1/deployments');
   try {
     await session.seed();
     const backgroundSeconds = await background(session, 'signups');
     await installClass(bench.api, signupClass(COLD_CLASS, false));
     await installClass(bench.api, signupClass(POOLED_CLASS, true, ctx.options.signups.pool));
     await untilWarm(session, ctx.options.signups.pool);
-    await Promise.all([quotas.start(), namespaces.start()]);
-    return await measure(session, { quotas, namespaces }, backgroundSeconds);
+    await Promise.all([quotas.start(), namespaces.start(), deployments.start()]);
+    return await measure(session, { quotas, namespaces, deployments }, backgroundSeconds);
   } finally {
-    await Promise.allSettled([quotas.stop(), namespaces.stop()]);
+    await Promise.allSettled([quotas.stop(), namespaces.stop(), deployments.stop()]);
     await session.close();
     await stopCluster(bench.cluster);
   }
 }
 
 /** The signups, the edits and the rollout, together; then the summary. */
-async function measure(
-  session: Session,
-  watches: { quotas: Informer<V1ResourceQuota>; namespaces: Informer<V1Namespace> },
-  backgroundSeconds: number,
-): Promise<SignupResult> {
+async function measure(session: Session, watches: Watches, backgroundSeconds: number): Promise<SignupResult> {
   const { n, ctx } = session;
   const { rate, seconds, editRate } = ctx.options.signups;
   const total = Math.round(rate * seconds);
   ctx.print(
     `[N=${n}] signups: ${total} rows at ${rate}/s, ${editRate} edits/s, a class rollout at ${Math.round(seconds / 3)} s`,
   );
-  const timelines = followSignups(session.tenants!, watches.namespaces);
+  const timelines = followSignups(session.tenants!, watches);
   const start = Date.now();
   const stop = { now: false };
   const edits = editRunning(session, start, stop);
@@ -143,10 +141,19 @@ async function measure(
 
 const classOf = (name: string): string => signupOf(Number(name.slice('su-'.length))).className;
 
-/** Every sight of a signup's Tenant or namespace fills its timeline; rows are entered as they are written. */
+interface Watches {
+  quotas: Informer<V1ResourceQuota>;
+  namespaces: Informer<V1Namespace>;
+  deployments: Informer<V1Deployment>;
+}
+
+/**
+ * Every sight of a signup's Tenant, namespace or Deployment fills its timeline; rows are entered as
+ * they are written.
+ */
 function followSignups(
   tenants: Informer<Tenant>,
-  namespaces: Informer<V1Namespace>,
+  { namespaces, deployments }: Pick<Watches, 'namespaces' | 'deployments'>,
 ): Map<string, SignupTimeline> {
   const timelines = new Map<string, SignupTimeline>();
   const seen = (tenant: Tenant): void => {
@@ -161,15 +168,24 @@ function followSignups(
   };
   namespaces.on('add', placed);
   namespaces.on('update', placed);
+  const written = (deployment: V1Deployment): void => {
+    const timeline = timelines.get(deployment.metadata?.labels?.[LABEL.tenant] ?? '');
+    if (timeline !== undefined) observeWorkload(timeline, Date.now());
+  };
+  deployments.on('add', written);
+  deployments.on('update', written);
   return timelines;
 }
 
-/** Namespaces labelled for a tenant: the cold ones as the operator makes them, pool members as it claims them. */
-function watchTenantNamespaces(api: KubeApi): Informer<V1Namespace> {
-  return new Informer<V1Namespace>(api, {
-    path: '/api/v1/namespaces',
-    apiVersion: 'v1',
-    kind: 'Namespace',
+/**
+ * Objects of a kind labelled for a tenant, cluster-wide: namespaces as the operator makes them cold
+ * or claims them from a pool, Deployments as it writes them.
+ */
+function watchLabelled<T extends KubernetesObject>(api: KubeApi, kind: string, path: string): Informer<T> {
+  return new Informer<T>(api, {
+    path,
+    apiVersion: kind === 'Namespace' ? 'v1' : 'apps/v1',
+    kind,
     labelSelector: LABEL.tenant,
     logger: createLogger('bench', 'warn'),
   });
