@@ -15,7 +15,14 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../api/tenant.js';
 import { ApiError, CONTENT_TYPE, isNotFound, type KubeApi } from '../runtime/kube/api.js';
 import { apiPath } from '../runtime/kube/paths.js';
-import { childKey, describeRef, errorText, type ChildChange, type ChildRef } from './child-ref.js';
+import {
+  childKey,
+  describeRef,
+  errorText,
+  type ChildChange,
+  type ChildKind,
+  type ChildRef,
+} from './child-ref.js';
 import { APPLY_WAVES, valuesAreRead, WORKLOAD_WAVE } from './facets/kinds.js';
 import { ownersAsLive, SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
@@ -106,6 +113,9 @@ export interface ApplierOptions {
   createBy?: 'post' | 'apply';
 }
 
+/** Every kind in one wave: for a namespace whose fences are in place and enforced already. */
+const ALL_AT_ONCE: readonly (readonly ChildKind[])[] = [APPLY_WAVES.flat()];
+
 export class Applier {
   /**
    * owner → child key → its normalized manifest: one entry per child, replaced when an edit
@@ -131,19 +141,22 @@ export class Applier {
    * the quota's first status write wakes the Tenant again. `owner` names whose children these are
    * (a Tenant's name; a warm pool member's namespace), for what is remembered of them. `cached` is
    * what the cache holds (already checked as the owner's); a child whose apply finds an object the
-   * cache did not show is handed to `claim`, then applied if still needed.
+   * cache did not show is handed to `claim`, then applied if still needed. `together`: the
+   * namespace and its fences exist already, as the owner wants them (a warm pool member just
+   * claimed, pool/claim.ts): while the quota there is enforced, every child goes in one wave.
    */
   async applyDrifted(
     owner: string,
     desired: readonly DesiredChild[],
     cached: readonly (KubernetesObject | undefined)[],
-    claim: ClaimUnseen,
+    { claim, together = false }: { claim: ClaimUnseen; together?: boolean },
   ): Promise<Applied> {
     const known = this.keep(owner, desired);
     const outcomes: Outcome[] = desired.map((_, i) => ({ object: cached[i] }));
     let quotaWait: QuotaWait | undefined;
+    const inOneWave = together && this.quotaWait(desired, cached, outcomes, known) === undefined;
     try {
-      for (const wave of APPLY_WAVES) {
+      for (const wave of inOneWave ? ALL_AT_ONCE : APPLY_WAVES) {
         if (wave === WORKLOAD_WAVE) quotaWait = this.quotaWait(desired, cached, outcomes, known);
         if (quotaWait !== undefined) break;
         await Promise.all(

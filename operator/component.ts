@@ -140,7 +140,7 @@ class OperatorComponent implements Component {
     const pool = new PoolClaims({ api, observed, caches, controller, metrics, logger });
     return new Reconciler({
       observed,
-      converger: new Converger(ctx.api, observed, (ref) => pool.memberHeld(ref)),
+      converger: new Converger(ctx.api, observed, pool),
       statusWriter: new TenantStatusWriter(ctx.api, this.watches!.tenants, {
         fieldManager: FIELD_MANAGER.operator,
         current: unchanged,

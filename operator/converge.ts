@@ -31,19 +31,29 @@ export interface Converged {
   quotaWait?: QuotaWait;
 }
 
+/** Warm pool members just claimed, as the pool handed them over (pool/claim.ts). */
+export interface ClaimedMembers {
+  /** A child the member held, which the Tenant's caches do not show until its apply labels it. */
+  memberHeld(ref: ChildRef): KubernetesObject | undefined;
+  /** The member's fences are the Tenant's already: its workload goes with them, not after them. */
+  fencedAlready(namespace: string): boolean;
+}
+
+const NO_CLAIMS: ClaimedMembers = { memberHeld: () => undefined, fencedAlready: () => false };
+
 export class Converger {
   private readonly locks = new KeyedLock();
   private readonly applier: Applier;
   private readonly pruner: ChildPruner;
 
   /**
-   * `memberHeld`: a child a warm pool member held when the Tenant claimed it, which the Tenant's
-   * caches do not show until its apply labels it (pool/claim.ts): applied by its uid, not read first.
+   * `claimed`: a warm pool member's children, when the Tenant just claimed it, are applied by the
+   * uids the pool wrote them with, not read first; and its workload with its fences, in one wave.
    */
   constructor(
     private readonly api: KubeApi,
     private readonly observed: ObservedState,
-    private readonly memberHeld: (ref: ChildRef) => KubernetesObject | undefined = () => undefined,
+    private readonly claimed: ClaimedMembers = NO_CLAIMS,
   ) {
     this.applier = new Applier(api);
     this.pruner = new ChildPruner(api, observed);
@@ -77,7 +87,9 @@ export class Converger {
     retained: readonly ChildRef[],
   ): Promise<Converged> {
     const takedown = requestedState(tenant) !== 'active';
-    const cached = desired.map((child) => this.observed.child(child.ref) ?? this.memberHeld(child.ref));
+    const cached = desired.map(
+      (child) => this.observed.child(child.ref) ?? this.claimed.memberHeld(child.ref),
+    );
     const refused = this.refusedChildren(tenant, desired, cached, takedown);
     this.assertNamespacesFree(tenant, desired);
     const kept = desired.filter((_, i) => !refused.has(i));
@@ -141,8 +153,13 @@ export class Converger {
   ): Promise<Applied & { changedMeanwhile: boolean }> {
     const refs = desired.map((child) => child.ref);
     this.observed.convergeStarted(tenant.metadata.name!, refs);
+    const namespace = refs.find((ref) => ref.kind === 'Namespace')?.name;
+    const together = namespace !== undefined && this.claimed.fencedAlready(namespace);
     const applied = await this.applier
-      .applyDrifted(tenant.metadata.name!, desired, cached, (ref) => this.claimUnseen(tenant, ref))
+      .applyDrifted(tenant.metadata.name!, desired, cached, {
+        claim: (ref) => this.claimUnseen(tenant, ref),
+        together,
+      })
       .catch((err: unknown) => {
         // The retry reads the caches afresh: what came meanwhile needs no second look.
         refs.forEach((ref) => this.observed.convergeEnded(ref, undefined));

@@ -28,10 +28,16 @@ import { retryable } from '../reconcile-error.js';
 import { OPERATOR_REASON } from '../reasons.js';
 import type { PoolCaches } from '../watches.js';
 import type { PoolController } from './controller.js';
-import { claimOrder } from './members.js';
+import { claimOrder, type Member } from './members.js';
 
 /** Members whose contents are kept for their claiming tenant's first apply, at most. */
 const MAX_HANDED = 500;
+
+/** What a claimed member held, and whether it was made from its class's current pool spec. */
+interface Handed {
+  objects: Map<string, KubernetesObject>;
+  current: boolean;
+}
 
 /** How a new tenant of a pooled class was placed: a claimed member, or a namespace made cold. */
 export type Placement = 'warm' | 'cold';
@@ -58,7 +64,7 @@ export class PoolClaims {
    * there and its caches show them (settle). Bounded: the oldest goes first, and a tenant whose
    * record went reads what it finds, as after a restart.
    */
-  private readonly handed = new Map<string, Map<string, KubernetesObject>>();
+  private readonly handed = new Map<string, Handed>();
 
   constructor(private readonly deps: PoolClaimsDeps) {}
 
@@ -90,18 +96,23 @@ export class PoolClaims {
     const className = tenantClass.name;
     const tc = this.deps.observed.tenantClasses().find((c) => c.metadata.name === className);
     const members = this.deps.controller.membersOf(className, tc?.metadata.uid ?? '');
-    const order = claimOrder(tenant.metadata.name!, members, this.deps.controller.hashOf(className));
+    const current = this.deps.controller.hashOf(className);
+    const order = claimOrder(tenant.metadata.name!, members, current);
     // Every Ready member, until one is won: each 409 is one cheap request and means another claimer
     // took that member (a burst as large as the pool would otherwise go cold with members left).
     for (const member of order) {
-      const won = await this.tryClaim(tenant, member.name, member.resourceVersion);
+      const won = await this.tryClaim(tenant, member, member.hash === current);
       if (won) return member.name;
     }
     return undefined;
   }
 
   /** The one write of a claim; false when another claimer changed the member first. */
-  private async tryClaim(tenant: Tenant, name: string, resourceVersion: string): Promise<boolean> {
+  private async tryClaim(
+    tenant: Tenant,
+    { name, resourceVersion }: Pick<Member, 'name' | 'resourceVersion'>,
+    current: boolean,
+  ): Promise<boolean> {
     const ref = childRef('Namespace', '', name);
     try {
       const result = await this.deps.api.request<V1Namespace>({
@@ -124,7 +135,7 @@ export class PoolClaims {
       });
       this.claimed.set(tenant.metadata.uid ?? '', name);
       this.deps.observed.childApplied(ref, result);
-      this.keepHanded(name, this.deps.controller.handOver(name));
+      this.keepHanded(name, { objects: this.deps.controller.handOver(name), current });
       this.deps.controller.wake();
       return true;
     } catch (err) {
@@ -151,7 +162,7 @@ export class PoolClaims {
     }
   }
 
-  private keepHanded(member: string, held: Map<string, KubernetesObject>): void {
+  private keepHanded(member: string, held: Handed): void {
     this.handed.set(member, held);
     if (this.handed.size > MAX_HANDED) this.handed.delete(this.handed.keys().next().value!);
   }
@@ -161,7 +172,16 @@ export class PoolClaims {
    * it yet: a stub naming its uid, so the tenant's apply changes that object without reading it.
    */
   memberHeld(ref: ChildRef): KubernetesObject | undefined {
-    return this.handed.get(ref.namespace)?.get(childKey(ref));
+    return this.handed.get(ref.namespace)?.objects.get(childKey(ref));
+  }
+
+  /**
+   * The namespace is a member just claimed, made from its class's current pool spec: the quota,
+   * LimitRange and NetworkPolicy the tenant wants are there and enforced already (they name no
+   * tenant), so its workload need not wait for its fences to be applied again.
+   */
+  fencedAlready(namespace: string): boolean {
+    return this.handed.get(namespace)?.current === true;
   }
 
   /** A new tenant was placed: counted, and timed until its first Ready. */

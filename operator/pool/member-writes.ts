@@ -80,7 +80,9 @@ export class MemberWrites {
     const desired = memberChildren(blueprint, tenantClass, classUid, name);
     const seen = existing ? await this.seenOf(name, desired) : desired.map(() => undefined);
     try {
-      const applied = await this.applier.applyDrifted(name, desired, seen, (ref) => this.takeUnseen(ref));
+      const applied = await this.applier.applyDrifted(name, desired, seen, {
+        claim: (ref) => this.takeUnseen(ref),
+      });
       this.remember(name, tenantClass.name, desired, applied.objects);
       if (applied.quotaWait === undefined) {
         this.forget(name);
