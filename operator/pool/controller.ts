@@ -192,15 +192,14 @@ export class PoolController {
     this.writes.keepOnly(className, members);
     if (wanted.blueprint === undefined) return;
     const spec = { tenantClass, classUid, blueprint: wanted.blueprint };
-    for (let i = 0; i < sizing.create; i++) {
-      if (!this.take()) return;
-      await this.create(spec);
-    }
-    const now = Date.now();
-    for (const member of unfinished(members, wanted.target.hash, now, (m) => this.writes.waitsForQuota(m))) {
-      if (!this.take()) return;
-      await this.fill(spec, member.name, true);
-    }
+    // Each member's writes wait on the API server one after another; members are made side by side,
+    // as many as the bucket allows, so the pool refills at its rate however slow each write is.
+    const creates = this.take(sizing.create);
+    await allDone(Array.from({ length: creates }, () => this.create(spec)));
+    if (creates < sizing.create) return;
+    const waiting = (m: string): boolean => this.writes.waitsForQuota(m);
+    const half = unfinished(members, wanted.target.hash, Date.now(), waiting);
+    await allDone(half.slice(0, this.take(half.length)).map((member) => this.fill(spec, member.name, true)));
   }
 
   /** The Ready members, as a gauge and in status.warm (warm-status.ts), written only when it changed. */
@@ -211,12 +210,13 @@ export class PoolController {
     await this.status.write(tc, poolStatusOf(tc, pooled, ready));
   }
 
-  /** A token for one member's writes, else a pass when the next one comes. */
-  private take(): boolean {
+  /** Tokens for up to `wanted` members' writes; when they run short, a pass when the next one comes. */
+  private take(wanted: number): number {
     const now = Date.now();
-    if (this.bucket.take(now)) return true;
-    this.wake(this.bucket.waitMs(now));
-    return false;
+    let taken = 0;
+    while (taken < wanted && this.bucket.take(now)) taken += 1;
+    if (taken < wanted) this.wake(this.bucket.waitMs(now));
+    return taken;
   }
 
   /** What the class's pool asks for: size 0 when it has none, or none it may have. */
@@ -276,4 +276,10 @@ export class PoolController {
     if (await this.writes.remove(member))
       this.deps.logger.info('removed warm pool member', { namespace: member.name });
   }
+}
+
+/** Waits for every write to end, then fails with the first failure, if any: none is left running. */
+async function allDone(writes: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
