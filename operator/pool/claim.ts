@@ -6,6 +6,8 @@
 // and the TenantClass owner for the Tenant: the API server's compare-and-swap decides between two
 // claimers (two tenants, or two operator replicas across a leader change), so a member is never
 // claimed twice and never left half-claimed. A 409 means another won: the next member is tried.
+// What the pool wrote in the member goes to the tenant's first apply (memberHeld, fencedAlready):
+// its objects are applied by uid, without a read, and in one wave when the member is current.
 import type { KubernetesObject, V1Deployment, V1Namespace } from '@kubernetes/client-node';
 import {
   ANNOTATION,
@@ -61,8 +63,8 @@ export class PoolClaims {
   private readonly placedAt = new Map<string, { at: number; how: Placement }>();
   /**
    * Claimed member → what it held (PoolController.handOver), until the tenant's children are applied
-   * there and its caches show them (settle). Bounded: the oldest goes first, and a tenant whose
-   * record went reads what it finds, as after a restart.
+   * there and its caches show them (dropLeftovers). Bounded: the oldest goes first, and a tenant
+   * whose record went reads what it finds, as after a restart.
    */
   private readonly handed = new Map<string, Handed>();
 
@@ -168,8 +170,8 @@ export class PoolClaims {
   }
 
   /**
-   * A child in a member just claimed, as the member held it, while the tenant's caches do not show
-   * it yet: a stub naming its uid, so the tenant's apply changes that object without reading it.
+   * A child in a member just claimed, as the pool wrote it, while the tenant's caches do not show it
+   * yet: its uid lets the tenant's apply change that very object without reading it first.
    */
   memberHeld(ref: ChildRef): KubernetesObject | undefined {
     return this.handed.get(ref.namespace)?.objects.get(childKey(ref));

@@ -7,6 +7,7 @@
 //
 // Members are written through the operator's Applier (member-writes.ts), the one apply path tenants
 // use; the class's status.warm by the runtime's status writer (warm-status.ts decides what it says).
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { ANNOTATION, FIELD_MANAGER } from '../../api/tenant.js';
 import {
   CLASS_API_VERSION,
@@ -20,7 +21,6 @@ import type { KubeApi } from '../../runtime/kube/api.js';
 import { StatusWriter } from '../../runtime/kube/status-writer.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Metrics } from '../../runtime/metrics.js';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { childKey, childRef, errorText } from '../child-ref.js';
 import { randomId } from '../namespaces/ids.js';
 import { poolTemplateProblem, tenantNamespaceName } from '../namespaces/rules.js';
@@ -166,8 +166,8 @@ export class PoolController {
 
   /**
    * What a member a tenant just claimed holds, by child key, for the tenant's first apply to name
-   * without reading (claim.ts): the stubs its fills left (member-writes.ts), and its Deployments
-   * whole from the pool's cache (their spec and status, which a claim's same-spec bump is read from).
+   * without reading (claim.ts): what its fills wrote (member-writes.ts), and its Deployments whole
+   * from the pool's cache (their spec and status, which a claim's same-spec bump is read from).
    */
   handOver(member: string): Map<string, KubernetesObject> {
     const held = this.writes.handOver(member) ?? new Map<string, KubernetesObject>();
