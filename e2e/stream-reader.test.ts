@@ -58,10 +58,10 @@ describe('stream reader (moto)', () => {
     abort.abort();
     await reading;
 
-    // Rounds start at least 250 ms apart: n reads span at least (n - 1) × 250 ms, whatever the machine's pace.
+    // Rounds start at least 250 ms apart, whatever the machine's pace. A read is timed as the SDK
+    // takes it, a little after its round starts, so a gap may look shorter by that delay; a reader
+    // that reads again at once when records came would show gaps of a round trip, a few ms.
     expect(reads.length).toBeGreaterThan(2);
-    const span = reads.at(-1)! - reads[0]!;
-    expect(span).toBeGreaterThanOrEqual((reads.length - 1) * 250 - 5);
-    for (let i = 1; i < reads.length; i++) expect(reads[i]! - reads[i - 1]!).toBeGreaterThanOrEqual(245);
+    for (let i = 1; i < reads.length; i++) expect(reads[i]! - reads[i - 1]!).toBeGreaterThanOrEqual(200);
   });
 });
