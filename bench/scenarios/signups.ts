@@ -11,6 +11,8 @@ import type { KubernetesObject, V1Deployment, V1Namespace, V1ResourceQuota } fro
 import { GROUP, LABEL, VERSION, type Tenant } from '../../api/tenant.js';
 import { CLASS_PLURAL } from '../../api/tenantclass.js';
 import { Informer } from '../../runtime/kube/informer.js';
+import { apiPath } from '../../runtime/kube/paths.js';
+import { CHILD_API_VERSION } from '../../operator/child-ref.js';
 import { CONTENT_TYPE, type KubeApi } from '../../runtime/kube/api.js';
 import { createLogger } from '../../runtime/logger.js';
 import { freshCluster, stopCluster } from '../cluster.js';
@@ -83,8 +85,8 @@ export async function runSignups(n: number, ctx: RunContext): Promise<SignupResu
     kind: 'ResourceQuota',
     logger: createLogger('bench', 'warn'),
   });
-  const namespaces = watchLabelled<V1Namespace>(bench.api, 'Namespace', '/api/v1/namespaces');
-  const deployments = watchLabelled<V1Deployment>(bench.api, 'Deployment', '/apis/apps/v1/deployments');
+  const namespaces = watchLabelled<V1Namespace>(bench.api, 'Namespace');
+  const deployments = watchLabelled<V1Deployment>(bench.api, 'Deployment');
   try {
     await session.seed();
     const backgroundSeconds = await background(session, 'signups');
@@ -181,10 +183,14 @@ function followSignups(
  * Objects of a kind labelled for a tenant, cluster-wide: namespaces as the operator makes them cold
  * or claims them from a pool, Deployments as it writes them.
  */
-function watchLabelled<T extends KubernetesObject>(api: KubeApi, kind: string, path: string): Informer<T> {
+function watchLabelled<T extends KubernetesObject>(
+  api: KubeApi,
+  kind: 'Namespace' | 'Deployment',
+): Informer<T> {
+  const apiVersion = CHILD_API_VERSION[kind];
   return new Informer<T>(api, {
-    path,
-    apiVersion: kind === 'Namespace' ? 'v1' : 'apps/v1',
+    path: apiPath({ apiVersion, kind }),
+    apiVersion,
     kind,
     labelSelector: LABEL.tenant,
     logger: createLogger('bench', 'warn'),
