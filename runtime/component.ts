@@ -123,9 +123,10 @@ export function makeContext(name: string, settings: CommonSettings): ComponentCo
   const metrics = createMetrics(name);
   const kc = new KubeConfig();
   kc.loadFromDefault();
-  const api = new KubeApi(kc, (verb, resource, code) =>
-    metrics.apiRequestsTotal.inc({ verb, resource, code: String(code) }),
-  );
+  const api = new KubeApi(kc, (verb, resource, code, seconds) => {
+    metrics.apiRequestsTotal.inc({ verb, resource, code: String(code) });
+    metrics.apiRequestDuration.observe({ verb, resource }, seconds);
+  });
   const events = new EventRecorder(api, `landlord-${name}`, logger);
   return { logger, metrics, api, events, settings };
 }

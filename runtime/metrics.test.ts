@@ -61,10 +61,14 @@ describe('createMetrics', () => {
     metrics.reconcileDuration.observe(0.2);
     metrics.tenants.set({ condition: 'Ready', status: 'True' }, 3);
     metrics.apiRequestsTotal.inc({ verb: 'PATCH', resource: 'deployments', code: 200 });
+    metrics.apiRequestDuration.observe({ verb: 'patch', resource: 'deployments' }, 0.3);
     metrics.leader.set(1);
     const text = await metrics.registry.metrics();
     expect(text).toContain('landlord_reconcile_total{result="success",component="operator"} 1');
     expect(text).toContain('landlord_reconcile_duration_seconds_bucket{le="0.25",component="operator"} 1');
+    expect(text).toContain(
+      'landlord_api_request_duration_seconds_bucket{le="0.5",component="operator",verb="patch",resource="deployments"} 1',
+    );
     expect(text).toContain('landlord_tenants{condition="Ready",status="True",component="operator"} 3');
     expect(text).toContain(
       'landlord_api_requests_total{verb="PATCH",resource="deployments",code="200",component="operator"} 1',

@@ -24,6 +24,8 @@ const PURGE_RESULTS = ['started', 'completed', 'failed', 'cancelled', 'refused',
 
 /** Reconciles take milliseconds when nothing changed and seconds when an API server is slow. */
 const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** A request's answer: milliseconds on a quiet cluster, seconds under load, 30 s the timeout. */
+const API_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export interface Metrics {
   registry: Registry;
@@ -60,6 +62,7 @@ export interface Metrics {
   poolClaimToReadySeconds: Histogram<'result'>;
   /** Requests this component made to the Kubernetes API server, by verb, resource and HTTP code. */
   apiRequestsTotal: Counter<'verb' | 'resource' | 'code'>;
+  apiRequestDuration: Histogram<'verb' | 'resource'>;
   syncRowsScannedTotal: Counter;
   /** Full table scans by result: success, error. */
   syncScansTotal: Counter<'result'>;
@@ -121,6 +124,13 @@ export function createMetrics(component: string): Metrics {
       'Requests made to the Kubernetes API server, by verb, resource and HTTP status code.',
       ['verb', 'resource', 'code'],
     ),
+    apiRequestDuration: new Histogram({
+      name: 'landlord_api_request_duration_seconds',
+      help: 'Time from sending a request to the Kubernetes API server to reading its whole answer (watches not included), by verb and resource.',
+      labelNames: ['verb', 'resource'],
+      buckets: API_BUCKETS,
+      registers,
+    }),
     leader: gauge('landlord_leader', "1 while this replica holds its component's leader Lease, else 0."),
     memoryReturnsTotal: counter(
       'landlord_memory_returns_total',

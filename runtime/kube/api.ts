@@ -73,7 +73,8 @@ export function isTransient(err: unknown): boolean {
   return err.status === 409 || err.status === 429 || err.status >= 500;
 }
 
-export type RequestObserver = (verb: Verb, resource: string, code: number) => void;
+/** Told of every request once it is answered (code 0: no answer), with the seconds it took. */
+export type RequestObserver = (verb: Verb, resource: string, code: number, seconds: number) => void;
 
 const DEFAULT_VERB: Record<ApiRequest['method'], Verb> = {
   GET: 'get',
@@ -107,6 +108,8 @@ export class KubeApi {
     if (req.accept !== undefined) headers.Accept = req.accept;
     const verb = req.verb ?? DEFAULT_VERB[req.method];
     const resource = resourceOf(req.path);
+    const started = performance.now();
+    const took = (): number => (performance.now() - started) / 1000;
     let status: number;
     let text: string;
     try {
@@ -114,10 +117,10 @@ export class KubeApi {
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
-      this.observe(verb, resource, 0);
+      this.observe(verb, resource, 0, took());
       throw err;
     }
-    this.observe(verb, resource, status);
+    this.observe(verb, resource, status, took());
     if (status === 401) this.connection.forget();
     if (status < 200 || status >= 300) throw toApiError(status, text, req.path);
     req.onText?.(text.length);
