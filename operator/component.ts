@@ -18,7 +18,7 @@ import { ObservedState } from './observed.js';
 import { Reconciler } from './reconciler.js';
 import { TemplateUpgradeGate } from './rollout-budget.js';
 import type { ChildRef } from './child-ref.js';
-import { awaited } from './routing/awaited.js';
+import { awaited, urgentSlots } from './routing/awaited.js';
 import { EventRouter } from './routing/event-router.js';
 import { namespacePattern, policyConfig, watchScopes, type OperatorSettings } from './settings.js';
 import { unchanged } from './status-change.js';
@@ -84,6 +84,7 @@ class OperatorComponent implements Component {
     const options = {
       ...queueOptions(this.settings),
       urgent: (name: string) => awaited(observed.tenant(name)),
+      urgentSlots: urgentSlots(this.settings.concurrency),
     };
     const queue = reconcileQueue((name) => reconciler.reconcile(name), options, ctx);
     this.queue = queue;

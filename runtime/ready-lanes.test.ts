@@ -82,6 +82,20 @@ describe('ReadyLanes', () => {
     expect(drain(lanes)).toEqual(['v1', 'v2', 'b1']);
   });
 
+  it('takes only from the open lanes, and a closed lane keeps its place and its count', () => {
+    const lanes = new ReadyLanes(2);
+    lanes.add('b0', 'background');
+    lanes.add('e0', 'event');
+    fill(lanes, 'urgent', 'u', 2);
+    expect([lanes.take(), lanes.take()]).toEqual(['u0', 'u1']);
+    // Passed over twice: its turn is due, but a closed lane is not served, nor forgotten.
+    expect(lanes.take(['urgent'])).toBeUndefined();
+    lanes.add('u2', 'urgent');
+    expect(lanes.next(['urgent'])).toEqual({ key: 'u2', lane: 'urgent' });
+    lanes.add('u3', 'urgent');
+    expect(drain(lanes)).toEqual(['e0', 'b0', 'u3']);
+  });
+
   it('refuses a fairness bound below one', () => {
     expect(() => new ReadyLanes(0)).toThrow(RangeError);
   });

@@ -62,12 +62,19 @@ export class ReadyLanes {
   /**
    * The next key: the oldest of the most urgent lane with work, unless a lower lane with work has
    * been passed over `fairness` times, in which case the highest such lane's oldest. A lane with
-   * work therefore waits at most `fairness + LANES.length - 2` keys.
+   * work therefore waits at most `fairness + LANES.length - 2` keys. Only the `open` lanes are
+   * looked at (the queue closes the lower ones while they hold every slot they may); a closed lane
+   * is not passed over, it waits.
    */
-  take(): string | undefined {
-    const waiting = LANES.filter((lane) => this.keys[lane].size > 0);
+  take(open: readonly Lane[] = LANES): string | undefined {
+    return this.next(open)?.key;
+  }
+
+  /** As `take`, with the lane the key left. */
+  next(open: readonly Lane[] = LANES): { key: string; lane: Lane } | undefined {
+    const waiting = LANES.filter((lane) => open.includes(lane) && this.keys[lane].size > 0);
     // A lane's count is of one stretch of waiting: work that comes later does not inherit it.
-    for (const lane of LANES) if (!waiting.includes(lane)) this.passedOver[lane] = 0;
+    for (const lane of LANES) if (this.keys[lane].size === 0) this.passedOver[lane] = 0;
     const first = waiting[0];
     if (first === undefined) return undefined;
     const lane = waiting.find((l) => this.passedOver[l] >= this.fairness) ?? first;
@@ -77,7 +84,7 @@ export class ReadyLanes {
     this.passedOver[lane] = 0;
     const key = this.keys[lane].values().next().value!;
     this.keys[lane].delete(key);
-    return key;
+    return { key, lane };
   }
 
   clear(): void {

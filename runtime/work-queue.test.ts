@@ -470,6 +470,43 @@ describe('WorkQueue', () => {
       expect(order).toEqual(['a', 'e1', 'e2', 'a', 'e3']);
     });
 
+    it('keeps urgentSlots for urgent keys: other lanes fill the rest, and a signup starts at once', async () => {
+      const h = controlled();
+      const waitedOn = new Set(['s1', 's2']);
+      queue = new WorkQueue(h.handler, {
+        ...OPTIONS,
+        concurrency: 3,
+        urgentSlots: 1,
+        urgent: (key) => waitedOn.has(key),
+      });
+      for (const key of ['r1', 'r2', 'r3']) queue.add(key, 'background');
+      queue.add('e1');
+      queue.start();
+      await settle();
+      expect([h.calls, queue.inFlight]).toEqual([['e1', 'r1'], 2]);
+      queue.add('s1');
+      await settle();
+      expect([h.calls, queue.inFlight]).toEqual([['e1', 'r1', 's1'], 3]);
+      // Every slot busy: the next signup waits for one, and gets the first that frees.
+      queue.add('s2');
+      await h.release('r1');
+      expect(h.calls.at(-1)).toBe('s2');
+      // Two urgent keys running: the last slot is free for the others again.
+      await h.release('e1');
+      expect(h.calls.at(-1)).toBe('r2');
+      for (const key of ['s1', 's2', 'r2', 'r3']) await h.release(key);
+    });
+
+    it('lets urgent keys take every slot', async () => {
+      const h = controlled();
+      queue = new WorkQueue(h.handler, { ...OPTIONS, concurrency: 3, urgentSlots: 1, urgent: () => true });
+      for (const key of ['s1', 's2', 's3', 's4']) queue.add(key);
+      queue.start();
+      await settle();
+      expect([h.calls, queue.inFlight]).toEqual([['s1', 's2', 's3'], 3]);
+      for (const key of ['s1', 's2', 's3', 's4']) await h.release(key);
+    });
+
     it('is drained only when every lane is empty', async () => {
       const h = scripted(() => ({ kind: 'done' }));
       queue = new WorkQueue(h.handler, OPTIONS);
@@ -586,5 +623,7 @@ describe('WorkQueue', () => {
     expect(() => new WorkQueue(handler, { ...OPTIONS, concurrency: 0 })).toThrow(/concurrency/);
     expect(() => new WorkQueue(handler, { ...OPTIONS, maxDelayMs: 10 })).toThrow(/baseDelayMs/);
     expect(() => new WorkQueue(handler, { ...OPTIONS, jitter: 2 })).toThrow(/jitter/);
+    expect(() => new WorkQueue(handler, { ...OPTIONS, urgentSlots: 2 })).toThrow(/urgentSlots/);
+    expect(() => new WorkQueue(handler, { ...OPTIONS, urgentSlots: -1 })).toThrow(/urgentSlots/);
   });
 });

@@ -12,7 +12,7 @@
 // ordered. One class on purpose: the ready lanes, the running set, the dirty marks and the timers
 // must change together under one invariant.
 import { backoffDelay } from '../util/backoff.js';
-import { higherLane, ReadyLanes, type Lane } from './ready-lanes.js';
+import { higherLane, LANES, ReadyLanes, type Lane } from './ready-lanes.js';
 
 export interface WorkQueueOptions {
   /** Handlers allowed to run at once (≥ 1). */
@@ -34,6 +34,12 @@ export interface WorkQueueOptions {
   urgent?: (key: string) => boolean;
   /** How many keys of higher lanes may run while a lower lane waits (≥ 1); default 8. */
   fairness?: number;
+  /**
+   * Handlers kept for urgent keys (0 ≤ n < concurrency): keys of the other lanes run only while
+   * fewer than `concurrency - urgentSlots` of them are running, so someone waiting starts at once
+   * even while a class rollout or a resync fills the queue with slow work. Default 0.
+   */
+  urgentSlots?: number;
 }
 
 /** What a handler reports about one key. */
@@ -64,6 +70,7 @@ interface Pending {
 }
 
 const DEFAULT_JITTER = 0.1;
+const URGENT_ONLY: readonly Lane[] = ['urgent'];
 /** How long handlers may be started back to back before the queue lets the event loop run. */
 const SLICE_MS = 10;
 /** The real clock, for slices: `now` may be a test's fake clock, which moves without the thread. */
@@ -71,7 +78,8 @@ const threadMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export class WorkQueue {
   private readonly ready: ReadyLanes;
-  private readonly running = new Set<string>();
+  /** Running keys, each with the lane it ran from. */
+  private readonly running = new Map<string, Lane>();
   /** Running keys that were asked for while running: they run once more, in this lane, when they finish. */
   private readonly dirty = new Map<string, Lane>();
   private readonly pending = new Map<string, Pending>();
@@ -229,9 +237,9 @@ export class WorkQueue {
         this.resumeAfterEventLoop();
         break;
       }
-      const next = this.ready.take();
+      const next = this.ready.next(this.openLanes());
       if (next === undefined) break;
-      this.launch(next);
+      this.launch(next.key, next.lane);
     }
     this.notifyIfIdle();
   }
@@ -260,8 +268,17 @@ export class WorkQueue {
     });
   }
 
-  private launch(key: string): void {
-    this.running.add(key);
+  /** Every lane while the other lanes have slots left beside the urgent ones; else only urgent. */
+  private openLanes(): readonly Lane[] {
+    const reserved = this.options.urgentSlots ?? 0;
+    if (reserved === 0) return LANES;
+    let others = 0;
+    for (const lane of this.running.values()) if (lane !== 'urgent') others += 1;
+    return others < this.options.concurrency - reserved ? LANES : URGENT_ONLY;
+  }
+
+  private launch(key: string, lane: Lane): void {
+    this.running.set(key, lane);
     const task = this.run(key).finally(() => this.tasks.delete(task));
     this.tasks.add(task);
   }
@@ -323,6 +340,12 @@ function checkOptions(options: WorkQueueOptions): void {
   if (!(options.baseDelayMs >= 0 && options.maxDelayMs >= options.baseDelayMs)) {
     throw new RangeError(
       `work queue needs 0 ≤ baseDelayMs ≤ maxDelayMs, got ${options.baseDelayMs} and ${options.maxDelayMs}`,
+    );
+  }
+  const reserved = options.urgentSlots ?? 0;
+  if (!Number.isInteger(reserved) || reserved < 0 || reserved >= options.concurrency) {
+    throw new RangeError(
+      `work queue urgentSlots must be an integer from 0 to concurrency - 1 (${options.concurrency - 1}), got ${reserved}`,
     );
   }
   const jitter = options.jitter ?? DEFAULT_JITTER;
