@@ -138,7 +138,10 @@ class OperatorComponent implements Component {
     const observed = this.observed!;
     const { api, metrics, logger } = ctx;
     const caches = this.watches!.pool;
-    const pool = new PoolClaims({ api, observed, caches, controller, metrics, logger });
+    // Called as this replica starts leading: a leader before it stopped acting before its lease ran
+    // out, and the API server's clock is taken to be within a lease duration of ours.
+    const aloneSince = Date.now() + ctx.settings.leaseDurationSeconds * 1000;
+    const pool = new PoolClaims({ api, observed, caches, controller, metrics, logger, aloneSince });
     return new Reconciler({
       observed,
       converger: new Converger(ctx.api, observed, pool),

@@ -27,6 +27,7 @@ import { coldId } from '../namespaces/ids.js';
 import type { ObservedState } from '../observed.js';
 import { controlledBy } from '../ownership.js';
 import { retryable } from '../reconcile-error.js';
+import { createdAt } from '../policy/index.js';
 import { OPERATOR_REASON } from '../reasons.js';
 import type { PoolCaches } from '../watches.js';
 import type { PoolController } from './controller.js';
@@ -51,6 +52,12 @@ export interface PoolClaimsDeps {
   controller: PoolController;
   metrics: Metrics;
   logger: Logger;
+  /**
+   * Since when no other operator acts (epoch ms): this replica's start of leading, plus what may
+   * separate the API server's clock from ours and a crashed leader's last write from our lease (the
+   * lease duration). A Tenant created after it was never seen by another leader (createdLater).
+   */
+  aloneSince: number;
 }
 
 export class PoolClaims {
@@ -67,6 +74,8 @@ export class PoolClaims {
    * whose record went reads what it finds, as after a restart.
    */
   private readonly handed = new Map<string, Handed>();
+  /** Tenant uids whose claim went unanswered (it may have been made): the next claim asks first. */
+  private readonly unsure = new Set<string>();
 
   constructor(private readonly deps: PoolClaimsDeps) {}
 
@@ -90,11 +99,15 @@ export class PoolClaims {
    * Claims a Ready member for a new tenant, or says there was none (undefined: go cold). First asks
    * the API server whether the Tenant holds a namespace already (one claimed just before a restart
    * or a leader change, which this replica's watch may not show yet): the one read that makes "no
-   * second claim" hold whatever the caches say. Only a new tenant of a pooled class pays it.
+   * second claim" hold whatever the caches say. Only a Tenant another leader may have seen pays it,
+   * or one whose claim here went unanswered: a Tenant created since this replica acts alone, and
+   * whose every claim here was answered, holds only what `held` knows.
    */
   async claim(tenant: Tenant, tenantClass: ClassPolicy): Promise<string | undefined> {
-    const existing = await this.holdingLive(tenant);
-    if (existing !== undefined) return existing;
+    if (!this.createdLater(tenant) || this.unsure.has(tenant.metadata.uid ?? '')) {
+      const existing = await this.holdingLive(tenant);
+      if (existing !== undefined) return existing;
+    }
     const className = tenantClass.name;
     const tc = this.deps.observed.tenantClasses().find((c) => c.metadata.name === className);
     const members = this.deps.controller.membersOf(className, tc?.metadata.uid ?? '');
@@ -142,8 +155,18 @@ export class PoolClaims {
       return true;
     } catch (err) {
       if (isConflict(err) || isNotFound(err)) return false;
+      this.unsure.add(tenant.metadata.uid ?? '');
       throw retryable(OPERATOR_REASON.applyFailed, `claiming warm namespace ${name}: ${errorText(err)}`);
     }
+  }
+
+  /**
+   * Created after no other operator could act (aloneSince), by the API server's clock to the second:
+   * a second rounded down only makes a Tenant look older, and one without a timestamp is old.
+   */
+  private createdLater(tenant: Tenant): boolean {
+    const created = Date.parse(createdAt(tenant.metadata.creationTimestamp) ?? '');
+    return created >= this.deps.aloneSince;
   }
 
   /** A namespace labelled with the Tenant and controlled by its uid, as the API server has it now. */
@@ -157,6 +180,7 @@ export class PoolClaims {
       });
       const held = list.items.find((ns) => controlledBy(tenant, ns));
       const name = held?.metadata?.name;
+      this.unsure.delete(tenant.metadata.uid ?? '');
       if (name !== undefined) this.claimed.set(tenant.metadata.uid ?? '', name);
       return name;
     } catch (err) {
@@ -240,5 +264,6 @@ export class PoolClaims {
     }
     this.placedAt.delete(tenant.metadata.name!);
     this.claimed.delete(tenant.metadata.uid ?? '');
+    this.unsure.delete(tenant.metadata.uid ?? '');
   }
 }
