@@ -1,7 +1,9 @@
 // A TenantClass edit reaches every Tenant of the class, and costs a write only where a Tenant's
 // objects change (issue 12): 200 PerTenant Tenants of one class and 20 of another; raising the
 // first class's quota rewrites 200 ResourceQuotas and nothing else: no Namespace, ServiceAccount,
-// NetworkPolicy, Deployment or ConfigMap, and nothing at all of the other class's 20.
+// NetworkPolicy, Deployment or ConfigMap, and nothing at all of the other class's 20. Dropping a limit
+// then removes it from every quota (the create's fields handed to the Apply entry first).
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP, VERSION, type Tenant } from '../api/tenant.js';
 import { CLASS_PLURAL, type TenantClassSpec } from '../api/tenantclass.js';
@@ -41,7 +43,7 @@ let operator: LandlordProcess;
 
 const classSpec = (pods: string): TenantClassSpec => ({
   namespace: { mode: 'PerTenant', nameTemplate: '{name}' },
-  resourceQuota: { hard: { pods } },
+  resourceQuota: { hard: { pods, services: '3' } },
 });
 
 function tenantOf(name: string, className: string): Tenant {
@@ -66,14 +68,47 @@ const readyCount = async (): Promise<number> => (await readyTenants(custom, `${F
 const operatorWrites = (): Promise<Record<string, number>> =>
   writesByResource(operator, [...OBJECT_RESOURCES, 'tenants/status', 'events']);
 
-/** The pods limit of every quota in the edited class's namespaces. */
-async function quotaPods(): Promise<string[]> {
+/** The limits of every quota in the edited class's namespaces. */
+async function editedQuotas(): Promise<Record<string, string>[]> {
   const quotas = await core.listResourceQuotaForAllNamespaces({
     fieldSelector: 'metadata.name=landlord-quota',
   });
   return quotas.items
     .filter((q) => q.metadata?.namespace?.startsWith(`${EDITED}-`) === true)
-    .map((q) => q.spec?.hard?.pods ?? '');
+    .map((q) => q.spec?.hard ?? {});
+}
+
+/** Patches the edited class and waits until every quota of it says `hard`; the operator's writes since. */
+async function editClass(patch: object, hard: Record<string, string>): Promise<Record<string, number>> {
+  const before = await operatorWrites();
+  const began = Date.now();
+  await kubectl('patch', 'tenantclass', EDITED, '--type', 'merge', '-p', JSON.stringify({ spec: patch }));
+  await waitUntil(
+    `every quota of ${EDITED} at ${JSON.stringify(hard)}`,
+    async () => {
+      const quotas = await editedQuotas();
+      return quotas.length === EDITED_TENANTS && quotas.every((q) => isDeepStrictEqual(q, hard));
+    },
+    // Within the test's own timeout, so that a quota left behind is named as such.
+    { timeoutMs: 240_000, intervalMs: 1_000 },
+  );
+  // The last reconciles may still be writing status and Events: read once the counts hold still.
+  let last = '';
+  const after = await waitUntil(
+    "the operator's writes to hold still",
+    async () => {
+      const now = await operatorWrites();
+      const same = JSON.stringify(now) === last;
+      last = JSON.stringify(now);
+      return same ? now : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 3_000 },
+  );
+  const delta = Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - before[r]!]));
+  console.log(
+    `tenantclass-rollout: ${EDITED_TENANTS} quotas rewritten in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
+  );
+  return delta;
 }
 
 beforeAll(async () => {
@@ -106,47 +141,13 @@ afterAll(async () => {
 });
 
 describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () => {
-  it('rewrites their quotas, one apply each (after the one-time hand-over), and nothing else of theirs or of another class', async () => {
-    const before = await operatorWrites();
+  it('rewrites their quotas, one apply each, and nothing else of theirs or of another class', async () => {
     const quotasBefore = await writesByVerb(operator, 'resourcequotas');
-    const began = Date.now();
-    await kubectl(
-      'patch',
-      'tenantclass',
-      EDITED,
-      '--type',
-      'merge',
-      '-p',
-      '{"spec":{"resourceQuota":{"hard":{"pods":"5"}}}}',
-    );
-    await waitUntil(
-      `every quota of ${EDITED} at 5 pods`,
-      async () => {
-        const pods = await quotaPods();
-        return pods.length === EDITED_TENANTS && pods.every((p) => p === '5');
-      },
-      { timeoutMs: 300_000, intervalMs: 1_000 },
-    );
-    // The last reconciles may still be writing status and Events: read once the counts hold still.
-    let last = '';
-    const after = await waitUntil(
-      "the operator's writes to hold still",
-      async () => {
-        const now = await operatorWrites();
-        const same = JSON.stringify(now) === last;
-        last = JSON.stringify(now);
-        return same ? now : undefined;
-      },
-      { timeoutMs: 120_000, intervalMs: 3_000 },
-    );
-    const delta = Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - before[r]!]));
-    console.log(
-      `tenantclass-rollout: ${EDITED_TENANTS} quotas rewritten in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
-    );
-    // One apply each. The quotas were created by POST and this is their first change, so each first
-    // hands the create's fields to the operator's Apply entry: one JSON patch each, never again.
+    const delta = await editClass({ resourceQuota: { hard: { pods: '5' } } }, { pods: '5', services: '3' });
+    // One apply each. The quotas were created by POST, and the create's entry still owns their
+    // fields; the apply names every one of them, so it leaves none behind and needs no hand-over.
     const quotas = verbDelta(quotasBefore, await writesByVerb(operator, 'resourcequotas'));
-    expect(quotas).toEqual({ apply: EDITED_TENANTS, patch: EDITED_TENANTS });
+    expect(quotas).toEqual({ apply: EDITED_TENANTS });
     for (const resource of OBJECT_RESOURCES.filter((r) => r !== 'resourcequotas')) {
       expect(delta[resource], resource).toBe(0);
     }
@@ -158,5 +159,14 @@ describe(`a quota edit of a class of ${EDITED_TENANTS} PerTenant Tenants`, () =>
       .filter((q) => q.metadata?.namespace?.startsWith(`${OTHER}-`) === true)
       .map((q) => q.spec?.hard?.pods);
     expect(otherPods).toEqual(Array.from({ length: OTHER_TENANTS }, () => '4'));
+  });
+
+  it('removes a limit the class drops, though the create wrote it: the hand-over comes first then', async () => {
+    const quotasBefore = await writesByVerb(operator, 'resourcequotas');
+    await editClass({ resourceQuota: { hard: { services: null } } }, { pods: '5' });
+    // The create's entry still owned `services` beside the Apply entry (the edit above named it as
+    // it was): without the hand-over, this apply would have left it in place.
+    const quotas = verbDelta(quotasBefore, await writesByVerb(operator, 'resourcequotas'));
+    expect(quotas).toEqual({ apply: EDITED_TENANTS, patch: EDITED_TENANTS });
   });
 });

@@ -26,7 +26,7 @@ import {
 import { APPLY_WAVES, valuesAreRead, WORKLOAD_WAVE } from './facets/kinds.js';
 import { ownersAsLive, SPEC_HASH_ANNOTATION, type DesiredChild } from './desired.js';
 import { isSubset, project } from './drift.js';
-import { handOverCreatedFields, ownsByUpdate } from '../runtime/kube/field-ownership.js';
+import { handOverCreatedFields, namesEveryField, ownsByUpdate } from '../runtime/kube/field-ownership.js';
 import { retryable, stall } from './reconcile-error.js';
 import { needsReplacement } from './replacement.js';
 import { deleteChild } from './child-delete.js';
@@ -226,7 +226,7 @@ export class Applier {
     }
     if (!drifted(child, current, known.get(childKey(child.ref))?.manifest)) return { object: current };
     if (needsReplacement(child, current)) return this.replace(child, current, known);
-    await this.foldCreateOwnership(child.ref, current);
+    await this.foldCreateOwnership(child, current);
     const object = await this.write(child, known, { uid: current.metadata?.uid ?? '' });
     return { object, change: { action: 'updated', ref: child.ref }, before: current };
   }
@@ -249,10 +249,15 @@ export class Applier {
   /**
    * A child the operator created still has that create's fields under an Update entry: fold them
    * into its Apply entry first, or the apply would leave behind what the spec no longer names.
-   * Reads the child for its managedFields (the cache keeps only the managers' names).
+   * Reads the child for its managedFields (the cache keeps only the managers' names). Not while
+   * the apply names every field the child has (a quota's new limits, a ConfigMap's new values):
+   * nothing is left behind then, and the fold waits for an apply that leaves a field out.
    */
-  private async foldCreateOwnership(ref: ChildRef, current: KubernetesObject): Promise<void> {
+  private async foldCreateOwnership(child: DesiredChild, current: KubernetesObject): Promise<void> {
+    const { ref } = child;
     if (!ownsByUpdate(current, FIELD_MANAGER.operator)) return;
+    // The caches keep no Secret's values: what an apply would drop of them is not known here.
+    if (valuesAreRead(ref.kind) && namesEveryField(current, child.manifest)) return;
     try {
       await handOverCreatedFields(this.api, apiPath(ref), FIELD_MANAGER.operator, current.metadata?.uid);
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { V1ManagedFieldsEntry } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { foldedIntoApply, ownsByUpdate } from './field-ownership.js';
+import { foldedIntoApply, namesEveryField, ownsByUpdate } from './field-ownership.js';
 
 const ME = 'landlord-operator';
 
@@ -73,5 +73,61 @@ describe('foldedIntoApply', () => {
     const applied = entry({ manager: ME, operation: 'Apply', apiVersion: 'apps/v1', fieldsV1: {} });
     const old = { ...created, apiVersion: 'apps/v1beta1' };
     expect(foldedIntoApply([applied, old], ME)).toBeUndefined();
+  });
+});
+
+describe('namesEveryField', () => {
+  const quota = {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: {
+      name: 'landlord-quota',
+      namespace: 't-1',
+      uid: 'u1',
+      resourceVersion: '7',
+      labels: { 'landlord.dev/tenant': 't-1' },
+      annotations: { 'landlord.dev/spec-hash': 'abc' },
+      ownerReferences: [{ apiVersion: 'landlord.dev/v1alpha1', kind: 'Tenant', name: 't-1', uid: 't' }],
+    },
+    spec: { hard: { pods: '20', services: '5' } },
+    status: { hard: { pods: '20' }, used: { pods: '1' } },
+  };
+  const desired = (changes: { hard?: Record<string, string>; labels?: Record<string, string> }) => ({
+    metadata: {
+      name: 'landlord-quota',
+      namespace: 't-1',
+      labels: changes.labels ?? quota.metadata.labels,
+      annotations: { 'landlord.dev/spec-hash': 'def' },
+      ownerReferences: quota.metadata.ownerReferences,
+    },
+    spec: { hard: changes.hard ?? quota.spec.hard },
+  });
+
+  it('is true when the apply changes values and adds fields, leaving nothing of the object out', () => {
+    expect(namesEveryField(quota, desired({ hard: { pods: '21', services: '5' } }))).toBe(true);
+    expect(namesEveryField(quota, desired({ hard: { pods: '21', services: '5', secrets: '3' } }))).toBe(true);
+  });
+
+  it('is false when the apply leaves out a field or a label the object has', () => {
+    expect(namesEveryField(quota, desired({ hard: { pods: '21' } }))).toBe(false);
+    expect(namesEveryField(quota, desired({ labels: {} }))).toBe(false);
+    expect(namesEveryField(quota, { metadata: desired({}).metadata })).toBe(false);
+  });
+
+  it('asks for lists to be named as they are: a changed list could drop an item', () => {
+    const policy = {
+      metadata: {},
+      spec: { policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
+    };
+    expect(namesEveryField(policy, { metadata: {}, spec: { ...policy.spec } })).toBe(true);
+    const ports = { metadata: {}, spec: { ports: [{ port: 80 }] } };
+    expect(namesEveryField(ports, { metadata: {}, spec: { ports: [{ port: 8080 }] } })).toBe(false);
+    expect(namesEveryField(ports, { metadata: {}, spec: { ports: [{ port: 80 }, { port: 81 }] } })).toBe(
+      false,
+    );
+  });
+
+  it('does not count the status nor what the server keeps in metadata', () => {
+    expect(namesEveryField(quota, desired({}))).toBe(true);
   });
 });

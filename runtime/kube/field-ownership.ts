@@ -7,6 +7,7 @@
 // client-side to server-side apply), in one JSON patch conditioned on the version read. The
 // create's entry also owns the fields the server defaulted; the next apply removes those it does
 // not name and the server defaults them again, to the same values.
+import { isDeepStrictEqual } from 'node:util';
 import type { KubernetesObject, V1ManagedFieldsEntry } from '@kubernetes/client-node';
 import { ApiError, CONTENT_TYPE, type KubeApi } from './api.js';
 
@@ -22,6 +23,42 @@ const isApplyEntry = (entry: V1ManagedFieldsEntry, manager: string): boolean =>
 /** Whether the object still carries fields `manager` wrote by create or update (not apply). */
 export function ownsByUpdate(object: KubernetesObject, manager: string): boolean {
   return object.metadata?.managedFields?.some((entry) => isCreateEntry(entry, manager)) ?? false;
+}
+
+/** The parts of metadata a writer sets; the rest (name, uid, versions, times) is the server's. */
+const WRITTEN_METADATA = ['labels', 'annotations', 'ownerReferences', 'finalizers'] as const;
+
+/**
+ * Whether applying `desired` would leave out nothing `current` holds: every field of the object
+ * beyond its status, and every label, annotation, owner and finalizer, is named by the apply, and
+ * every list is named exactly as it is. Such an apply drops no field, so a create's entry may keep
+ * the fields it shares with the Apply entry until an apply does leave one out: the fold can wait
+ * until then (a read and a patch saved on each such change, as a class's quota edit is). A list
+ * that changed could drop an item the create wrote (which fields key a list's items only its
+ * schema says), so any change inside a list asks for the fold. `current` must hold every field
+ * (a cached copy without a Secret's values would hide what an apply drops).
+ */
+export function namesEveryField(current: KubernetesObject, desired: object): boolean {
+  const {
+    metadata: held = {},
+    status: _status,
+    apiVersion: _v,
+    kind: _k,
+    ...fields
+  } = current as KubernetesObject & Record<string, unknown>;
+  const { metadata: named = {}, ...wanted } = desired as { metadata?: Record<string, unknown> };
+  const heldMeta = held as Record<string, unknown>;
+  return WRITTEN_METADATA.every((key) => covers(heldMeta[key], named[key])) && covers(fields, wanted);
+}
+
+/** Whether `desired` names every field of `current` (values may differ; lists must be equal). */
+function covers(current: unknown, desired: unknown): boolean {
+  if (current === undefined) return true;
+  if (Array.isArray(current)) return isDeepStrictEqual(current, desired);
+  if (typeof current !== 'object' || current === null) return desired !== undefined;
+  if (typeof desired !== 'object' || desired === null || Array.isArray(desired)) return false;
+  const wanted = desired as Record<string, unknown>;
+  return Object.entries(current).every(([key, value]) => covers(value, wanted[key]));
 }
 
 /**
