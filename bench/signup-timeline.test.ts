@@ -124,7 +124,7 @@ describe('a signup timeline', () => {
   it("takes the operator's first reconcile from the tenant's namespace when it comes before a status", () => {
     const t: SignupTimeline = { writtenAt: 0 };
     observe(t, tenant(), 100);
-    observeNamespace(t, 400);
+    observeNamespace(t, 400, 300);
     observeWorkload(t, 900);
     observe(
       t,
@@ -134,7 +134,7 @@ describe('a signup timeline', () => {
       ]),
       20_400,
     );
-    observeNamespace(t, 20_500);
+    observeNamespace(t, 20_500, 300);
     observeWorkload(t, 20_600);
     expect(stagesOf(t)).toEqual({
       sync: 100,
@@ -149,8 +149,17 @@ describe('a signup timeline', () => {
   it("takes the namespace's moment from the tenant's Deployment when its watch saw that first", () => {
     const t: SignupTimeline = { writtenAt: 0, createdAt: 100 };
     observeWorkload(t, 350);
-    observeNamespace(t, 380);
-    expect(t).toEqual({ writtenAt: 0, createdAt: 100, reconciledAt: 350, workloadAt: 350 });
+    observeNamespace(t, 380, 0);
+    expect(t).toEqual({ writtenAt: 0, createdAt: 100, reconciledAt: 350, workloadAt: 350, claimed: false });
+  });
+
+  it('tells a claimed pool member (made a second or more before the row) from a namespace made cold', () => {
+    const claimed: SignupTimeline = { writtenAt: 60_700 };
+    observeNamespace(claimed, 61_000, 30_000);
+    const cold: SignupTimeline = { writtenAt: 60_700 };
+    // creationTimestamp keeps the second: a namespace made 0.2 s after the row reads as 60.000.
+    observeNamespace(cold, 61_000, 60_000);
+    expect([claimed.claimed, cold.claimed]).toEqual([true, false]);
   });
 
   it('has no stages until Ready', () => {

@@ -20,6 +20,8 @@ export interface SignupTimeline {
   workloadAt?: number;
   availableAt?: number;
   readyAt?: number;
+  /** Placed in a namespace made before its row was written: a warm pool member it claimed. */
+  claimed?: boolean;
 }
 
 /**
@@ -52,9 +54,14 @@ export function observe(timeline: SignupTimeline, tenant: Tenant, now: number): 
   if (step >= 3) timeline.readyAt ??= now;
 }
 
-/** The tenant's namespace, labelled for it, seen: the operator's first reconcile has acted. */
-export function observeNamespace(timeline: SignupTimeline, now: number): void {
+/**
+ * The tenant's namespace, labelled for it, seen: the operator's first reconcile has acted. One made
+ * before the row was written (to the second: creationTimestamp's) was a pool member; a cold one is
+ * made after the Tenant.
+ */
+export function observeNamespace(timeline: SignupTimeline, now: number, namespaceCreatedAt: number): void {
   timeline.reconciledAt ??= now;
+  timeline.claimed ??= namespaceCreatedAt < Math.floor(timeline.writtenAt / 1000) * 1000;
 }
 
 /** The tenant's Deployment, labelled for it, seen: the operator wrote its workload. */

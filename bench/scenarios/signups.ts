@@ -57,7 +57,7 @@ export interface SignupResult {
   editRate: number;
   appStartSeconds: number;
   poolSize: number;
-  /** Per class, pooled then cold. */
+  /** Per class: pooled, the pooled signups that claimed a member, cold. */
   classes: Record<string, SignupSummary>;
   warmClaims: number;
   /** Edits of running tenants' rows written meanwhile. */
@@ -132,6 +132,8 @@ async function measure(session: Session, watches: Watches, backgroundSeconds: nu
     poolSize: ctx.options.signups.pool,
     classes: {
       [POOLED_CLASS]: summarizeSignups(byClass(POOLED_CLASS)),
+      // The pooled signups the pool had a member for: what a pool gives, apart from its running out.
+      [`${POOLED_CLASS}, claimed`]: summarizeSignups(byClass(POOLED_CLASS).filter((t) => t.claimed === true)),
       [COLD_CLASS]: summarizeSignups(byClass(COLD_CLASS)),
     },
     warmClaims: claims.warm,
@@ -166,7 +168,8 @@ function followSignups(
   tenants.on('update', seen);
   const placed = (namespace: V1Namespace): void => {
     const timeline = timelines.get(namespace.metadata?.labels?.[LABEL.tenant] ?? '');
-    if (timeline !== undefined) observeNamespace(timeline, Date.now());
+    const created = Date.parse(String(namespace.metadata?.creationTimestamp ?? ''));
+    if (timeline !== undefined) observeNamespace(timeline, Date.now(), created);
   };
   namespaces.on('add', placed);
   namespaces.on('update', placed);
