@@ -27,6 +27,8 @@ export function ownsByUpdate(object: KubernetesObject, manager: string): boolean
 
 /** The parts of metadata a writer sets; the rest (name, uid, versions, times) is the server's. */
 const WRITTEN_METADATA = ['labels', 'annotations', 'ownerReferences', 'finalizers'] as const;
+/** What no apply names: the type, written apart (metadata), or another writer's (status). */
+const NOT_WRITTEN = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 /**
  * Whether applying `desired` would leave out nothing `current` holds: every field of the object
@@ -39,16 +41,14 @@ const WRITTEN_METADATA = ['labels', 'annotations', 'ownerReferences', 'finalizer
  * (a cached copy without a Secret's values would hide what an apply drops).
  */
 export function namesEveryField(current: KubernetesObject, desired: object): boolean {
-  const {
-    metadata: held = {},
-    status: _status,
-    apiVersion: _v,
-    kind: _k,
-    ...fields
-  } = current as KubernetesObject & Record<string, unknown>;
-  const { metadata: named = {}, ...wanted } = desired as { metadata?: Record<string, unknown> };
-  const heldMeta = held as Record<string, unknown>;
-  return WRITTEN_METADATA.every((key) => covers(heldMeta[key], named[key])) && covers(fields, wanted);
+  const held = (current.metadata ?? {}) as Record<string, unknown>;
+  const named = ((desired as { metadata?: unknown }).metadata ?? {}) as Record<string, unknown>;
+  const fields = Object.entries(current).filter(([key]) => !NOT_WRITTEN.has(key));
+  const wanted = desired as Record<string, unknown>;
+  return (
+    WRITTEN_METADATA.every((key) => covers(held[key], named[key])) &&
+    fields.every(([key, value]) => covers(value, wanted[key]))
+  );
 }
 
 /** Whether `desired` names every field of `current` (values may differ; lists must be equal). */
