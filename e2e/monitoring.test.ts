@@ -144,6 +144,7 @@ describe('the dashboard', () => {
       'landlord_sync_writes_total',
       'landlord_dynamodb_retries_total',
       'landlord_api_requests_total',
+      'landlord_api_request_duration_seconds',
       'landlord_leader',
       'landlord_process_resident_memory_bytes',
       'landlord_nodejs_heap_size_used_bytes',
