@@ -13,6 +13,7 @@ import {
   componentEnv,
   startLandlord,
   verbDelta,
+  settledWrites,
   writesByResource,
   writesByVerb,
   type LandlordProcess,
@@ -57,20 +58,8 @@ const readyCount = async (): Promise<number> => (await readyTenants(custom, `${F
 const operatorWrites = (): Promise<Record<string, number>> => writesByResource(operator, OBJECT_RESOURCES);
 
 /** Once the operator's writes hold still: the delta since `before`, by resource. */
-async function settledDelta(before: Record<string, number>): Promise<Record<string, number>> {
-  let last = '';
-  const after = await waitUntil(
-    "the operator's writes to hold still",
-    async () => {
-      const now = await operatorWrites();
-      const same = JSON.stringify(now) === last;
-      last = JSON.stringify(now);
-      return same ? now : undefined;
-    },
-    { timeoutMs: 120_000, intervalMs: 3_000 },
-  );
-  return Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - before[r]!]));
-}
+const settledDelta = (before: Record<string, number>): Promise<Record<string, number>> =>
+  settledWrites(operator, OBJECT_RESOURCES, before);
 
 const ours = (namespace: string | undefined): boolean => namespace?.startsWith(`${id}-`) === true;
 

@@ -14,6 +14,7 @@ import {
   componentEnv,
   startLandlord,
   verbDelta,
+  settledWrites,
   writesByResource,
   writesByVerb,
   type LandlordProcess,
@@ -64,9 +65,11 @@ async function createAll(tenants: readonly Tenant[]): Promise<void> {
 
 const readyCount = async (): Promise<number> => (await readyTenants(custom, `${FILE_LABEL}=${id}`)).length;
 
+/** What the operator writes: the tenants' objects, their status and Events. */
+const WRITTEN_RESOURCES = [...OBJECT_RESOURCES, 'tenants/status', 'events'];
+
 /** The operator's writes by resource, from its own request metrics. */
-const operatorWrites = (): Promise<Record<string, number>> =>
-  writesByResource(operator, [...OBJECT_RESOURCES, 'tenants/status', 'events']);
+const operatorWrites = (): Promise<Record<string, number>> => writesByResource(operator, WRITTEN_RESOURCES);
 
 /** The limits of every quota in the edited class's namespaces. */
 async function editedQuotas(): Promise<Record<string, string>[]> {
@@ -92,19 +95,7 @@ async function editClass(patch: object, hard: Record<string, string>): Promise<R
     // Within the test's own timeout, so that a quota left behind is named as such.
     { timeoutMs: 240_000, intervalMs: 1_000 },
   );
-  // The last reconciles may still be writing status and Events: read once the counts hold still.
-  let last = '';
-  const after = await waitUntil(
-    "the operator's writes to hold still",
-    async () => {
-      const now = await operatorWrites();
-      const same = JSON.stringify(now) === last;
-      last = JSON.stringify(now);
-      return same ? now : undefined;
-    },
-    { timeoutMs: 120_000, intervalMs: 3_000 },
-  );
-  const delta = Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - before[r]!]));
+  const delta = await settledWrites(operator, WRITTEN_RESOURCES, before);
   console.log(
     `tenantclass-rollout: ${EDITED_TENANTS} quotas rewritten in ${((Date.now() - began) / 1000).toFixed(1)} s; operator writes by resource ${JSON.stringify(delta)}`,
   );

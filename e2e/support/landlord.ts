@@ -245,3 +245,26 @@ export async function writesByResource(
     );
   return Object.fromEntries(resources.map((resource) => [resource, count(resource)]));
 }
+
+/**
+ * Once `component`'s writes to `resources` hold still (the same over two reads 3 s apart: the last
+ * reconciles may still write status and Events): how many it made since `before`, by resource.
+ */
+export async function settledWrites(
+  component: LandlordProcess,
+  resources: readonly string[],
+  before: Record<string, number>,
+): Promise<Record<string, number>> {
+  let last = '';
+  const after = await waitUntil(
+    "the operator's writes to hold still",
+    async () => {
+      const now = await writesByResource(component, resources);
+      const same = JSON.stringify(now) === last;
+      last = JSON.stringify(now);
+      return same ? now : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 3_000 },
+  );
+  return Object.fromEntries(Object.keys(after).map((r) => [r, after[r]! - (before[r] ?? 0)]));
+}
