@@ -50,11 +50,11 @@ describe('--headless-services', () => {
 describe("the operator's old-space cap, as the manifests advise", () => {
   const cap = (n: number, sizing: Sizing): number =>
     Number(/--max-old-space-size=(\d+)/.exec(nodeOptionsFor('operator', n, sizing))![1]);
-  it('adds 10 MiB per 1,000 Shared tenants beyond 5,000, 8 PerTenant and 16 with features beyond 2,000', () => {
+  it('adds 10 MiB per 1,000 Shared tenants beyond 5,000, 8 PerTenant and 14 with features beyond 2,000', () => {
     const deployed = cap(1000, 'shared');
     expect([cap(5000, 'shared'), cap(20000, 'shared')]).toEqual([deployed, deployed + 150]);
     expect([cap(2000, 'pertenant'), cap(20000, 'pertenant')]).toEqual([deployed, deployed + 144]);
-    expect([cap(2000, 'featured'), cap(20000, 'featured')]).toEqual([deployed, deployed + 288]);
+    expect([cap(2000, 'featured'), cap(20000, 'featured')]).toEqual([deployed, deployed + 252]);
   });
 });
 

@@ -81,9 +81,11 @@ const PER_TENANT_MIB_PER_1000 = 8;
 /**
  * A PerTenant tenant whose class turns features on (secrets, exposure, databases, several
  * Deployments) holds about twice as much: its Services, route and Secret copies, and a Tenant of
- * two Deployments (17 KB of live heap each at 5,000, against 9 KB plain; docs/deploying.md).
+ * two Deployments (17 KB of live heap each at 5,000, against 9 KB plain; docs/deploying.md). 14,
+ * not 16: at 20,000 a 448 MiB cap let the process peak at 544 MiB, 412 MiB kept it at 505 with
+ * 318 MiB of heap at the end (docs/performance.md, runs ᵡ and ᴵ).
  */
-const FEATURED_MIB_PER_1000 = 16;
+const FEATURED_MIB_PER_1000 = 14;
 
 /**
  * How the manifests size the operator for a run's tenants: Shared, PerTenant, or PerTenant with the
