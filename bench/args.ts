@@ -182,7 +182,7 @@ export function benchCommand(): Command {
     .description('The benchmarks: landlord against the client-node baseline on fresh clusters.')
     .option('--quick', 'N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)')
     .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000,10000,20000)', positiveInts)
-    .option('--edits <count>', 'edits per mode, stream and poll (default 100; quick: 10)', positiveInt)
+    .option('--edits <count>', 'edits per mode, stream and poll (PerTenant: stream only; default 100; quick: 10)', positiveInt)
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
     .option(
       '--heap-by-kind',
@@ -192,7 +192,7 @@ export function benchCommand(): Command {
     .option('--no-baseline', 'skip the client-node baseline (no ratio)')
     .option(
       '--scenarios <list>',
-      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; no edits), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status, two Deployments per row with a Service each, a database per tenant on a server the run starts (--database-engine); full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
+      "what to run: landlord (sync + operator against the baseline, per size), pertenant (the same under the PerTenant default class standard, against a baseline making each tenant's namespace and its objects; edits through the stream only), fullfeature (pertenant beside the same with every feature on: two Secret copies, a Service and an Ingress, revision history, row status, two Deployments per row with a Service each, a database per tenant on a server the run starts (--database-engine); full over plain), warmpool (row-to-Ready of signups with a warm pool and without, an app that takes 20 s to start, on a cluster running N tenants), purge (the data purge engine against a sequential delete), signups (rows written at a steady rate, a cold and a pooled class, while running rows are edited and the default class rolls out: row-to-Ready percentiles and where the time goes), multicluster (three clusters, one table), rest (memory of each component at rest, no tenant); default all (--quick: landlord, pertenant, purge, rest)",
       scenarioList,
     )
     .option(

@@ -15,7 +15,7 @@ import type { ClusterEnv } from '../harness/cluster.js';
 import { createTenantTable } from '../harness/tenant-table.js';
 import { ROW_PROJECTION } from '../sync/dynamo/scan.js';
 import { runPool } from './pool.js';
-import { deployment, row, type RowShape } from './rows.js';
+import { row, specText, type RowShape } from './rows.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -77,20 +77,27 @@ async function writeItems(client: DynamoDBClient, table: string, items: readonly
   });
 }
 
-/** Changes the image of a tenant's Deployment, as a user editing the row would (UpdateItem). */
+/**
+ * Changes the image of a tenant's Deployments, as a user editing the row would (UpdateItem); the
+ * row keeps its shape (`services`: one Deployment, or the array form of several).
+ */
 export async function editImage(
   client: DynamoDBClient,
   table: string,
-  edit: { name: string; image: string; replicas?: number },
+  edit: { name: string; image: string; replicas?: number; services?: number },
 ): Promise<void> {
-  const spec = deployment(edit.name, edit.image, edit.replicas);
+  const spec = specText(
+    edit.name,
+    { replicas: edit.replicas ?? 1, services: edit.services ?? 1 },
+    edit.image,
+  );
   await client.send(
     new UpdateItemCommand({
       TableName: table,
       Key: { name: { S: edit.name } },
       UpdateExpression: 'SET #spec = :spec',
       ExpressionAttributeNames: { '#spec': 'spec' },
-      ExpressionAttributeValues: { ':spec': { S: JSON.stringify(spec) } },
+      ExpressionAttributeValues: { ':spec': { S: spec } },
     }),
   );
 }

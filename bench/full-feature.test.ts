@@ -13,7 +13,7 @@ import {
   plainOptions,
 } from './full-feature.js';
 import type { SizeResult } from './report.js';
-import { row, services, SERVICE_PORT } from './rows.js';
+import { row, services, specText, SERVICE_PORT } from './rows.js';
 import { callsDelta, operationOf } from './dynamo-calls.js';
 import { itemBytes } from './dynamo.js';
 import { benchClass, benchPolicy, perTenantWaves } from './tenancy.js';
@@ -28,6 +28,7 @@ function sized(n: number, apiServerCpu: number, operatorPeakMiB: number): SizeRe
     landlord: {
       cold: { seconds: 70, cpuSeconds: { 'kube-apiserver': apiServerCpu } } as never,
       memory: { syncPeakMiB: 100, operatorPeakMiB, processes: {} },
+      edits: { stream: { p50Ms: 310.4, p99Ms: 702.6 } as never },
     },
   };
 }
@@ -82,6 +83,8 @@ describe('fullfeature', () => {
     const table = fullFeatureTable([result]);
     expect(table).toContain('API CPU ms/tenant');
     expect(table).toMatch(/\| +1000 \| +full \| +1\.40 \| +70\.0 \| +50\.0 \| +39\.0 \| +19\.5 \|/);
+    expect(table).toContain('edit p50/p99 ms');
+    expect(table).toMatch(/\| +310\/703 \|/);
     expect(table).toContain(
       'full over plain (goal ≤ 1.5): API server CPU per tenant 1.30, operator peak memory 1.20',
     );
@@ -95,6 +98,22 @@ describe('rows with several services', () => {
     expect(spec.kind).toBe('Deployment');
     const [only] = services('t-00001', { replicas: 1, services: 1 });
     expect(only!.spec?.template.spec?.containers[0]?.ports).toBeUndefined();
+  });
+
+  it('edits a row whole: every Deployment takes the new image, the shape stays', () => {
+    const edited = JSON.parse(specText('t-00001', { replicas: 0, services: 2 }, 'nginx:stream-3')) as {
+      metadata: { name: string };
+      spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+    }[];
+    expect(edited.map((d) => d.metadata.name)).toEqual(['t-00001-app', 't-00001-app-2']);
+    expect(edited.map((d) => d.spec.template.spec.containers[0]!.image)).toEqual([
+      'nginx:stream-3',
+      'nginx:stream-3',
+    ]);
+    expect(edited.map((d) => d.spec.replicas)).toEqual([0, 0]);
+    expect(specText('t-00001', { replicas: 1, services: 1 }, 'x:1')).toBe(
+      JSON.stringify(services('t-00001', { replicas: 1, services: 1 }, 'x:1')[0]),
+    );
   });
 
   it('writes several as an array, each named and selected apart', () => {

@@ -9,7 +9,7 @@
 import type { BenchOptions } from './args.js';
 import type { DynamoCalls } from './dynamo-calls.js';
 import type { CpuTimes } from './measure/cpu.js';
-import { fixed, renderTable, type Column } from './measure/table.js';
+import { fixed, pair, renderTable, type Column } from './measure/table.js';
 import type { FullFeatureResult, SizeResult } from './report.js';
 
 /**
@@ -130,6 +130,10 @@ const COLUMNS: Column<Row>[] = [
         ? '–'
         : `${s.sync.reads + s.operator.reads}/${s.sync.writes + s.operator.writes}`;
     },
+  },
+  {
+    title: 'edit p50/p99 ms',
+    value: (r) => pair(r.result.landlord?.edits?.stream.p50Ms, r.result.landlord?.edits?.stream.p99Ms),
   },
   {
     title: 'restart writes op/sync',

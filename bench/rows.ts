@@ -113,8 +113,8 @@ export function services(tenant: string, shape: RowShape, image = FIRST_IMAGE): 
 }
 
 /** The row's spec: one Deployment as rows have always held it, or an array of them. */
-function specOf(tenant: string, shape: RowShape): string {
-  const list = services(tenant, shape);
+export function specText(tenant: string, shape: RowShape, image = FIRST_IMAGE): string {
+  const list = services(tenant, shape, image);
   return JSON.stringify(list.length === 1 ? list[0] : list);
 }
 
@@ -125,7 +125,7 @@ export function row(
 ): Record<string, AttributeValue> {
   return {
     name: { S: tenant },
-    spec: { S: specOf(tenant, shape) },
+    spec: { S: specText(tenant, shape) },
     customizations: { S: JSON.stringify([configMap(tenant)]) },
     deleted: { BOOL: false },
   };

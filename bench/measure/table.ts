@@ -18,3 +18,8 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
 export function fixed(value: number | undefined, digits = 1): string {
   return value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
 }
+
+/** Two whole numbers as "a/b" (a p50 and a p99), each "–" when it was not measured. */
+export function pair(a: number | undefined, b: number | undefined): string {
+  return `${fixed(a, 0)}/${fixed(b, 0)}`;
+}

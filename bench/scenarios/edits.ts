@@ -1,5 +1,6 @@
 // Edit latency: from the UpdateItem that changes a row's image to the moment the watch on the
-// bench namespace sees the tenant's Deployment with that image. With a stream, edits go one at a
+// tenants' Deployments (the bench namespace's, or PerTenant every namespace's) sees the tenant's
+// first Deployment with that image; a row of several Deployments is edited whole. With a stream, edits go one at a
 // time; by polling, in waves of a few distinct tenants, since each waits out a poll interval and
 // a full scan anyway (the latency of each is still its own). Each wave waits a random 0-1 s first:
 // an edit made right after the previous one was seen would always land at the same point of
@@ -83,7 +84,13 @@ async function editOnce(
     timer = setTimeout(() => resolve(undefined), EDIT_TIMEOUT_MS);
   });
   const started = performance.now();
-  await editImage(session.dynamo, TABLE, { name, image, replicas: benchReplicas(session.ctx.options) });
+  const { options } = session.ctx;
+  await editImage(session.dynamo, TABLE, {
+    name,
+    image,
+    replicas: benchReplicas(options),
+    services: options.services,
+  });
   const watchdog = new AbortController();
   const at = await Promise.race([changed, failed(session, watchdog.signal)]).finally(() => watchdog.abort());
   clearTimeout(timer);

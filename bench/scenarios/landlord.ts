@@ -1,7 +1,7 @@
 // landlord on one fresh cluster, its measurements in the order each needs the last: cold
 // convergence (default resync intervals, as deployed); restarts of the operator and of sync (now
 // with the short resync of the steady-state window); the steady state; edits through the stream
-// (sync back on its default resync) and by polling. Peak memory is read from each process before
+// (sync back on its default resync) and, Shared, by polling. Peak memory is read from each process before
 // it stops.
 import { clusterOptions, freshCluster, stopCluster } from '../cluster.js';
 import type { HeapReport } from '../component.js';
@@ -11,7 +11,7 @@ import { checkCopies } from '../secrets.js';
 import { countDatabases } from '../databases.js';
 import { measureHeapByKind, type HeapByKind } from '../heap-by-kind.js';
 import { measureCold, type ColdResult } from './cold.js';
-import { measureEdits, switchToPolling, type EditResult } from './edits.js';
+import { measureEdits, switchToPolling, type EditMode, type EditResult } from './edits.js';
 import {
   measureRecovery,
   measureSyncRestart,
@@ -27,7 +27,8 @@ export interface LandlordResult {
   steady: SteadyResult;
   recovery: RecoveryResult;
   syncRestart: SyncRestartResult;
-  edits: { stream: EditResult; poll: EditResult };
+  /** Through the stream; by polling in a Shared run only. */
+  edits: { stream: EditResult; poll?: EditResult };
   memory: {
     syncPeakMiB: number;
     operatorPeakMiB: number;
@@ -43,11 +44,14 @@ export interface LandlordResult {
 
 export interface LandlordRun {
   tenancy: Tenancy;
-  /** Edit latency is a Shared measure: a PerTenant run stops after the steady state. */
-  edits: boolean;
+  /**
+   * How edits reach sync: a Shared run measures both; a PerTenant run the stream only, as
+   * deployed (polling is the same scan whatever the class, and the Shared run has it).
+   */
+  edits: readonly EditMode[];
 }
 
-const SHARED: LandlordRun = { tenancy: 'shared', edits: true };
+const SHARED: LandlordRun = { tenancy: 'shared', edits: ['stream', 'poll'] };
 
 /** Fills `out` as each measurement completes, so that a failure late in the run keeps the rest. */
 export async function runLandlord(
@@ -77,8 +81,7 @@ export async function runLandlord(
     out.syncRestart = await measureSyncRestart(session);
     ctx.print(`[N=${n}] landlord: measuring the steady state`);
     out.steady = await measureSteady(session);
-    if (run.edits) out.edits = await editLatency(session);
-    else await session.stopSync('sync-resync');
+    out.edits = await editLatency(session, run.edits);
     await session.stopOperator('operator-restarted');
     out.loadAverage = { afterCold, atEnd: ctx.loadAverage() };
     if (ctx.options.heapByKind) {
@@ -93,12 +96,16 @@ export async function runLandlord(
 }
 
 /** Edits follow the stream with sync's default resync again, as deployed: a scan holds up the stream. */
-async function editLatency(session: Session): Promise<LandlordResult['edits']> {
+async function editLatency(session: Session, modes: readonly EditMode[]): Promise<LandlordResult['edits']> {
   await session.stopSync('sync-resync');
   await session
     .startSync('sync-stream')
     .waitForLog((l) => l.msg === 'scan complete', session.ctx.timeoutMs(session.n));
   const stream = await measureEdits(session, 'stream');
+  if (!modes.includes('poll')) {
+    await session.stopSync('sync-stream');
+    return { stream };
+  }
   await switchToPolling(session);
   const poll = await measureEdits(session, 'poll');
   await session.stopSync('sync-poll');

@@ -79,7 +79,7 @@ export class Session {
   }
 
   async watchDeployments(): Promise<Informer<V1Deployment>> {
-    this.deployments ??= await watchDeployments(this.bench.api);
+    this.deployments ??= await watchDeployments(this.bench.api, this.tenancy === 'pertenant');
     return this.deployments;
   }
 
