@@ -64,11 +64,13 @@ describe('npm run bench -- --quick', () => {
       );
       for (const side of [result!.baseline!, result!.landlord!.cold!])
         expect(typeof side.apiServer.terminatedWatchers).toBe('object');
-      // The same under the PerTenant default class, against its own baseline (no edits).
+      // The same under the PerTenant default class, against its own baseline, edits through the stream only.
       expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
       const perTenant = report.pertenant![0]!;
       expect(perTenant.error, output).toBeUndefined();
       expect(missingMetrics(perTenant, REQUIRED_PERTENANT_METRICS)).toEqual([]);
+      expect(perTenant.landlord?.edits?.stream.count).toBe(10);
+      expect(perTenant.landlord?.edits?.poll).toBeUndefined();
       // Memory at rest: a figure per component beside the goal (never judged here).
       const rest = report.rest;
       expect(rest === undefined || 'error' in rest ? rest : undefined, output).toBeUndefined();
