@@ -182,7 +182,11 @@ export function benchCommand(): Command {
     .description('The benchmarks: landlord against the client-node baseline on fresh clusters.')
     .option('--quick', 'N=50, 10 edits per mode: a smoke run of the whole harness (1-2 minutes)')
     .option('--sizes <list>', 'tenant counts to run (default 100,1000,5000,10000,20000)', positiveInts)
-    .option('--edits <count>', 'edits per mode, stream and poll (PerTenant: stream only; default 100; quick: 10)', positiveInt)
+    .option(
+      '--edits <count>',
+      'edits per mode, stream and poll (PerTenant: stream only; default 100; quick: 10)',
+      positiveInt,
+    )
     .option('--profile', 'run sync and operator with node --cpu-prof; profiles go next to the results')
     .option(
       '--heap-by-kind',

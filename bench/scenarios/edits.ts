@@ -1,10 +1,10 @@
 // Edit latency: from the UpdateItem that changes a row's image to the moment the watch on the
 // tenants' Deployments (the bench namespace's, or PerTenant every namespace's) sees the tenant's
-// first Deployment with that image; a row of several Deployments is edited whole. With a stream, edits go one at a
-// time; by polling, in waves of a few distinct tenants, since each waits out a poll interval and
-// a full scan anyway (the latency of each is still its own). Each wave waits a random 0-1 s first:
-// an edit made right after the previous one was seen would always land at the same point of
-// sync's polling cycle (just after a read) and measure its worst case, not a user's.
+// first Deployment with that image; a row of several Deployments is edited whole. With a stream,
+// edits go one at a time; by polling, in waves of a few distinct tenants, since each waits out a
+// poll interval and a full scan anyway (the latency of each is still its own). Each wave waits a
+// random 0-1 s first: an edit made right after the previous one was seen would always land at the
+// same point of sync's polling cycle (just after a read) and measure its worst case, not a user's.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { editImage, recreateWithoutStream } from '../dynamo.js';
 import { summarize, type LatencySummary } from '../measure/percentiles.js';

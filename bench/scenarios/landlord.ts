@@ -1,8 +1,8 @@
 // landlord on one fresh cluster, its measurements in the order each needs the last: cold
 // convergence (default resync intervals, as deployed); restarts of the operator and of sync (now
 // with the short resync of the steady-state window); the steady state; edits through the stream
-// (sync back on its default resync) and, Shared, by polling. Peak memory is read from each process before
-// it stops.
+// (sync back on its default resync) and, Shared, by polling. Peak memory is read from each process
+// before it stops.
 import { clusterOptions, freshCluster, stopCluster } from '../cluster.js';
 import type { HeapReport } from '../component.js';
 import type { MemoryReport } from '../measure/rss.js';
