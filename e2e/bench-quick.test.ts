@@ -29,6 +29,16 @@ function runBench(args: string[]): Promise<{ code: number | string; output: stri
   );
 }
 
+/** The same under the PerTenant default class, against its own baseline, edits through the stream only. */
+function expectPerTenant(report: BenchReport, output: string): void {
+  expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
+  const perTenant = report.pertenant![0]!;
+  expect(perTenant.error, output).toBeUndefined();
+  expect(missingMetrics(perTenant, REQUIRED_PERTENANT_METRICS)).toEqual([]);
+  const edits = perTenant.landlord!.edits!;
+  expect([edits.stream.count, edits.poll]).toEqual([10, undefined]);
+}
+
 describe('npm run bench -- --quick', () => {
   it(
     'completes and writes JSON with every metric for N=50 (Shared and PerTenant) and memory at rest',
@@ -64,13 +74,7 @@ describe('npm run bench -- --quick', () => {
       );
       for (const side of [result!.baseline!, result!.landlord!.cold!])
         expect(typeof side.apiServer.terminatedWatchers).toBe('object');
-      // The same under the PerTenant default class, against its own baseline, edits through the stream only.
-      expect(report.pertenant?.map((r) => r.n)).toEqual([50]);
-      const perTenant = report.pertenant![0]!;
-      expect(perTenant.error, output).toBeUndefined();
-      expect(missingMetrics(perTenant, REQUIRED_PERTENANT_METRICS)).toEqual([]);
-      expect(perTenant.landlord?.edits?.stream.count).toBe(10);
-      expect(perTenant.landlord?.edits?.poll).toBeUndefined();
+      expectPerTenant(report, output);
       // Memory at rest: a figure per component beside the goal (never judged here).
       const rest = report.rest;
       expect(rest === undefined || 'error' in rest ? rest : undefined, output).toBeUndefined();
