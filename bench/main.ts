@@ -84,10 +84,7 @@ async function runSize(n: number, ctx: RunContext, tenancy: Tenancy = 'shared'):
     }
     print(`${tag} landlord: fresh cluster, ${n} rows, sync + operator`);
     result.landlord = {};
-    await runLandlord(n, ctx, result.landlord, {
-      tenancy,
-      edits: tenancy === 'shared' ? ['stream', 'poll'] : ['stream'],
-    });
+    await runLandlord(n, ctx, result.landlord, tenancy);
     if (result.baseline !== undefined && result.landlord.cold !== undefined) {
       result.ratio = Math.round((result.landlord.cold.seconds / result.baseline.seconds) * 100) / 100;
     }

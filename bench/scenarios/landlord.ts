@@ -42,27 +42,23 @@ export interface LandlordResult {
   heapByKind?: HeapByKind | { error: string };
 }
 
-export interface LandlordRun {
-  tenancy: Tenancy;
-  /**
-   * How edits reach sync: a Shared run measures both; a PerTenant run the stream only, as
-   * deployed (polling is the same scan whatever the class, and the Shared run has it).
-   */
-  edits: readonly EditMode[];
-}
-
-const SHARED: LandlordRun = { tenancy: 'shared', edits: ['stream', 'poll'] };
+/**
+ * How a run's edits reach sync: a Shared run measures both; a PerTenant run the stream only, as
+ * deployed (polling is the same scan whatever the class, and the Shared run has it).
+ */
+const editModes = (tenancy: Tenancy): readonly EditMode[] =>
+  tenancy === 'shared' ? ['stream', 'poll'] : ['stream'];
 
 /** Fills `out` as each measurement completes, so that a failure late in the run keeps the rest. */
 export async function runLandlord(
   n: number,
   ctx: RunContext,
   out: Partial<LandlordResult>,
-  run: LandlordRun = SHARED,
+  tenancy: Tenancy = 'shared',
 ): Promise<void> {
-  const bench = await freshCluster(ctx.log, clusterOptions(ctx.options, run.tenancy));
+  const bench = await freshCluster(ctx.log, clusterOptions(ctx.options, tenancy));
   out.clusterStartSeconds = Math.round(bench.startSeconds * 10) / 10;
-  const session = new Session(bench, n, ctx, run.tenancy);
+  const session = new Session(bench, n, ctx, tenancy);
   try {
     await session.seed();
     out.cold = await measureCold(session);
@@ -81,7 +77,7 @@ export async function runLandlord(
     out.syncRestart = await measureSyncRestart(session);
     ctx.print(`[N=${n}] landlord: measuring the steady state`);
     out.steady = await measureSteady(session);
-    out.edits = await editLatency(session, run.edits);
+    out.edits = await editLatency(session, editModes(tenancy));
     await session.stopOperator('operator-restarted');
     out.loadAverage = { afterCold, atEnd: ctx.loadAverage() };
     if (ctx.options.heapByKind) {
